@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import {
+  listAnswer,
+  listQueryBase,
+  queryFlag,
+  rangedNumber,
+  refFilter,
+  refId,
+  sortParam,
+  timestamps,
+  urlField,
+} from './common';
+import { V, flag, hasNoNul, ipField, optionalText, portField, requiredText } from './validation';
+
+export const DEVICE_TYPES = [
+  'inverter',
+  'meter',
+  'weather_station',
+  'transformer',
+  'protection_relay',
+  'string_box',
+  'data_logger',
+  'camera',
+] as const;
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+
+export const PROTOCOLS = ['modbus_tcp', 'modbus_rtu', 'mqtt', 'http'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** Standard serial line speeds for Modbus RTU. */
+export const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
+export const SLAVE_ID_MIN = 1;
+export const SLAVE_ID_MAX = 247;
+
+export const slaveIdField = () =>
+  z.coerce
+    .number({ error: V.slaveIdRange })
+    .int({ error: V.slaveIdRange })
+    .min(SLAVE_ID_MIN, { error: V.slaveIdRange })
+    .max(SLAVE_ID_MAX, { error: V.slaveIdRange });
+
+export const baudRateField = () =>
+  z.coerce
+    .number({ error: V.baudRate })
+    .refine((v) => (BAUD_RATES as readonly number[]).includes(v), { error: V.baudRate });
+
+/** An MQTT topic filter (MQTT 3.1.1 §4.7): `+` and `#` fill a whole level, `#` only the last one. */
+export function isMqttTopic(v: string): boolean {
+  const levels = v.split('/');
+  return (
+    hasNoNul(v) &&
+    levels.every((level, i) =>
+      level.includes('#') ? level === '#' && i === levels.length - 1 : !level.includes('+') || level === '+',
+    )
+  );
+}
+export const mqttTopicField = () => requiredText(500).refine(isMqttTopic, { error: V.invalidValue });
+
+const deviceBase = z.object({
+  plant_id: refId(),
+  /** Topology: inverter under a transformer, string box under an inverter. Null for a top-level device. */
+  parent_device_id: refId().nullish(),
+  name: requiredText(200),
+  type: z.enum(DEVICE_TYPES, { error: V.invalidValue }),
+  brand: optionalText(100),
+  model: optionalText(100),
+  serial_number: optionalText(100),
+  rated_power_kw: rangedNumber(0, 1_000_000),
+  poll_interval_s: z
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(1, { error: V.outOfRange })
+    .max(86_400, { error: V.outOfRange })
+    .default(60),
+  snapshot_url: urlField(),
+  stream_url: urlField(),
+  is_active: flag().default(true),
+});
+
+/**
+ * POST devices/{id} (0 creates). The connection settings depend on the protocol; settings of another
+ * protocol are dropped.
+ */
+export const deviceBody = z.discriminatedUnion(
+  'protocol',
+  [
+    deviceBase.extend({
+      protocol: z.literal('modbus_tcp'),
+      ip: ipField(),
+      port: portField(),
+      slave_id: slaveIdField(),
+    }),
+    deviceBase.extend({
+      protocol: z.literal('modbus_rtu'),
+      slave_id: slaveIdField(),
+      baud_rate: baudRateField(),
+    }),
+    deviceBase.extend({ protocol: z.literal('mqtt'), mqtt_topic: mqttTopicField() }),
+    deviceBase.extend({ protocol: z.literal('http') }),
+  ],
+  { error: V.invalidValue },
+);
+export type DeviceBody = z.input<typeof deviceBody>;
+export type DeviceBodyParsed = z.output<typeof deviceBody>;
+
+export const deviceSchema = z.object({
+  id: z.number().int(),
+  plant_id: z.number().int(),
+  plant_name: z.string(),
+  field_id: z.number().int(),
+  company_id: z.number().int(),
+  parent_device_id: z.number().int().nullable(),
+  name: z.string(),
+  type: z.enum(DEVICE_TYPES),
+  brand: z.string().nullable(),
+  model: z.string().nullable(),
+  serial_number: z.string().nullable(),
+  rated_power_kw: z.number().nullable(),
+  protocol: z.enum(PROTOCOLS),
+  ip: z.string().nullable(),
+  port: z.number().int().nullable(),
+  slave_id: z.number().int().nullable(),
+  baud_rate: z.number().int().nullable(),
+  mqtt_topic: z.string().nullable(),
+  poll_interval_s: z.number().int(),
+  snapshot_url: z.string().nullable(),
+  stream_url: z.string().nullable(),
+  is_active: z.boolean(),
+  ...timestamps,
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+export const DEVICE_SORTS = [
+  'id',
+  'name',
+  'type',
+  'brand',
+  'model',
+  'serial_number',
+  'rated_power_kw',
+  'protocol',
+  'plant_name',
+  'is_active',
+  'created_at',
+  'updated_at',
+] as const;
+/** GET devices */
+export const deviceListQuery = listQueryBase.extend({
+  sort: sortParam(DEVICE_SORTS, 'name'),
+  is_active: queryFlag(),
+  plant_id: refFilter(),
+  field_id: refFilter(),
+  company_id: refFilter(),
+  parent_device_id: refFilter(),
+  type: z.enum(DEVICE_TYPES, { error: V.invalidValue }).optional(),
+  protocol: z.enum(PROTOCOLS, { error: V.invalidValue }).optional(),
+});
+export type DeviceListQuery = z.input<typeof deviceListQuery>;
+export const deviceList = listAnswer(deviceSchema);
+export type DeviceList = z.infer<typeof deviceList>;

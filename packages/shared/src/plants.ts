@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import {
+  dateField,
+  latitudeField,
+  listAnswer,
+  listQueryBase,
+  longitudeField,
+  queryFlag,
+  rangedNumber,
+  refFilter,
+  refId,
+  sortParam,
+  timeZoneField,
+  timestamps,
+} from './common';
+import { V, flag, requiredText } from './validation';
+
+/** POST plants/{id} (0 creates). A plant (santral) is a grid-connected unit of a field. */
+export const plantBody = z.object({
+  field_id: refId(),
+  name: requiredText(200),
+  dc_capacity_kwp: rangedNumber(0, 10_000_000),
+  ac_capacity_kw: rangedNumber(0, 10_000_000),
+  latitude: latitudeField(),
+  longitude: longitudeField(),
+  time_zone: timeZoneField(),
+  commissioning_date: dateField().nullish(),
+  /** Electricity subscriber (abone) numbers of the plant's grid connections. */
+  subscriber_numbers: z.array(requiredText(50), { error: V.invalidValue }).max(50).default([]),
+  tilt_deg: rangedNumber(0, 90),
+  azimuth_deg: rangedNumber(0, 360),
+  is_active: flag().default(true),
+});
+export type PlantBody = z.input<typeof plantBody>;
+
+export const plantSchema = z.object({
+  id: z.number().int(),
+  field_id: z.number().int(),
+  field_name: z.string(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  name: z.string(),
+  dc_capacity_kwp: z.number().nullable(),
+  ac_capacity_kw: z.number().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  time_zone: z.string(),
+  commissioning_date: z.string().nullable(),
+  subscriber_numbers: z.array(z.string()),
+  tilt_deg: z.number().nullable(),
+  azimuth_deg: z.number().nullable(),
+  is_active: z.boolean(),
+  ...timestamps,
+});
+export type Plant = z.infer<typeof plantSchema>;
+
+export const PLANT_SORTS = [
+  'id',
+  'name',
+  'field_name',
+  'company_name',
+  'dc_capacity_kwp',
+  'ac_capacity_kw',
+  'commissioning_date',
+  'is_active',
+  'created_at',
+  'updated_at',
+] as const;
+/** GET plants */
+export const plantListQuery = listQueryBase.extend({
+  sort: sortParam(PLANT_SORTS, 'name'),
+  is_active: queryFlag(),
+  field_id: refFilter(),
+  company_id: refFilter(),
+});
+export type PlantListQuery = z.input<typeof plantListQuery>;
+export const plantList = listAnswer(plantSchema);
+export type PlantList = z.infer<typeof plantList>;

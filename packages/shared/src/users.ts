@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { METHODS, PAGES } from './permissions';
+import { V, emailField, flag, passwordField, phoneField, requiredText } from './validation';
+import { LANGUAGE_IDS } from './locales';
+
+export const permissionSchema = z.object({
+  page: z.enum(PAGES, { error: V.invalidValue }),
+  method: z.enum(METHODS, { error: V.invalidValue }),
+});
+
+/** A unit a user is limited to (NOTES.md: empty list = the whole of the user's own company). */
+export const UNIT_TYPES = ['company', 'field', 'plant'] as const;
+export const userUnitSchema = z.object({
+  unit_type: z.enum(UNIT_TYPES, { error: V.invalidValue }),
+  unit_id: z.number({ error: V.invalidNumber }).int().positive({ error: V.invalidNumber }),
+});
+export type UserUnit = z.infer<typeof userUnitSchema>;
+
+const languageId = z.coerce
+  .number({ error: V.invalidValue })
+  .int()
+  .refine((v) => v in LANGUAGE_IDS, { error: V.invalidValue });
+
+/** POST users/login */
+export const loginBody = z.object({
+  email: emailField(),
+  password: z.string({ error: V.required }).min(1, { error: V.required }).max(128, { error: V.tooLong }),
+  remember: z.boolean().optional(),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+export const tokenAnswer = z.object({ token: z.string() });
+export type TokenAnswer = z.infer<typeof tokenAnswer>;
+
+/** Claims carried by the session JWT. */
+export const tokenClaims = z.object({
+  sub: z.string(),
+  name: z.string(),
+  role_id: z.number().int(),
+  permissions: z.array(permissionSchema),
+});
+export type TokenClaims = z.infer<typeof tokenClaims>;
+
+/** POST Users/resetpasswordrequest */
+export const resetRequestBody = z.object({ email: emailField() });
+/** POST Users/checkresetpasswordrequest */
+export const resetCheckBody = z.object({
+  guid: z.string({ error: V.required }).min(1, { error: V.required }).max(200),
+});
+export const resetCheckAnswer = z.object({ valid: z.literal(true) });
+/** POST Users/resetpassword */
+export const resetPasswordBody = z.object({
+  guid: z.string({ error: V.required }).min(1, { error: V.required }).max(200),
+  password: passwordField(),
+});
+export const okAnswer = z.object({ ok: z.literal(true) });
+
+/** POST Users/profile/{id}: the fields a user edits on their own profile. */
+export const profileBody = z.object({
+  name: requiredText(100),
+  surname: requiredText(100),
+  username: requiredText(100),
+  telephone: phoneField(),
+  email: emailField(),
+});
+export type ProfileBody = z.infer<typeof profileBody>;
+
+/** POST users/{id} (0 creates). */
+export const userUpsertBody = profileBody.extend({
+  language_id: languageId.default(1),
+  is_active: flag().default(true),
+  role_id: z.coerce.number({ error: V.required }).int().positive({ error: V.required }),
+  user_units: z.array(userUnitSchema).max(1000).default([]),
+  /**
+   * The user's company (NOTES.md: a user belongs to one company; null only for the admin role, which sees
+   * all). Only the admin chooses it; anyone else creates users in their own company. Omitted on update
+   * keeps the current company.
+   */
+  company_id: z.coerce
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .positive({ error: V.invalidNumber })
+    .nullish(),
+  /** Required when creating; ignored on update (use POST Users/{id}/password). */
+  password: passwordField().optional(),
+});
+export type UserUpsertBody = z.input<typeof userUpsertBody>;
+
+/** POST Users/{id}/password */
+export const passwordBody = z.object({ password: passwordField() });
+
+/** A user as the API answers it. `roleId` is the read name of role_id (spec §3). */
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  surname: z.string(),
+  username: z.string(),
+  telephone: z.string(),
+  email: z.string(),
+  language_id: z.number().int(),
+  is_active: z.boolean(),
+  roleId: z.number().int(),
+  role_name: z.string(),
+  company_id: z.number().int().nullable(),
+  user_units: z.array(userUnitSchema),
+  permissions: z.array(permissionSchema),
+});
+export type User = z.infer<typeof userSchema>;
+/** GET users/{id}: the user and a fresh token carrying current permissions. */
+export const userWithTokenSchema = userSchema.extend({ token: z.string() });
+export type UserWithToken = z.infer<typeof userWithTokenSchema>;
+export const userListSchema = z.array(userSchema);
+
+/** GET/POST users/dashboard: the saved layout, opaque to the server. */
+export const dashboardLayoutBody = z.object({ data: z.unknown() });
+export const dashboardLayoutAnswer = z.object({ data: z.unknown().nullable() });
+export type DashboardLayout = z.infer<typeof dashboardLayoutAnswer>;
+
+/** GET /api/health */
+export const healthAnswer = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.object({ dialect: z.enum(['sqlite', 'postgres']), ok: z.boolean(), latencyMs: z.number() }),
+  version: z.string(),
+  uptimeS: z.number(),
+});
+export type Health = z.infer<typeof healthAnswer>;
