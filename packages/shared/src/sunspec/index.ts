@@ -1,0 +1,4 @@
+export * from './models';
+export * from './codec';
+export * from './templates';
+export * from './discovery';
