@@ -1,0 +1,29 @@
+// Bundles the server into dist/server.js. Our own workspace packages (@solar/*) are TypeScript sources
+// and are bundled in; every other package stays an import resolved from node_modules at run time.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'entry-point' || args.path.startsWith('@solar/')
+        ? undefined
+        : { path: args.path, external: true },
+    );
+  },
+};
+
+await build({
+  absWorkingDir: path.dirname(fileURLToPath(import.meta.url)),
+  entryPoints: ['src/server.ts'],
+  outfile: 'dist/server.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [externalPackages],
+});

@@ -1,0 +1,77 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { ensureSchema, openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { MemoryAttemptLimiter } from './lib/attempt-limiter';
+import { createMailer } from './lib/mailer';
+import { TokenService } from './lib/tokens';
+import { apiModules } from './modules';
+import { authPlugin } from './plugins/auth';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { securityPlugin } from './plugins/security';
+import { webPlugin } from './plugins/web';
+import { xsrfPlugin } from './plugins/xsrf';
+import { seedDemo } from './seed/demo';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+/** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
+export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+  const handle = openDatabase(config.database);
+  const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
+  if (schema) await ensureSchema(handle, schema);
+  await migrateToLatest(handle, schema);
+
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    ping: handle.ping,
+    tokens: new TokenService(config.jwtSecret),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+    loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
+    resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
+    now: Date.now,
+  };
+  if (config.demo) await seedDemo(ctx);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+      ],
+    },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    trustProxy: config.trustProxy,
+    bodyLimit: 8 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(cookie);
+  await app.register(xsrfPlugin, { secure: config.cookieSecure });
+  await app.register(authPlugin, { db: ctx.db, tokens: ctx.tokens });
+  await app.register(openapiPlugin, { version: config.version });
+  await app.register(
+    async (api) => {
+      for (const module of apiModules) await api.register(module, { ctx });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(webPlugin, { root: config.webDist });
+  app.addHook('onClose', () => handle.close());
+  return { app, ctx };
+}

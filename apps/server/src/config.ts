@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\//,
+      'must start with postgres:// (leave it unset for the embedded SQLite database)',
+    )
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('public'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PUBLIC_URL: z.url('must be an absolute URL such as https://console.example.com').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Solar Console <no-reply@localhost>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO: z.enum(['true', 'false']).optional(),
+  WEB_DIST: z.string().optional(),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|[\d.:/a-f, ]+)$/i,
+      'must be true, false or a comma-separated list of proxy addresses',
+    )
+    .optional(),
+});
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; schema: string };
+  jwtSecret: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  outboxDir: string;
+  logLevel: string;
+  /** Seed the demo organisation and accounts on an empty database. */
+  demo: boolean;
+  /** Built web app to serve; undefined serves the API only. */
+  webDist: string | undefined;
+  loginLimit: { maxFailures: number; windowMs: number };
+  /** log2 of scrypt's N; 15 = 32 MiB and about 80 ms per hash on this class of machine. */
+  scryptLogN: number;
+  cookieSecure: boolean;
+  /** Fastify's trustProxy: the client address comes from X-Forwarded-For only behind these proxies. */
+  trustProxy: boolean | string;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; every bad value is named with what it must be. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { dialect: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
+      : { dialect: 'sqlite', file: path.join(dataDir, 'solar.db') },
+    jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
+    publicUrl,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    outboxDir: path.join(dataDir, 'outbox'),
+    logLevel: e.LOG_LEVEL,
+    demo: e.DEMO ? e.DEMO === 'true' : e.NODE_ENV !== 'production',
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
+    loginLimit: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    scryptLogN: e.SCRYPT_LOG_N,
+    cookieSecure: e.COOKIE_SECURE ? e.COOKIE_SECURE === 'true' : publicUrl.startsWith('https://'),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    version: process.env.npm_package_version ?? '0.1.0',
+    ...overrides,
+  };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value;
+}
+
+/** A secret generated on first start and kept in the data directory, so tokens survive restarts. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

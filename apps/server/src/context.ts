@@ -1,0 +1,19 @@
+import type { AppConfig } from './config';
+import type { Db, Dialect } from './db/database';
+import type { AttemptLimiter } from './lib/attempt-limiter';
+import type { Mailer } from './lib/mailer';
+import type { TokenService } from './lib/tokens';
+
+/** What feature modules are given: the database and the shared services, no Fastify. */
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  dialect: Dialect;
+  ping(): Promise<void>;
+  tokens: TokenService;
+  mailer: Mailer;
+  /** Login failures per IP and per email; reset requests per IP and per email. */
+  loginLimiter: AttemptLimiter;
+  resetLimiter: AttemptLimiter;
+  now(): number;
+}

@@ -1,0 +1,80 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * Letters that search treats as their plain Latin base, so that "isik" finds "Işık" and "stip" finds
+ * "Štip" (Turkish, German, Macedonian Latin transliteration). Same order in both strings.
+ */
+export const SEARCH_FOLD_FROM = 'ıçğöşüâîûêäëïšžćčđáéíóúàèìòùñ';
+export const SEARCH_FOLD_TO = 'icgosuaiueaeiszccdaeiouaeioun';
+const foldMap = new Map([...SEARCH_FOLD_FROM].map((c, i) => [c, SEARCH_FOLD_TO[i]!]));
+
+/** Lower case without accents and with İ, I, ı, i alike: the search key of both dialects (migration 0003). */
+export function searchFold(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9 ]/g, (c) => (c === '\u0307' ? '' : (foldMap.get(c) ?? c)));
+}
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Round trip to the database; throws when it is unreachable. */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/** Opens the embedded SQLite database (WAL) or a PostgreSQL pool, as the configuration says. */
+export function openDatabase(config: AppConfig['database']): DatabaseHandle {
+  if (config.dialect === 'sqlite') {
+    const sqlite = new SQLite(config.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
+    );
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      db,
+      dialect: 'sqlite',
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: () => db.destroy(),
+    };
+  }
+  const int8: number = pg.types.builtins.INT8;
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+      // int8 (epoch ms, counts) fits a JS number; everything else as pg parses it.
+      oid === int8 ? Number : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
+  };
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    types,
+    options: `-c search_path=${config.schema}`,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** Creates the configured PostgreSQL schema when it is not `public` (tests run each in a fresh one). */
+export async function ensureSchema(handle: DatabaseHandle, schema: string): Promise<void> {
+  if (handle.dialect === 'postgres' && schema !== 'public') {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(handle.db);
+  }
+}

@@ -1,0 +1,17 @@
+/** Constraint violations of either dialect, so a race between check and write answers 409, not 500. */
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A foreign key refused the write (the parent is gone, or children still point at the row). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** A unique constraint refused the write. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,46 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { tokenClaims, type Permission, type TokenClaims } from '@solar/shared';
+
+const SESSION_S = 8 * 3600;
+const REMEMBER_S = 30 * 24 * 3600;
+
+export interface SessionToken extends TokenClaims {
+  iat: number;
+  exp: number;
+  remember: boolean;
+}
+
+/** Signs and checks the session JWT (HS256). */
+export class TokenService {
+  private readonly key: Uint8Array;
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(
+    user: { id: number; name: string; role_id: number; permissions: Permission[] },
+    remember: boolean,
+  ): Promise<string> {
+    return new SignJWT({ name: user.name, role_id: user.role_id, permissions: user.permissions, remember })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(user.id))
+      .setIssuedAt()
+      .setExpirationTime(`${remember ? REMEMBER_S : SESSION_S}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid token, or null for a bad signature, an expired token or a malformed one. */
+  async verify(token: string): Promise<SessionToken | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const claims = tokenClaims.safeParse(payload);
+      if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
+      return { ...claims.data, iat: payload.iat, exp: payload.exp, remember: payload.remember === true };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+}
+
+export const TOKEN_LIFETIME_S = { session: SESSION_S, remember: REMEMBER_S };

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../lib/password';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+
+/** A concrete URL for a route pattern: every parameter 1 (or 0 where asked), wildcards a plain segment. */
+function urlOf(pattern: string, id: number): string {
+  return pattern.replace(/:\w+(\([^)]*\))?/g, String(id)).replace(/\*/g, 'x');
+}
+
+/**
+ * Walks every /api route registered, including the ones other modules add later: a permission route
+ * refuses a token whose role lacks the pair (403) and a call without a token (401); an authenticated
+ * route refuses a call without a token.
+ */
+describe(`route access table (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let noRights: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const now = Date.now();
+    const role = await t.ctx.db
+      .insertInto('roles')
+      .values({ name: 'Yetkisiz', description: null, is_admin: 0, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('users')
+      .values({
+        name: 'Yetkisiz',
+        surname: 'Kullanıcı',
+        username: 'yetkisiz',
+        telephone: '+90 555 999 99 99',
+        email: 'yetkisiz@example.com',
+        password_hash: await hashPassword('Yetkisiz!1', 10),
+        language_id: 1,
+        is_active: 1,
+        role_id: role.id,
+        company_id: null,
+        tokens_valid_after: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    noRights = await t.http.login('yetkisiz@example.com', 'Yetkisiz!1');
+  });
+  afterAll(() => t.close());
+
+  it('declares access on every /api route and covers the users calls', () => {
+    const routes = t.app.accessTable.map((r) => `${r.method} ${r.url.toLowerCase()}`);
+    for (const expected of [
+      'POST /api/users/login',
+      'GET /api/users',
+      'GET /api/users/:id',
+      'POST /api/users/:id',
+      'POST /api/users/profile/:id',
+      'POST /api/users/:id/password',
+      'GET /api/users/dashboard',
+      'POST /api/users/dashboard',
+      'POST /api/users/resetpasswordrequest',
+      'POST /api/users/checkresetpasswordrequest',
+      'POST /api/users/resetpassword',
+    ]) {
+      expect(routes).toContain(expected);
+    }
+  });
+
+  it('refuses a token without the permission (403) and no token (401) on every permission route', async () => {
+    const permissionRoutes = t.app.accessTable.filter((r) => r.access.kind === 'permission');
+    expect(permissionRoutes.length).toBeGreaterThan(0);
+    const failures: string[] = [];
+    for (const route of permissionRoutes) {
+      const upsert = route.access.kind === 'permission' && route.access.method === 'upsert';
+      for (const id of upsert ? [0, 1] : [1]) {
+        const url = urlOf(route.url, id);
+        const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
+        const denied = await t.http.call(route.method, url, { token: noRights, body });
+        if (denied.statusCode !== 403)
+          failures.push(`${route.method} ${url} with no rights: ${denied.statusCode}`);
+        else expect(denied.json()).toMatchObject({ detail: 'errors.forbidden' });
+        const anonymous = await t.http.call(route.method, url, { body });
+        if (anonymous.statusCode !== 401)
+          failures.push(`${route.method} ${url} without a token: ${anonymous.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses a call without a token on every authenticated route', async () => {
+    const failures: string[] = [];
+    for (const route of t.app.accessTable.filter((r) => r.access.kind === 'authenticated')) {
+      const url = urlOf(route.url, 1);
+      const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
+      const res = await t.http.call(route.method, url, { body });
+      if (res.statusCode !== 401) failures.push(`${route.method} ${url}: ${res.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

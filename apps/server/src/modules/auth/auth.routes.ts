@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  loginBody,
+  okAnswer,
+  resetCheckAnswer,
+  resetCheckBody,
+  resetPasswordBody,
+  resetRequestBody,
+  tokenAnswer,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import { access } from '../../plugins/auth';
+import { AuthService } from './auth.service';
+
+/** Sign-in and the password reset by mail (spec §7); all public. */
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new AuthService(ctx, app.log);
+  const tags = ['auth'];
+
+  app.post(
+    '/users/login',
+    {
+      config: { access: access.public() },
+      schema: { tags, body: loginBody, response: { 200: tokenAnswer } },
+    },
+    (request) => service.login(request.body, request.ip),
+  );
+
+  app.post(
+    '/users/resetpasswordrequest',
+    {
+      config: { access: access.public() },
+      schema: { tags, body: resetRequestBody, response: { 200: okAnswer } },
+    },
+    (request) => service.requestReset(request.body.email, request.ip),
+  );
+
+  app.post(
+    '/users/checkresetpasswordrequest',
+    {
+      config: { access: access.public() },
+      schema: { tags, body: resetCheckBody, response: { 200: resetCheckAnswer } },
+    },
+    (request) => service.checkReset(request.body.guid),
+  );
+
+  app.post(
+    '/users/resetpassword',
+    {
+      config: { access: access.public() },
+      schema: { tags, body: resetPasswordBody, response: { 200: okAnswer } },
+    },
+    (request) => service.resetPassword(request.body.guid, request.body.password, request.ip),
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,159 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { E, localeOfLanguageId, type LoginBody } from '@solar/shared';
+import { translate } from '@solar/i18n';
+import type { AppContext } from '../../context';
+import { recordAudit } from '../../lib/audit';
+import { HttpError, tooManyRequests, unauthorized } from '../../lib/http-errors';
+import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
+import { issueSessionToken } from '../../lib/session-token';
+import * as repo from './auth.repository';
+
+/** A reset link is valid for one hour and can be used once. */
+export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+
+export interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+const linkInvalid = () => new HttpError(400, E.resetLinkInvalid);
+
+const ipKey = (ip: string) => `ip:${ip}`;
+const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`;
+
+/**
+ * Sign-in and password reset by mail. Answers never tell whether an email is registered: unknown and
+ * known emails get the same answer and take about as long (the password is checked against a dummy hash).
+ */
+export class AuthService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: ErrorLog = console,
+  ) {}
+
+  /** A hash of a random password at the configured cost, to verify against when the email is unknown. */
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'), this.ctx.config.scryptLogN);
+    return this.dummyHash;
+  }
+
+  /** POST users/login: a session token, 401 for wrong credentials or an inactive account, 429 when blocked. */
+  async login(body: LoginBody, ip: string): Promise<{ token: string }> {
+    const { loginLimiter: limiter, db, config } = this.ctx;
+    const keys = [ipKey(ip), emailKey(body.email)];
+    const wait = Math.max(...keys.map((k) => limiter.blockedFor(k)));
+    if (wait > 0) throw tooManyRequests(wait);
+
+    const user = await repo.findUserByEmail(db, body.email);
+    const valid = await verifyPassword(body.password, user?.passwordHash ?? (await this.dummy()));
+    if (!user || !valid || !user.isActive) {
+      for (const key of keys) limiter.record(key);
+      throw unauthorized(E.invalidCredentials);
+    }
+    limiter.reset(emailKey(body.email));
+
+    if (needsRehash(user.passwordHash, config.scryptLogN)) {
+      await repo.updatePasswordHash(db, user.id, await hashPassword(body.password, config.scryptLogN));
+    }
+    await recordAudit(db, {
+      userId: user.id,
+      action: 'login',
+      entity: 'user',
+      entityId: user.id,
+      ip,
+      at: this.ctx.now(),
+    });
+    return { token: await issueSessionToken(this.ctx, user, body.remember === true) };
+  }
+
+  /**
+   * POST Users/resetpasswordrequest: always `{ ok: true }`. For an active account, stores the SHA-256 of a
+   * fresh 256-bit guid and mails the link in the user's language. The mail is sent after the answer so the
+   * answer time does not depend on whether the email exists.
+   */
+  async requestReset(email: string, ip: string): Promise<{ ok: true }> {
+    const { resetLimiter: limiter, db, config } = this.ctx;
+    const keys = [ipKey(ip), emailKey(email)];
+    const wait = Math.max(...keys.map((k) => limiter.blockedFor(k)));
+    if (wait > 0) throw tooManyRequests(wait);
+    for (const key of keys) limiter.record(key);
+
+    const user = await repo.findUserByEmail(db, email);
+    if (!user?.isActive) return { ok: true };
+
+    const guid = randomBytes(32).toString('base64url');
+    const now = this.ctx.now();
+    await repo.insertReset(db, {
+      userId: user.id,
+      tokenHash: sha256(guid),
+      createdAt: now,
+      expiresAt: now + RESET_LINK_TTL_MS,
+    });
+    const link = `${config.publicUrl}/reset-password/${guid}`;
+    const locale = localeOfLanguageId(user.languageId);
+    const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
+    const greeting = t('resetGreeting', { name: user.name });
+    this.ctx.mailer
+      .send({
+        to: user.email,
+        subject: t('resetSubject'),
+        text: [greeting, '', t('resetBody'), '', link, '', t('resetIgnore')].join('\n'),
+        html: [
+          `<p>${escapeHtml(t('resetGreeting', { name: user.name }))}</p>`,
+          `<p>${escapeHtml(t('resetBody'))}</p>`,
+          `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+          `<p>${escapeHtml(t('resetIgnore'))}</p>`,
+        ].join('\n'),
+      })
+      .catch((error: unknown) =>
+        this.log.error({ err: error, userId: user.id }, 'password reset mail failed'),
+      );
+    return { ok: true };
+  }
+
+  /** POST Users/checkresetpasswordrequest: `{ valid: true }`, or 400 errors.resetLinkInvalid. */
+  async checkReset(guid: string): Promise<{ valid: true }> {
+    const reset = await repo.findOpenReset(this.ctx.db, sha256(guid), this.ctx.now());
+    if (!reset) throw linkInvalid();
+    return { valid: true };
+  }
+
+  /**
+   * POST Users/resetpassword: sets the password once per link, closes the user's other links and ends
+   * the user's existing sessions.
+   */
+  async resetPassword(guid: string, password: string, ip: string): Promise<{ ok: true }> {
+    const { db, config } = this.ctx;
+    const tokenHash = sha256(guid);
+    if (!(await repo.findOpenReset(db, tokenHash, this.ctx.now()))) throw linkInvalid();
+    const hash = await hashPassword(password, config.scryptLogN);
+    const userId = await db.transaction().execute(async (trx) => {
+      const now = this.ctx.now();
+      const reset = await repo.findOpenReset(trx, tokenHash, now);
+      if (!reset || !(await repo.claimReset(trx, reset.id, now))) throw linkInvalid();
+      await repo.setPassword(trx, reset.userId, hash, Math.floor(now / 1000), now);
+      await repo.closeOpenResets(trx, reset.userId, now);
+      await recordAudit(trx, {
+        userId: reset.userId,
+        action: 'reset_password',
+        entity: 'user',
+        entityId: reset.userId,
+        ip,
+        at: now,
+      });
+      return reset.userId;
+    });
+    const email = await repo.emailOfUser(db, userId);
+    // The owner proved control of the mailbox: earlier failed sign-ins no longer block the account.
+    if (email) this.ctx.loginLimiter.reset(emailKey(email));
+    return { ok: true };
+  }
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context';
+import { healthRoutes } from './health/health.routes';
+import { authRoutes } from './auth/auth.routes';
+import { usersRoutes } from './users/users.routes';
+import { auditRoutes } from './audit/audit.routes';
+import { companiesRoutes } from './companies/companies.routes';
+import { devicesRoutes } from './devices/devices.routes';
+import { fieldsRoutes } from './fields/fields.routes';
+import { plantsRoutes } from './plants/plants.routes';
+import { rolesRoutes } from './roles/roles.routes';
+import { signalsRoutes } from './signals/signals.routes';
+
+/** Feature modules, registered under /api in this order. A new feature adds its routes here. */
+export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
+  healthRoutes,
+  authRoutes,
+  usersRoutes,
+  rolesRoutes,
+  companiesRoutes,
+  fieldsRoutes,
+  plantsRoutes,
+  devicesRoutes,
+  signalsRoutes,
+  auditRoutes,
+];

@@ -1,0 +1,262 @@
+import {
+  ALL_PERMISSIONS,
+  type Method,
+  type Page,
+  type Permission,
+  type User,
+  type UserUnit,
+} from '@solar/shared';
+import type { Db } from '../../db/database';
+
+export interface UserValues {
+  name: string;
+  surname: string;
+  username: string;
+  telephone: string;
+  email: string;
+  language_id: number;
+  is_active: number;
+  role_id: number;
+  company_id: number | null;
+}
+
+export type ProfileValues = Pick<UserValues, 'name' | 'surname' | 'username' | 'telephone' | 'email'>;
+
+/** Which users a query returns: all of them, or those of one company (null: none) plus one user. */
+export type UserVisibility = { all: true } | { all: false; companyId: number | null; selfId: number };
+
+function selectUsers(db: Db, visibility: UserVisibility) {
+  let q = db
+    .selectFrom('users')
+    .innerJoin('roles', 'roles.id', 'users.role_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.surname',
+      'users.username',
+      'users.telephone',
+      'users.email',
+      'users.language_id',
+      'users.is_active',
+      'users.role_id',
+      'users.company_id',
+      'roles.name as role_name',
+      'roles.is_admin',
+    ]);
+  if (!visibility.all) {
+    const { companyId, selfId } = visibility;
+    q = q.where((eb) =>
+      companyId === null
+        ? eb('users.id', '=', selfId)
+        : eb.or([eb('users.id', '=', selfId), eb('users.company_id', '=', companyId)]),
+    );
+  }
+  return q;
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectUsers>['execute']>>[number];
+
+async function toUsers(db: Db, rows: Row[]): Promise<User[]> {
+  if (!rows.length) return [];
+  const userIds = rows.map((r) => r.id);
+  const roleIds = [...new Set(rows.filter((r) => r.is_admin !== 1).map((r) => r.role_id))];
+  const [units, pairs] = await Promise.all([
+    db
+      .selectFrom('user_units')
+      .select(['user_id', 'unit_type', 'unit_id'])
+      .where('user_id', 'in', userIds)
+      .orderBy('unit_type')
+      .orderBy('unit_id')
+      .execute(),
+    roleIds.length
+      ? db
+          .selectFrom('role_permissions')
+          .select(['role_id', 'page', 'method'])
+          .where('role_id', 'in', roleIds)
+          .orderBy('page')
+          .orderBy('method')
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const unitsOf = new Map<number, UserUnit[]>();
+  for (const u of units) {
+    const list = unitsOf.get(u.user_id) ?? [];
+    list.push({ unit_type: u.unit_type as UserUnit['unit_type'], unit_id: u.unit_id });
+    unitsOf.set(u.user_id, list);
+  }
+  const permissionsOf = new Map<number, Permission[]>();
+  for (const p of pairs) {
+    const list = permissionsOf.get(p.role_id) ?? [];
+    list.push({ page: p.page as Page, method: p.method as Method });
+    permissionsOf.set(p.role_id, list);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    surname: r.surname,
+    username: r.username,
+    telephone: r.telephone,
+    email: r.email,
+    language_id: r.language_id,
+    is_active: r.is_active === 1,
+    roleId: r.role_id,
+    role_name: r.role_name,
+    company_id: r.company_id,
+    user_units: unitsOf.get(r.id) ?? [],
+    permissions: r.is_admin === 1 ? [...ALL_PERMISSIONS] : (permissionsOf.get(r.role_id) ?? []),
+  }));
+}
+
+/** The users visible to the caller, by id. */
+export async function listUsers(db: Db, visibility: UserVisibility): Promise<User[]> {
+  return toUsers(db, await selectUsers(db, visibility).orderBy('users.id').execute());
+}
+
+/** One user, when it exists and is visible. */
+export async function findUser(db: Db, visibility: UserVisibility, id: number): Promise<User | undefined> {
+  const rows = await selectUsers(db, visibility).where('users.id', '=', id).execute();
+  return (await toUsers(db, rows))[0];
+}
+
+/** A role with what it grants, for the checks on assigning it. */
+export async function findRole(
+  db: Db,
+  id: number,
+): Promise<{ id: number; isAdmin: boolean; permissions: Permission[] } | undefined> {
+  const role = await db
+    .selectFrom('roles')
+    .select(['id', 'is_admin'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!role) return undefined;
+  if (role.is_admin === 1) return { id: role.id, isAdmin: true, permissions: [...ALL_PERMISSIONS] };
+  const pairs = await db
+    .selectFrom('role_permissions')
+    .select(['page', 'method'])
+    .where('role_id', '=', id)
+    .execute();
+  return {
+    id: role.id,
+    isAdmin: false,
+    permissions: pairs.map((p) => ({ page: p.page as Page, method: p.method as Method })),
+  };
+}
+
+export async function companyExists(db: Db, id: number): Promise<boolean> {
+  return !!(await db.selectFrom('companies').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** Which of the given fields and plants exist, with their company and (for plants) field. */
+export async function unitOwners(db: Db, fieldIds: number[], plantIds: number[]) {
+  const [fields, plants] = await Promise.all([
+    fieldIds.length
+      ? db.selectFrom('fields').select(['id', 'company_id']).where('id', 'in', fieldIds).execute()
+      : Promise.resolve([]),
+    plantIds.length
+      ? db
+          .selectFrom('plants')
+          .innerJoin('fields', 'fields.id', 'plants.field_id')
+          .select(['plants.id', 'plants.field_id', 'fields.company_id'])
+          .where('plants.id', 'in', plantIds)
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  return {
+    fields: new Map(fields.map((f) => [f.id, { companyId: f.company_id }])),
+    plants: new Map(plants.map((p) => [p.id, { companyId: p.company_id, fieldId: p.field_id }])),
+  };
+}
+
+/** Whether another user (not `exceptId`) has this email or username, compared without case. */
+export async function taken(
+  db: Db,
+  values: { email: string; username: string },
+  exceptId: number,
+): Promise<{ email: boolean; username: boolean }> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['email', 'username'])
+    .where('id', '<>', exceptId)
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['email']), '=', values.email.toLowerCase()),
+        eb(eb.fn('lower', ['username']), '=', values.username.toLowerCase()),
+      ]),
+    )
+    .execute();
+  return {
+    email: rows.some((r) => r.email.toLowerCase() === values.email.toLowerCase()),
+    username: rows.some((r) => r.username.toLowerCase() === values.username.toLowerCase()),
+  };
+}
+
+export async function insertUser(
+  db: Db,
+  values: UserValues & { password_hash: string },
+  now: number,
+): Promise<number> {
+  const { id } = await db
+    .insertInto('users')
+    .values({ ...values, tokens_valid_after: 0, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  values: Partial<UserValues>,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Replaces the user's units. */
+export async function setUnits(db: Db, userId: number, units: readonly UserUnit[]): Promise<void> {
+  await db.deleteFrom('user_units').where('user_id', '=', userId).execute();
+  const unique = [...new Map(units.map((u) => [`${u.unit_type}:${u.unit_id}`, u])).values()];
+  if (unique.length) {
+    await db
+      .insertInto('user_units')
+      .values(unique.map((u) => ({ user_id: userId, unit_type: u.unit_type, unit_id: u.unit_id })))
+      .execute();
+  }
+}
+
+/** Sets a new password hash and ends sessions issued before `validAfterS`; closes open reset links. */
+export async function setPassword(db: Db, id: number, hash: string, validAfterS: number, now: number) {
+  await db
+    .updateTable('users')
+    .set({ password_hash: hash, tokens_valid_after: validAfterS, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('user_id', '=', id)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function findDashboard(db: Db, userId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('user_dashboards')
+    .select('data')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.data;
+}
+
+/** Inserts or replaces the user's layout (ON CONFLICT works in both dialects). */
+export async function saveDashboard(db: Db, userId: number, data: string, now: number): Promise<void> {
+  await db
+    .insertInto('user_dashboards')
+    .values({ user_id: userId, data, updated_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ data, updated_at: now }))
+    .execute();
+}

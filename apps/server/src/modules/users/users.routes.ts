@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import {
+  dashboardLayoutAnswer,
+  dashboardLayoutBody,
+  idParam,
+  okAnswer,
+  passwordBody,
+  profileBody,
+  userListSchema,
+  userSchema,
+  userUpsertBody,
+  userWithTokenSchema,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access, callerOf } from '../../plugins/auth';
+import { UsersService, type UserActor } from './users.service';
+
+function userActorOf(request: FastifyRequest): UserActor {
+  const caller = callerOf(request);
+  return {
+    ...actorOf(request),
+    permissions: caller.permissions,
+    remember: caller.remember,
+    can: (page, method) => caller.can(page, method),
+  };
+}
+
+/** The users calls of spec §7 (sign-in and reset live in modules/auth). */
+export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new UsersService(ctx);
+  const tags = ['users'];
+
+  app.get(
+    '/users',
+    {
+      config: { access: access.to('user_management', 'view') },
+      schema: { tags, response: { 200: userListSchema } },
+    },
+    (request) => service.list(userActorOf(request)),
+  );
+
+  app.get(
+    '/users/dashboard',
+    {
+      config: { access: access.authenticated() },
+      schema: { tags, response: { 200: dashboardLayoutAnswer } },
+    },
+    (request) => service.getDashboard(userActorOf(request)),
+  );
+
+  app.post(
+    '/users/dashboard',
+    {
+      config: { access: access.authenticated() },
+      schema: { tags, body: dashboardLayoutBody, response: { 200: okAnswer } },
+    },
+    (request) => service.saveDashboard(userActorOf(request), request.body.data),
+  );
+
+  // Own id for anyone signed in; other ids need user_management view (checked by the service).
+  app.get(
+    '/users/:id',
+    {
+      config: { access: access.authenticated() },
+      schema: { tags, params: idParam, response: { 200: userWithTokenSchema } },
+    },
+    (request) => service.get(userActorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/users/:id',
+    {
+      config: { access: access.to('user_management', 'upsert') },
+      schema: { tags, params: idParam, body: userUpsertBody, response: { 200: userSchema } },
+    },
+    (request) => service.save(userActorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/users/profile/:id',
+    {
+      config: { access: access.authenticated() },
+      schema: { tags, params: idParam, body: profileBody, response: { 200: userSchema } },
+    },
+    (request) => service.saveProfile(userActorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/users/:id/password',
+    {
+      config: { access: access.authenticated() },
+      schema: { tags, params: idParam, body: passwordBody, response: { 200: okAnswer } },
+    },
+    (request) => service.changePassword(userActorOf(request), request.params.id, request.body.password),
+  );
+  return Promise.resolve();
+};

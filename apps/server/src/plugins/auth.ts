@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { E, hasPermission, type Method, type Page, type Permission, type UserUnit } from '@solar/shared';
+import type { Db } from '../db/database';
+import type { TokenService } from '../lib/tokens';
+import { sendProblem } from './errors';
+import { findRolePermissions, findSessionUser, findUserUnits } from './session.repository';
+
+/**
+ * Who may call a route. Every /api route declares one in `config.access`; the server refuses to start
+ * otherwise, so no route can be left open by forgetting it.
+ * - `upsert`: POST x/{id} is `create` when id is 0 and `update` otherwise (NOTES.md).
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'permission'; page: Page; method: Method | 'upsert' };
+
+export const access = {
+  public: (): Access => ({ kind: 'public' }),
+  authenticated: (): Access => ({ kind: 'authenticated' }),
+  to: (page: Page, method: Method | 'upsert'): Access => ({ kind: 'permission', page, method }),
+};
+
+/** The signed-in caller, loaded from the database on each request (not trusted from the token). */
+export interface Caller {
+  userId: number;
+  name: string;
+  roleId: number;
+  isAdmin: boolean;
+  /** The user's company (null only for the admin); `units` narrow it further (lib/scope.ts). */
+  companyId: number | null;
+  permissions: Permission[];
+  units: UserUnit[];
+  languageId: number;
+  remember: boolean;
+  can(page: Page, method: Method): boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** The caller of an authenticated route (the access hook guarantees it is there). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error('callerOf used on a route without authentication');
+  return request.caller;
+}
+
+export function methodFor(access: Extract<Access, { kind: 'permission' }>, params: unknown): Method {
+  if (access.method !== 'upsert') return access.method;
+  const id = Number((params as { id?: unknown } | undefined)?.id);
+  return id === 0 ? 'create' : 'update';
+}
+
+/** Routes registered with their access, for the permission test that walks them all. */
+export interface AccessEntry {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessTable: AccessEntry[];
+  }
+}
+
+export const authPlugin = fp(
+  (app: FastifyInstance, options: { db: Db; tokens: TokenService }) => {
+    const { db, tokens } = options;
+    app.decorateRequest('caller', null);
+    app.decorate('accessTable', [] as AccessEntry[]);
+
+    app.addHook('onRoute', (route) => {
+      const url = route.url.toLowerCase();
+      if (!url.startsWith('/api/')) return;
+      // The OpenAPI document and its UI are public documentation, registered by @fastify/swagger-ui.
+      if (url === '/api/docs' || url.startsWith('/api/docs/')) {
+        route.config = { ...route.config, access: access.public() };
+      }
+      const declared = route.config?.access;
+      if (!declared) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.accessTable.push({ method, url: route.url, access: declared });
+      }
+    });
+
+    async function authenticate(request: FastifyRequest): Promise<Caller | null> {
+      const header = request.headers.authorization;
+      if (!header?.startsWith('Bearer ')) return null;
+      const claims = await tokens.verify(header.slice(7).trim());
+      if (!claims) return null;
+      const user = await findSessionUser(db, Number(claims.sub));
+      if (!user || !user.isActive || claims.iat < user.tokensValidAfter) return null;
+      const [permissions, units] = await Promise.all([
+        findRolePermissions(db, user.roleId),
+        findUserUnits(db, user.id),
+      ]);
+      return {
+        userId: user.id,
+        name: `${user.name} ${user.surname}`,
+        roleId: user.roleId,
+        isAdmin: user.isAdmin,
+        companyId: user.companyId,
+        permissions,
+        units,
+        languageId: user.languageId,
+        remember: claims.remember,
+        can: (page, method) => user.isAdmin || hasPermission(permissions, page, method),
+      };
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      const declared = request.routeOptions.config?.access;
+      if (!declared || declared.kind === 'public') return;
+      request.caller = await authenticate(request);
+      if (!request.caller) return sendProblem(reply, 401, E.unauthorized);
+      if (declared.kind === 'permission') {
+        const method = methodFor(declared, request.params);
+        if (!request.caller.can(declared.page, method)) return sendProblem(reply, 403, E.forbidden);
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['errors'] },
+);

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTimeZone } from '@solar/shared';
+import { makeUser } from '../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
+import { seedOrganisation } from './organisation';
+
+describe(`seedOrganisation (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ demo: false });
+  });
+  afterAll(() => t.close());
+
+  const count = async (table: 'companies' | 'fields' | 'plants' | 'devices' | 'signals') =>
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('seeds 2 companies, 3 fields and 6 plants with devices and signals, fast and only once', async () => {
+    const operator = await makeUser(t, {});
+    await t.ctx.db
+      .updateTable('users')
+      .set({ email: 'operator@example.com' })
+      .where('id', '=', operator.id)
+      .execute();
+
+    const t0 = performance.now();
+    await seedOrganisation(t.ctx);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    const counts = {
+      companies: await count('companies'),
+      fields: await count('fields'),
+      plants: await count('plants'),
+      devices: await count('devices'),
+      signals: await count('signals'),
+    };
+    expect(counts).toMatchObject({ companies: 2, fields: 3, plants: 6 });
+
+    await seedOrganisation(t.ctx);
+    expect({
+      companies: await count('companies'),
+      fields: await count('fields'),
+      plants: await count('plants'),
+      devices: await count('devices'),
+      signals: await count('signals'),
+    }).toEqual(counts);
+
+    const db = t.ctx.db;
+    const plants = await db.selectFrom('plants').selectAll().execute();
+    expect(new Set(plants.map((p) => p.time_zone))).toEqual(new Set(['Europe/Istanbul', 'Europe/Skopje']));
+    expect(plants.every((p) => isTimeZone(p.time_zone) && p.latitude! > 36 && p.latitude! < 42.5)).toBe(true);
+    for (const plant of plants) {
+      const devices = await db.selectFrom('devices').selectAll().where('plant_id', '=', plant.id).execute();
+      const byType = (type: string) => devices.filter((d) => d.type === type);
+      const [transformer] = byType('transformer');
+      expect(byType('transformer')).toHaveLength(1);
+      expect(byType('inverter').length).toBeGreaterThanOrEqual(4);
+      expect(byType('inverter').length).toBeLessThanOrEqual(12);
+      expect(byType('inverter').every((d) => d.parent_device_id === transformer!.id)).toBe(true);
+      for (const type of ['meter', 'weather_station', 'camera']) expect(byType(type), type).toHaveLength(1);
+      expect(plant.ac_capacity_kw).toBe(byType('inverter').length * 100);
+    }
+    const inverter = await db
+      .selectFrom('devices')
+      .select('id')
+      .where('type', '=', 'inverter')
+      .executeTakeFirstOrThrow();
+    const keys = await db
+      .selectFrom('signals')
+      .select(['key', 'unit', 'is_counter'])
+      .where('device_id', '=', inverter.id)
+      .execute();
+    expect(keys.map((k) => k.key).sort()).toEqual(
+      [
+        'ac_current',
+        'ac_power',
+        'ac_voltage',
+        'daily_energy',
+        'dc_current',
+        'dc_power',
+        'dc_voltage',
+        'status_code',
+        'temperature',
+        'total_energy',
+      ].sort(),
+    );
+    expect(keys.find((k) => k.key === 'total_energy')).toMatchObject({ unit: 'kWh', is_counter: 1 });
+
+    const first = await db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const op = await db
+      .selectFrom('users')
+      .select('company_id')
+      .where('id', '=', operator.id)
+      .executeTakeFirstOrThrow();
+    expect(op.company_id).toBe(first.id);
+    // The operator sees the first company's three plants and nothing of the second.
+    const res = await t.http.get('/api/plants', { token: operator.token });
+    expect(res.json<{ total: number }>().total).toBe(3);
+  });
+});

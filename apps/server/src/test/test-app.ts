@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
+import { buildApp } from '../app';
+import { loadConfig, type AppConfig } from '../config';
+import type { AppContext } from '../context';
+
+/** PostgreSQL URL for the server suite's second run; unset means SQLite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const dialectUnderTest = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dataDir: string;
+  /** HTTP calls that carry the anti-forgery cookie and header like the console does. */
+  http: TestClient;
+  /** Messages the mailer wrote to the outbox, oldest first. */
+  outbox(): string[];
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  xsrf?: boolean;
+  remoteAddress?: string;
+  query?: Record<string, string>;
+}
+
+export class TestClient {
+  private xsrf = '';
+  constructor(private readonly app: FastifyInstance) {}
+
+  /** Fetches the anti-forgery cookie once, as the page load does. */
+  async primeXsrf(): Promise<string> {
+    if (!this.xsrf) {
+      const res = await this.app.inject({ method: 'GET', url: '/api/health' });
+      const cookie = res.cookies.find((c) => c.name === XSRF_COOKIE);
+      if (!cookie) throw new Error('no XSRF cookie set by /api/health');
+      this.xsrf = cookie.value;
+    }
+    return this.xsrf;
+  }
+
+  async call(method: InjectOptions['method'], url: string, options: CallOptions = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const cookies: Record<string, string> = {};
+    if (options.xsrf !== false) {
+      const xsrf = await this.primeXsrf();
+      cookies[XSRF_COOKIE] = xsrf;
+      headers[XSRF_HEADER] = xsrf;
+    }
+    return this.app.inject({
+      method,
+      url,
+      headers,
+      cookies,
+      query: options.query,
+      remoteAddress: options.remoteAddress,
+      ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
+    });
+  }
+
+  get = (url: string, options?: CallOptions) => this.call('GET', url, options);
+  post = (url: string, body?: unknown, options?: CallOptions) => this.call('POST', url, { ...options, body });
+  delete = (url: string, options?: CallOptions) => this.call('DELETE', url, options);
+
+  /** Signs in and answers the token; throws with the answer when sign-in fails. */
+  async login(email: string, password: string, remoteAddress = '127.0.0.1'): Promise<string> {
+    const res = await this.post('/api/users/login', { email, password }, { remoteAddress });
+    if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+    return res.json<{ token: string }>().token;
+  }
+}
+
+export const DEMO = {
+  admin: { email: 'admin@example.com', password: 'Solar!Admin1' },
+  operator: { email: 'operator@example.com', password: 'Solar!Operator1' },
+} as const;
+
+/**
+ * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
+ * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
+ */
+export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-test-'));
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      DEMO: 'true',
+      ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
+    },
+    overrides,
+  );
+  const { app, ctx } = await buildApp(config);
+  await app.ready();
+  const outboxDir = config.outboxDir;
+  return {
+    app,
+    ctx,
+    dataDir,
+    http: new TestClient(app),
+    outbox: () => {
+      try {
+        return readdirSync(outboxDir)
+          .sort()
+          .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'));
+      } catch {
+        return [];
+      }
+    },
+    async close() {
+      try {
+        await app.close();
+      } finally {
+        if (TEST_DATABASE_URL) {
+          const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+          await client.connect();
+          await client.query(`drop schema if exists "${schema}" cascade`);
+          await client.end();
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
