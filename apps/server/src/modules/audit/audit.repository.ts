@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { AuditEntry, auditListQuery } from '@solar/shared';
+import type { Db } from '../../db/database';
+import { iso, pageOf } from '../../lib/listing';
+
+export type AuditListFilter = z.output<typeof auditListQuery>;
+
+function parse(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** One page of the audit log, newest first, with the acting user's name. */
+export async function listAudit(
+  db: Db,
+  filter: AuditListFilter,
+): Promise<{ items: AuditEntry[]; total: number }> {
+  let q = db.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.user_id');
+  if (filter.entity !== undefined) q = q.where('audit_log.entity', '=', filter.entity);
+  if (filter.entity_id !== undefined) q = q.where('audit_log.entity_id', '=', filter.entity_id);
+  if (filter.user_id !== undefined) q = q.where('audit_log.user_id', '=', filter.user_id);
+  if (filter.from !== undefined) q = q.where('audit_log.at', '>=', filter.from);
+  if (filter.to !== undefined) q = q.where('audit_log.at', '<=', filter.to);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const { limit, offset } = pageOf(filter);
+  const rows = await q
+    .selectAll('audit_log')
+    .select(['users.name as user_first_name', 'users.surname as user_surname'])
+    .orderBy('audit_log.at', 'desc')
+    .orderBy('audit_log.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      at: iso(r.at),
+      user_id: r.user_id,
+      user_name: r.user_first_name === null ? null : `${r.user_first_name} ${r.user_surname ?? ''}`.trim(),
+      action: r.action,
+      entity: r.entity,
+      entity_id: r.entity_id,
+      before: parse(r.before),
+      after: parse(r.after),
+      ip: r.ip,
+    })),
+    total: Number(total),
+  };
+}

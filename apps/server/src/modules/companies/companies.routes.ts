@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { companyBody, companyList, companyListQuery, companySchema, idParam } from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { CompaniesService } from './companies.service';
+
+/** GET/POST/DELETE /api/companies (NOTES.md resource calls); changes are admin only. */
+export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new CompaniesService(ctx);
+  const tags = ['companies'];
+
+  app.get(
+    '/companies',
+    {
+      config: { access: access.to('company_management', 'view') },
+      schema: { tags, querystring: companyListQuery, response: { 200: companyList } },
+    },
+    (request) => service.list(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/companies/:id',
+    {
+      config: { access: access.to('company_management', 'view') },
+      schema: { tags, params: idParam, response: { 200: companySchema } },
+    },
+    (request) => service.get(actorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/companies/:id',
+    {
+      config: { access: access.to('company_management', 'upsert') },
+      schema: { tags, params: idParam, body: companyBody, response: { 200: companySchema } },
+    },
+    (request) => service.save(actorOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/companies/:id',
+    {
+      config: { access: access.to('company_management', 'delete') },
+      schema: { tags, params: idParam },
+    },
+    async (request, reply) => {
+      await service.remove(actorOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  return Promise.resolve();
+};

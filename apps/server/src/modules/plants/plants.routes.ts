@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { plantBody, plantList, plantListQuery, plantSchema, idParam } from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { PlantsService } from './plants.service';
+
+/** GET/POST/DELETE /api/plants (NOTES.md resource calls). */
+export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new PlantsService(ctx);
+  const tags = ['plants'];
+
+  app.get(
+    '/plants',
+    {
+      config: { access: access.to('plant_management', 'view') },
+      schema: { tags, querystring: plantListQuery, response: { 200: plantList } },
+    },
+    (request) => service.list(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/plants/:id',
+    {
+      config: { access: access.to('plant_management', 'view') },
+      schema: { tags, params: idParam, response: { 200: plantSchema } },
+    },
+    (request) => service.get(actorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/plants/:id',
+    {
+      config: { access: access.to('plant_management', 'upsert') },
+      schema: { tags, params: idParam, body: plantBody, response: { 200: plantSchema } },
+    },
+    (request) => service.save(actorOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/plants/:id',
+    {
+      config: { access: access.to('plant_management', 'delete') },
+      schema: { tags, params: idParam },
+    },
+    async (request, reply) => {
+      await service.remove(actorOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { E, type Plant, type PlantList, type plantBody } from '@solar/shared';
+import type { AppContext } from '../../context';
+import { found, hasChildren, type Actor } from '../../lib/actor';
+import { recordAudit } from '../../lib/audit';
+import { isForeignKeyViolation } from '../../lib/db-errors';
+import { conflict, forbidden, notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import * as repo from './plants.repository';
+
+type Body = z.output<typeof plantBody>;
+
+const valuesOf = (body: Body): repo.PlantValues => ({
+  field_id: body.field_id,
+  name: body.name,
+  dc_capacity_kwp: body.dc_capacity_kwp ?? null,
+  ac_capacity_kw: body.ac_capacity_kw ?? null,
+  latitude: body.latitude ?? null,
+  longitude: body.longitude ?? null,
+  time_zone: body.time_zone,
+  commissioning_date: body.commissioning_date ?? null,
+  subscriber_numbers: body.subscriber_numbers,
+  tilt_deg: body.tilt_deg ?? null,
+  azimuth_deg: body.azimuth_deg ?? null,
+  is_active: body.is_active,
+});
+
+/** Plants (santral): created under a reachable field; a plant reached through a plant unit can be edited in place. */
+export class PlantsService {
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+
+  list(actor: Actor, filter: repo.PlantListFilter): Promise<PlantList> {
+    return repo.listPlants(this.ctx.db, scopeOf(actor), filter);
+  }
+
+  async get(actor: Actor, id: number): Promise<Plant> {
+    return found(await repo.findPlant(this.ctx.db, scopeOf(actor), id));
+  }
+
+  /** id 0 creates. An unreachable plant or field answers 404 and changes nothing. */
+  async save(actor: Actor, id: number, body: Body): Promise<Plant> {
+    const scope = scopeOf(actor);
+    const values = valuesOf(body);
+    try {
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        const now = this.ctx.now();
+        const before = id === 0 ? undefined : found(await repo.findPlant(trx, scope, id));
+        if (
+          before?.field_id !== values.field_id &&
+          !(await repo.fieldReachable(trx, scope, values.field_id))
+        ) {
+          throw notFound();
+        }
+        if (before) await repo.updatePlant(trx, id, values, now);
+        const savedId = before ? id : await repo.insertPlant(trx, values, now);
+        const after = found(await repo.findPlant(trx, scope, savedId));
+        await recordAudit(trx, {
+          userId: actor.userId,
+          action: before ? 'update' : 'create',
+          entity: 'plant',
+          entityId: savedId,
+          before,
+          after,
+          ip: actor.ip,
+          at: now,
+        });
+        return after;
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw notFound();
+      throw error;
+    }
+  }
+
+  /** Refused with 409 while devices remain in the plant. */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const scope = scopeOf(actor);
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        const before = found(await repo.findPlant(trx, scope, id));
+        // Like creating one: a plant reached only through a plant unit cannot be deleted by that user.
+        if (!(await repo.fieldReachable(trx, scope, before.field_id))) throw forbidden();
+        const devices = await repo.countDevices(trx, id);
+        if (devices) throw hasChildren({ devices });
+        await repo.deletePlant(trx, id);
+        await recordAudit(trx, {
+          userId: actor.userId,
+          action: 'delete',
+          entity: 'plant',
+          entityId: id,
+          before,
+          ip: actor.ip,
+          at: this.ctx.now(),
+        });
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw conflict(E.hasChildren);
+      throw error;
+    }
+  }
+}

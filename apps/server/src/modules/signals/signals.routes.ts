@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signalBody, signalList, signalListQuery, signalSchema, idParam } from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { SignalsService } from './signals.service';
+
+/** GET/POST/DELETE /api/signals (NOTES.md resource calls). */
+export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new SignalsService(ctx);
+  const tags = ['signals'];
+
+  app.get(
+    '/signals',
+    {
+      config: { access: access.to('device_signals', 'view') },
+      schema: { tags, querystring: signalListQuery, response: { 200: signalList } },
+    },
+    (request) => service.list(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/signals/:id',
+    {
+      config: { access: access.to('device_signals', 'view') },
+      schema: { tags, params: idParam, response: { 200: signalSchema } },
+    },
+    (request) => service.get(actorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/signals/:id',
+    {
+      config: { access: access.to('device_signals', 'upsert') },
+      schema: { tags, params: idParam, body: signalBody, response: { 200: signalSchema } },
+    },
+    (request) => service.save(actorOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/signals/:id',
+    {
+      config: { access: access.to('device_signals', 'delete') },
+      schema: { tags, params: idParam },
+    },
+    async (request, reply) => {
+      await service.remove(actorOf(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Signal, SignalList } from '@solar/shared';
+import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+
+describe(`signals (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tree: Tree;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await makeUser(t, { admin: true });
+    tree = await makeTree(t, admin.token, 'Signals');
+  });
+  afterAll(() => t.close());
+
+  const list = async (query: Record<string, string>, token = admin.token) => {
+    const res = await t.http.get('/api/signals', { token, query });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<SignalList>();
+  };
+  const body = () => ({
+    device_id: tree.deviceId,
+    key: 'total_energy',
+    name: 'Total Energy',
+    unit: 'kWh',
+    data_type: 'uint32',
+    register_type: 'holding',
+    address: 32106,
+    word_order: 'big',
+    scale: 0.01,
+    is_counter: true,
+  });
+
+  it('creates, reads, updates and deletes a signal', async () => {
+    const created = await save<Signal>(t, admin.token, '/api/signals/0', body());
+    expect(created).toMatchObject({
+      ...body(),
+      device_name: 'Signals INV-01',
+      plant_id: tree.plantId,
+      is_active: true,
+    });
+    expect((await t.http.get(`/api/signals/${created.id}`, { token: admin.token })).json()).toEqual(created);
+    const updated = await save<Signal>(t, admin.token, `/api/signals/${created.id}`, {
+      ...body(),
+      scale: 1,
+      register_type: null,
+      address: null,
+      is_counter: 0,
+    });
+    expect(updated).toMatchObject({ scale: 1, register_type: null, address: null, is_counter: false });
+    expect((await t.http.delete(`/api/signals/${created.id}`, { token: admin.token })).statusCode).toBe(204);
+    expect((await t.http.get(`/api/signals/${created.id}`, { token: admin.token })).statusCode).toBe(404);
+  });
+
+  it('keeps keys unique per device (409), but the same key on another device is fine', async () => {
+    const dup = await t.http.post('/api/signals/0', { ...body(), key: 'ac_power' }, { token: admin.token });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({
+      detail: 'errors.duplicate',
+      errors: { key: ['validation.duplicate'] },
+    });
+    const other = await makeTree(t, admin.token, 'SecondDevice');
+    await save(t, admin.token, '/api/signals/0', {
+      ...body(),
+      device_id: other.deviceId,
+      key: 'daily_energy',
+    });
+    await save(t, admin.token, '/api/signals/0', { ...body(), key: 'daily_energy' });
+    // Renaming onto a taken key is refused too; saving a signal with its own key is not.
+    const own = await save<Signal>(t, admin.token, '/api/signals/0', { ...body(), key: 'dc_power' });
+    await save(t, admin.token, `/api/signals/${own.id}`, { ...body(), key: 'dc_power', name: 'DC Power' });
+    const rename = await t.http.post(
+      `/api/signals/${own.id}`,
+      { ...body(), key: 'ac_power' },
+      { token: admin.token },
+    );
+    expect(rename.statusCode).toBe(409);
+  });
+
+  it('validates the body and names each bad field', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ ...body(), key: 'AC Power' }, 'key', 'validation.invalidKey'],
+      [{ ...body(), key: '' }, 'key', 'validation.required'],
+      [{ ...body(), name: undefined }, 'name', 'validation.required'],
+      [{ ...body(), data_type: 'float128' }, 'data_type', 'validation.invalidValue'],
+      [{ ...body(), register_type: 'memory' }, 'register_type', 'validation.invalidValue'],
+      [{ ...body(), address: 65536 }, 'address', 'validation.outOfRange'],
+      [{ ...body(), word_order: 'middle' }, 'word_order', 'validation.invalidValue'],
+      [{ ...body(), scale: 0 }, 'scale', 'validation.outOfRange'],
+      [{ ...body(), address: '' }, 'address', 'validation.invalidNumber'],
+      [{ ...body(), device_id: 0 }, 'device_id', 'validation.required'],
+      [{ ...body(), unit: 'x'.repeat(21) }, 'unit', 'validation.tooLong'],
+    ];
+    for (const [b, field, message] of cases) {
+      const res = await t.http.post('/api/signals/0', b, { token: admin.token });
+      expect(res.statusCode, JSON.stringify(b)).toBe(400);
+      expect(res.json<{ errors: Record<string, string[]> }>().errors[field], JSON.stringify(b)).toContain(
+        message,
+      );
+    }
+    expect(
+      (await t.http.post('/api/signals/0', { ...body(), device_id: 999999 }, { token: admin.token }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('lists with paging, sorting and the device, plant and is_active filters', async () => {
+    const device = await save(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Weather',
+      type: 'weather_station',
+      protocol: 'mqtt',
+      mqtt_topic: 'ws/list',
+    });
+    for (const [key, unit, active] of [
+      ['irradiance', 'W/m²', true],
+      ['module_temperature', '°C', true],
+      ['ambient_temperature', '°C', false],
+      ['wind_speed', 'm/s', true],
+    ] as const) {
+      await save(t, admin.token, '/api/signals/0', {
+        device_id: device.id,
+        key,
+        name: key,
+        unit,
+        is_active: active,
+      });
+    }
+    const deviceId = String(device.id);
+    expect((await list({ device_id: deviceId })).items.map((s) => s.key)).toEqual([
+      'ambient_temperature',
+      'irradiance',
+      'module_temperature',
+      'wind_speed',
+    ]);
+    expect((await list({ device_id: deviceId, is_active: '0' })).items.map((s) => s.key)).toEqual([
+      'ambient_temperature',
+    ]);
+    expect(
+      (await list({ device_id: deviceId, q: 'temperature', sort: '-key' })).items.map((s) => s.key),
+    ).toEqual(['module_temperature', 'ambient_temperature']);
+    expect((await list({ device_id: deviceId, pageSize: '3', page: '2' })).items.map((s) => s.key)).toEqual([
+      'wind_speed',
+    ]);
+    expect((await list({ plant_id: String(tree.plantId) })).total).toBeGreaterThanOrEqual(5);
+  });
+});
