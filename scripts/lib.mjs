@@ -1,0 +1,40 @@
+// Helpers shared by the start, dev and test scripts. Plain Node: they run before any package is installed.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs a command in the repo root, inheriting the terminal; exits the script if it fails. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`\n✗ ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Like run, but answers the exit code instead of exiting. */
+export function runStatus(command, args, options = {}) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options }).status ?? 1;
+}
+
+export function spawnChild(command, args, options = {}) {
+  return spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+}
+
+/** Installs the locked packages when node_modules is missing or older than package-lock.json. */
+export function ensureInstalled() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('→ installing packages (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** Builds the web app (Vite) and the server bundle (esbuild). */
+export function buildAll() {
+  console.log('→ building web and server…');
+  run('npm', ['run', 'build', '--silent']);
+}

@@ -1,0 +1,106 @@
+// `npm test`: every test suite, in order, with one summary at the end. Suites that need something this
+// machine lacks (PostgreSQL, Chromium) are reported as skipped, never silently dropped.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildAll, ensureInstalled, root, runStatus } from './lib.mjs';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const only = process.argv.slice(2); // e.g. `npm test -- server e2e`
+
+ensureInstalled();
+
+async function postgresReachable() {
+  const { default: pg } = await import(path.join(root, 'node_modules/pg/lib/index.js'));
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const suites = [
+  { name: 'shared', root: 'packages/shared' },
+  { name: 'i18n', root: 'packages/i18n' },
+  { name: 'web', root: 'apps/web' },
+  { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
+  {
+    name: 'server-postgres',
+    root: 'apps/server',
+    env: { TEST_DATABASE_URL: PG_URL },
+    skip: async () => ((await postgresReachable()) ? null : `no PostgreSQL answering at ${PG_URL}`),
+  },
+  {
+    name: 'e2e',
+    root: 'e2e',
+    env: { CHROMIUM_PATH: CHROMIUM },
+    skip: async () =>
+      existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`,
+    before: buildAll,
+  },
+];
+
+const reportDir = mkdtempSync(path.join(tmpdir(), 'solar-test-report-'));
+const results = [];
+for (const suite of suites) {
+  if (only.length && !only.some((o) => suite.name.startsWith(o))) continue;
+  const reason = suite.skip ? await suite.skip() : null;
+  if (reason && process.env.REQUIRE_ALL_SUITES) {
+    console.log(`\n■ FAILED ${suite.name}: ${reason} (REQUIRE_ALL_SUITES is set)`);
+    results.push({ name: suite.name, passed: 0, failed: 1, skipped: 0 });
+    continue;
+  }
+  if (reason) {
+    console.log(`\n■ SKIPPED ${suite.name}: ${reason}`);
+    results.push({ name: suite.name, skippedSuite: reason });
+    continue;
+  }
+  suite.before?.();
+  console.log(`\n■ ${suite.name}`);
+  const report = path.join(reportDir, `${suite.name}.json`);
+  const status = runStatus(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--root',
+      suite.root,
+      '--passWithNoTests',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
+    { env: { ...process.env, ...suite.env } },
+  );
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    counts = {
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + (json.numFailedTestSuites > 0 && json.numFailedTests === 0 ? 1 : 0),
+      skipped: json.numPendingTests + json.numTodoTests,
+    };
+  } else if (status !== 0) counts.failed = 1;
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ name: suite.name, ...counts });
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+console.log('\n──────── summary ────────');
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const r of results) {
+  if (r.skippedSuite) {
+    console.log(`${r.name.padEnd(16)} SKIPPED (${r.skippedSuite})`);
+    continue;
+  }
+  console.log(`${r.name.padEnd(16)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  for (const k of Object.keys(total)) total[k] += r[k];
+}
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 ? 1 : 0);
