@@ -1,0 +1,179 @@
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import Layout from 'antd/es/layout';
+import Menu from 'antd/es/menu';
+import Space from 'antd/es/space';
+import Typography from 'antd/es/typography';
+import theme from 'antd/es/theme';
+import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
+import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
+import { useTranslation } from 'react-i18next';
+import { matchPath } from 'react-router';
+import { MENU_WIDTH } from '@solar/shared';
+import { BrandMark } from '../components/brand-mark';
+import { FullPageSpin } from '../components/full-page-spin';
+import { LanguageSwitcher } from '../components/language-switcher';
+import { LoadingOverlay } from '../components/loading-overlay';
+import { ThemeToggle } from '../components/theme-toggle';
+import { applyDayjsLocale } from '../lib/dayjs-locale';
+import { usePreferences } from '../lib/preferences-store';
+import { queryClient } from '../lib/query-client';
+import { menuRoutes, menuTestId } from '../lib/routes';
+import { useSession } from '../lib/session-store';
+import { menuIcon } from './menu-icons';
+import type { RouteHandle } from './router';
+
+const { Sider, Header, Content } = Layout;
+
+function isRouteHandle(handle: unknown): handle is RouteHandle {
+  return (
+    typeof handle === 'object' && handle !== null && typeof (handle as RouteHandle).titleKey === 'string'
+  );
+}
+
+/** Initials for the avatar (`Ayşe Yılmaz` → `AY`). */
+function initials(name: string, surname: string): string {
+  return `${name.trim().charAt(0)}${surname.trim().charAt(0)}`.toLocaleUpperCase() || '?';
+}
+
+/** The logged-in layout (spec §2): collapsible menu of permitted pages, header, content. */
+export default function ConsoleLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const matches = useMatches();
+  const user = useSession((s) => s.user);
+  const logout = useSession((s) => s.logout);
+  const [collapsed, setCollapsed] = useState(false);
+  const { token } = theme.useToken();
+  const locale = usePreferences((s) => s.locale);
+
+  const items = useMemo(() => menuRoutes(user?.permissions ?? []), [user]);
+  const selected = items.find((r) => matchPath({ path: r.path, end: false }, location.pathname))?.path;
+  const titleKey = [...matches].reverse().find((m) => isRouteHandle(m.handle))?.handle as
+    RouteHandle | undefined;
+  const title = titleKey ? t(titleKey.titleKey) : '';
+
+  useEffect(() => {
+    void applyDayjsLocale(locale);
+  }, [locale]);
+
+  useEffect(() => {
+    document.title = title ? `${title} · ${t('app.name')}` : t('app.name');
+  }, [title, t]);
+
+  if (!user) return null;
+
+  const onLogout = () => {
+    logout();
+    queryClient.clear();
+    void navigate('/login', { replace: true });
+  };
+
+  return (
+    <Layout className="console-layout">
+      <Sider
+        width={MENU_WIDTH}
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        trigger={null}
+        className="console-sider"
+        data-testid="sider"
+        data-collapsed={collapsed}
+      >
+        <div className="console-brand">
+          <BrandMark size={30} />
+          {!collapsed && <span className="console-brand-name">{t('app.name')}</span>}
+        </div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          data-testid="menu"
+          selectedKeys={selected ? [selected] : []}
+          onClick={({ key }) => void navigate(key)}
+          items={items.map((route) => ({
+            key: route.path,
+            icon: menuIcon(route.icon),
+            label: t(route.titleKey),
+            title: t(route.titleKey),
+            'data-testid': menuTestId(route.path),
+          }))}
+        />
+      </Sider>
+      <Layout>
+        <Header
+          className="console-header"
+          style={{ borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+        >
+          <Space size={12} align="center" className="console-header-left">
+            <Button
+              type="text"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed(!collapsed)}
+              aria-label={t(collapsed ? 'layout.expand' : 'layout.collapse')}
+              data-testid="menu-toggle"
+            />
+            <Typography.Title level={4} className="console-title" data-testid="page-title">
+              {title}
+            </Typography.Title>
+          </Space>
+          <Space size={4} align="center">
+            <ThemeToggle />
+            <LanguageSwitcher />
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [
+                  {
+                    key: 'profile',
+                    icon: <UserOutlined />,
+                    label: t('layout.profile'),
+                    'data-testid': 'profile-link',
+                  },
+                  { type: 'divider' },
+                  {
+                    key: 'logout',
+                    icon: <LogoutOutlined />,
+                    label: t('layout.logout'),
+                    danger: true,
+                    'data-testid': 'logout',
+                  },
+                ],
+                onClick: ({ key }) => {
+                  if (key === 'profile') void navigate(`/profile/${user.id}`);
+                  if (key === 'logout') onLogout();
+                },
+              }}
+            >
+              <Button
+                type="text"
+                className="user-menu-button"
+                aria-label={t('layout.userMenu')}
+                data-testid="user-menu"
+              >
+                <Avatar size={28} style={{ backgroundColor: token.colorPrimary }}>
+                  {initials(user.name, user.surname)}
+                </Avatar>
+                <span className="user-menu-name">
+                  {user.name} {user.surname}
+                </span>
+              </Button>
+            </Dropdown>
+          </Space>
+        </Header>
+        <Content className="console-content">
+          <Suspense fallback={<FullPageSpin />}>
+            <Outlet />
+          </Suspense>
+          <LoadingOverlay />
+        </Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,11 @@
+/** Shared UI pieces; features import them from here. */
+export { BrandMark } from './brand-mark';
+export { FullPageSpin } from './full-page-spin';
+export { InlineMessage } from './inline-message';
+export { LanguageButtons } from './language-buttons';
+export { LanguageSwitcher } from './language-switcher';
+export { LoadingOverlay } from './loading-overlay';
+export { NotFoundPage } from './not-found-page';
+export { PagePlaceholder } from './page-placeholder';
+export { ThemeToggle } from './theme-toggle';
+export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';

@@ -1,0 +1,6 @@
+import { PagePlaceholder } from '../../components';
+
+/** pages.alarms: placeholder until the feature issue builds its content. */
+export default function AlarmsPage() {
+  return <PagePlaceholder titleKey="pages.alarms" page="alarms" />;
+}

@@ -1,0 +1,86 @@
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input/Input';
+import Result from 'antd/es/result';
+import MailOutlined from '@ant-design/icons/MailOutlined';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { applyProblemToForm, zodRule } from '../../lib/form-rules';
+import { ApiError } from '../../lib/problem';
+import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
+import { InlineMessage } from '../../components';
+import { AuthLayout } from './components/auth-layout';
+
+/** The failure text: too many tries says so; anything else is the spec's generic reset failure. */
+function failureKey(error: unknown): string {
+  return error instanceof ApiError && error.status === 429 ? 'errors.tooManyRequests' : 'auth.forgot.failure';
+}
+
+/** /forgot-password (spec §2): an email field, a send button and a link back to login. */
+export default function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ email: string }>();
+  const mutation = useMutation({
+    mutationFn: async (email: string) => (await loadAuthApi()).requestPasswordReset(email),
+  });
+
+  const onFinish = (values: { email: string }) => {
+    mutation.mutate(values.email, {
+      onError: (error) => applyProblemToForm(form, error, t),
+    });
+  };
+
+  return (
+    <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.description')} testId="forgot-page">
+      {mutation.isSuccess ? (
+        <Result
+          status="success"
+          className="auth-result"
+          title={<span data-testid="forgot-success">{t('auth.forgot.success')}</span>}
+        />
+      ) : (
+        <>
+          {mutation.isError && (
+            <InlineMessage type="error" data-testid="forgot-error">
+              {t(failureKey(mutation.error))}
+            </InlineMessage>
+          )}
+          <Form
+            form={form}
+            layout="vertical"
+            size="large"
+            requiredMark={false}
+            onFinish={onFinish}
+            data-testid="forgot-form"
+          >
+            <Form.Item name="email" label={t('auth.login.email')} rules={[zodRule(lazySchema('email'), t)]}>
+              <Input
+                prefix={<MailOutlined />}
+                type="email"
+                autoComplete="email"
+                autoFocus
+                data-testid="forgot-email"
+              />
+            </Form.Item>
+            <Button
+              type="primary"
+              htmlType="submit"
+              block
+              loading={mutation.isPending}
+              className="auth-submit"
+              data-testid="forgot-submit"
+            >
+              {t('auth.forgot.submit')}
+            </Button>
+          </Form>
+        </>
+      )}
+      <div className="auth-footer-link">
+        <Link to="/login" data-testid="forgot-back-to-login">
+          {t('auth.forgot.backToLogin')}
+        </Link>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,105 @@
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import LockOutlined from '@ant-design/icons/LockOutlined';
+import MailOutlined from '@ant-design/icons/MailOutlined';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { E } from '@solar/shared';
+import { applyProblemToForm, zodRule } from '../../lib/form-rules';
+import { ApiError } from '../../lib/problem';
+import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
+import { InlineMessage } from '../../components';
+import { AuthLayout } from './components/auth-layout';
+
+interface LoginValues {
+  email: string;
+  password: string;
+  remember: boolean;
+}
+
+/** Message key of a failed login: the server's key (wrong credentials, too many tries…) or a generic one. */
+function loginErrorKey(error: unknown): string {
+  if (error instanceof ApiError) return error.messageKey;
+  return E.internal;
+}
+
+/** /login (spec §2): email, password, remember me, forgot-password link, slider behind. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<LoginValues>();
+  const location = useLocation();
+  const flash = (location.state as { flash?: string } | null)?.flash;
+  const mutation = useMutation({
+    mutationFn: async (values: LoginValues) => (await loadAuthApi()).login(values),
+  });
+
+  const onFinish = (values: LoginValues) => {
+    mutation.mutate(values, {
+      onError: (error) => applyProblemToForm(form, error, t),
+    });
+  };
+
+  return (
+    <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')} testId="login-page">
+      {flash && !mutation.isError && (
+        <InlineMessage type="success" data-testid="login-flash">
+          {t(flash)}
+        </InlineMessage>
+      )}
+      {mutation.isError && (
+        <InlineMessage type="error" data-testid="login-error">
+          {t(loginErrorKey(mutation.error))}
+        </InlineMessage>
+      )}
+      <Form<LoginValues>
+        form={form}
+        layout="vertical"
+        size="large"
+        requiredMark={false}
+        initialValues={{ remember: false }}
+        onFinish={onFinish}
+        onValuesChange={() => mutation.isError && mutation.reset()}
+        data-testid="login-form"
+      >
+        <Form.Item name="email" label={t('auth.login.email')} rules={[zodRule(lazySchema('email'), t)]}>
+          <Input
+            prefix={<MailOutlined />}
+            type="email"
+            autoComplete="username"
+            autoFocus
+            data-testid="login-email"
+          />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('auth.login.password')}
+          rules={[zodRule(lazySchema('loginPassword'), t)]}
+        >
+          <Password prefix={<LockOutlined />} autoComplete="current-password" data-testid="login-password" />
+        </Form.Item>
+        <div className="auth-row">
+          <Form.Item name="remember" valuePropName="checked" noStyle>
+            <Checkbox data-testid="login-remember">{t('auth.login.remember')}</Checkbox>
+          </Form.Item>
+          <Link to="/forgot-password" data-testid="login-forgot">
+            {t('auth.login.forgot')}
+          </Link>
+        </div>
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={mutation.isPending}
+          className="auth-submit"
+          data-testid="login-submit"
+        >
+          {t('auth.login.submit')}
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}

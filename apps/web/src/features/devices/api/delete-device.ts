@@ -1,0 +1,10 @@
+import { api } from '../../../lib/api-client';
+import { useDeleteMutation } from '../../../lib/management';
+
+/** DELETE devices/{id}: refused with 409 errors.hasChildren while signals or child devices remain. */
+export async function deleteDevice(id: number): Promise<void> {
+  await api.delete<unknown>(`devices/${id}`);
+}
+
+/** Deletes a device and refreshes the device lists. */
+export const useDeleteDevice = () => useDeleteMutation(deleteDevice, ['devices']);

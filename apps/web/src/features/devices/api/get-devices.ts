@@ -1,0 +1,18 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { deviceList, type DeviceList, type DeviceListQuery } from '@solar/shared';
+import { api } from '../../../lib/api-client';
+import { withQuery } from '../../../lib/management';
+
+/** GET devices: one page of devices, searched, filtered and sorted by the server. */
+export async function getDevices(query: DeviceListQuery): Promise<DeviceList> {
+  return deviceList.parse(await api.get<unknown>(withQuery('devices', query)));
+}
+
+/** The devices table's query; the previous page stays on screen while the next loads. */
+export function useDevices(query: DeviceListQuery) {
+  return useQuery({
+    queryKey: ['devices', 'list', query],
+    queryFn: () => getDevices(query),
+    placeholderData: keepPreviousData,
+  });
+}

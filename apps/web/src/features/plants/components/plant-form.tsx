@@ -1,0 +1,199 @@
+import { useMemo } from 'react';
+import Col from 'antd/es/col';
+import DatePicker from 'antd/es/date-picker';
+import Divider from 'antd/es/divider';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import InputNumber from 'antd/es/input-number';
+import Row from 'antd/es/row';
+import Select from 'antd/es/select';
+import Switch from 'antd/es/switch';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { plantBody, type Plant } from '@solar/shared';
+import { FormDrawer } from '../../../components';
+import { useFieldOptions } from '../../../lib/lookups';
+import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { timeZoneNames } from '../../../lib/time-zones';
+import { useSavePlant } from '../api/save-plant';
+
+interface Values {
+  field_id: number | undefined;
+  name: string;
+  dc_capacity_kwp: number | null;
+  ac_capacity_kw: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  time_zone: string;
+  commissioning_date: Dayjs | null;
+  subscriber_numbers: string[];
+  tilt_deg: number | null;
+  azimuth_deg: number | null;
+  is_active: boolean;
+}
+const shape = plantBody.shape;
+type NumberField =
+  'dc_capacity_kwp' | 'ac_capacity_kw' | 'latitude' | 'longitude' | 'tilt_deg' | 'azimuth_deg';
+
+interface PlantFormProps {
+  open: boolean;
+  plant: Plant | null;
+  error: string | null;
+  onError: (message: string | null) => void;
+  onClose: () => void;
+}
+
+/** Create/edit drawer of a plant: field, capacities, location, time zone, dates, subscriber numbers. */
+export function PlantForm({ open, plant, error, onError, onClose }: PlantFormProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const save = useSavePlant();
+  const fields = useFieldOptions(null, useCan('field_management').view);
+  const fieldOptions = (fields.data ?? []).map((f) => ({
+    value: f.id,
+    label: `${f.name} · ${f.company_name}`,
+  }));
+  if (plant && !fieldOptions.some((o) => o.value === plant.field_id))
+    fieldOptions.push({ value: plant.field_id, label: `${plant.field_name} · ${plant.company_name}` });
+  const zones = useMemo(() => timeZoneNames().map((z) => ({ value: z, label: z })), []);
+
+  const onFinish = (values: Values) => {
+    onError(null);
+    const body = {
+      field_id: values.field_id ?? 0,
+      name: values.name,
+      dc_capacity_kwp: orNull(values.dc_capacity_kwp),
+      ac_capacity_kw: orNull(values.ac_capacity_kw),
+      latitude: orNull(values.latitude),
+      longitude: orNull(values.longitude),
+      time_zone: values.time_zone,
+      commissioning_date: values.commissioning_date ? values.commissioning_date.format('YYYY-MM-DD') : null,
+      subscriber_numbers: (values.subscriber_numbers ?? []).map((s) => s.trim()).filter(Boolean),
+      tilt_deg: orNull(values.tilt_deg),
+      azimuth_deg: orNull(values.azimuth_deg),
+      is_active: values.is_active,
+    };
+    save.mutate(
+      { id: plant?.id ?? 0, body },
+      {
+        onSuccess: onClose,
+        onError: (e) => {
+          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
+        },
+      },
+    );
+  };
+
+  const number = (name: NumberField, label: string, extra: { step?: number; placeholder?: string } = {}) => (
+    <Form.Item name={name} label={label} rules={[schemaRule(shape[name], t)]}>
+      <InputNumber className="full-width" data-testid={`plant-field-${name}`} {...extra} />
+    </Form.Item>
+  );
+
+  return (
+    <FormDrawer
+      resource="plant"
+      open={open}
+      title={t(plant ? 'plants.edit' : 'plants.create')}
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={() => form.submit()}
+      error={error}
+      width={640}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        data-testid="plant-form"
+        initialValues={{
+          field_id: plant?.field_id,
+          name: plant?.name ?? '',
+          dc_capacity_kwp: plant?.dc_capacity_kwp ?? null,
+          ac_capacity_kw: plant?.ac_capacity_kw ?? null,
+          latitude: plant?.latitude ?? null,
+          longitude: plant?.longitude ?? null,
+          time_zone: plant?.time_zone ?? 'Europe/Istanbul',
+          commissioning_date: plant?.commissioning_date ? dayjs(plant.commissioning_date) : null,
+          subscriber_numbers: plant?.subscriber_numbers ?? [],
+          tilt_deg: plant?.tilt_deg ?? null,
+          azimuth_deg: plant?.azimuth_deg ?? null,
+          is_active: plant?.is_active ?? true,
+        }}
+      >
+        <Form.Item name="field_id" label={t('plants.field')} rules={[schemaRule(shape.field_id, t, true)]}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            options={fieldOptions}
+            loading={fields.isLoading}
+            placeholder={t('management.select')}
+            data-testid="plant-field-field_id"
+          />
+        </Form.Item>
+        <Form.Item name="name" label={t('plants.name')} rules={[schemaRule(shape.name, t, true)]}>
+          <Input data-testid="plant-field-name" autoComplete="off" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            {number('dc_capacity_kwp', t('plants.dc_capacity_kwp'), { step: 10 })}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('ac_capacity_kw', t('plants.ac_capacity_kw'), { step: 10 })}
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="commissioning_date" label={t('plants.commissioning_date')}>
+              <DatePicker className="full-width" data-testid="plant-field-commissioning_date" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="time_zone"
+              label={t('plants.time_zone')}
+              rules={[schemaRule(shape.time_zone, t, true)]}
+            >
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                options={zones}
+                data-testid="plant-field-time_zone"
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item
+          name="subscriber_numbers"
+          label={t('plants.subscriber_numbers')}
+          tooltip={t('plants.subscriberNumbersHint')}
+          rules={[schemaRule(shape.subscriber_numbers, t)]}
+        >
+          <Select
+            mode="tags"
+            open={false}
+            tokenSeparators={[',', ' ', ';']}
+            placeholder={t('plants.subscriberNumbersPlaceholder')}
+            data-testid="plant-field-subscriber_numbers"
+          />
+        </Form.Item>
+        <Divider titlePlacement="start" plain>
+          {t('plants.locationAndOrientation')}
+        </Divider>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            {number('latitude', t('location.latitude'), { step: 0.000001, placeholder: '41.0082' })}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('longitude', t('location.longitude'), { step: 0.000001, placeholder: '28.9784' })}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('tilt_deg', t('plants.tilt_deg'))}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('azimuth_deg', t('plants.azimuth_deg'))}
+          </Col>
+        </Row>
+        <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+          <Switch data-testid="plant-field-is_active" />
+        </Form.Item>
+      </Form>
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,12 @@
+import { userWithTokenSchema, type ProfileBody, type UserWithToken } from '@solar/shared';
+import { api } from '../../../lib/api-client';
+
+/** POST Users/profile/{id}: saves the fields a user edits on their own profile. */
+export async function updateProfile(id: number, body: ProfileBody): Promise<void> {
+  await api.post<unknown>(`Users/profile/${id}`, body);
+}
+
+/** GET users/{id} of another user (shown, never stored as the session). */
+export async function fetchUser(id: number): Promise<UserWithToken> {
+  return userWithTokenSchema.parse(await api.get<unknown>(`users/${id}`));
+}

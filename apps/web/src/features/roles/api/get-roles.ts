@@ -1,0 +1,18 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { roleList, type RoleList, type RoleListQuery } from '@solar/shared';
+import { api } from '../../../lib/api-client';
+import { withQuery } from '../../../lib/management';
+
+/** GET roles: one page of roles, searched and sorted by the server. */
+export async function getRoles(query: RoleListQuery): Promise<RoleList> {
+  return roleList.parse(await api.get<unknown>(withQuery('roles', query)));
+}
+
+/** The roles table's query; the previous page stays on screen while the next loads. */
+export function useRoles(query: RoleListQuery) {
+  return useQuery({
+    queryKey: ['roles', 'list', query],
+    queryFn: () => getRoles(query),
+    placeholderData: keepPreviousData,
+  });
+}

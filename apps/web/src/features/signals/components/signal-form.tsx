@@ -1,0 +1,194 @@
+import Col from 'antd/es/col';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import InputNumber from 'antd/es/input-number';
+import Row from 'antd/es/row';
+import Select from 'antd/es/select';
+import Switch from 'antd/es/switch';
+import { useTranslation } from 'react-i18next';
+import {
+  DATA_TYPES,
+  REGISTER_TYPES,
+  WORD_ORDERS,
+  signalBody,
+  type Signal,
+  type SignalBody,
+} from '@solar/shared';
+import { FormDrawer } from '../../../components';
+import { applyFieldErrors, errorMessageOf, orNull, schemaRule } from '../../../lib/management';
+import { useSaveSignal } from '../api/save-signal';
+
+interface Values {
+  key: string;
+  name: string;
+  unit: string;
+  data_type: NonNullable<SignalBody['data_type']>;
+  register_type: SignalBody['register_type'];
+  address: number | null;
+  word_order: SignalBody['word_order'];
+  scale: number | null;
+  is_counter: boolean;
+  is_active: boolean;
+}
+const shape = signalBody.shape;
+
+interface SignalFormProps {
+  deviceId: number;
+  open: boolean;
+  signal: Signal | null;
+  error: string | null;
+  onError: (message: string | null) => void;
+  onClose: () => void;
+}
+
+/** Create/edit drawer of a signal: key, name, unit, data and register type, address, word order, scale. */
+export function SignalForm({ deviceId, open, signal, error, onError, onClose }: SignalFormProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const save = useSaveSignal();
+
+  const onFinish = (v: Values) => {
+    onError(null);
+    const body: SignalBody = {
+      device_id: deviceId,
+      key: v.key.trim(),
+      name: v.name,
+      unit: orNull(v.unit),
+      data_type: v.data_type,
+      register_type: v.register_type ?? null,
+      address: orNull(v.address),
+      word_order: v.word_order ?? null,
+      scale: v.scale ?? 1,
+      is_counter: v.is_counter,
+      is_active: v.is_active,
+    };
+    save.mutate(
+      { id: signal?.id ?? 0, body },
+      {
+        onSuccess: onClose,
+        onError: (e) => {
+          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
+        },
+      },
+    );
+  };
+
+  return (
+    <FormDrawer
+      resource="signal"
+      open={open}
+      title={t(signal ? 'signals.edit' : 'signals.create')}
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={() => form.submit()}
+      error={error}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        data-testid="signal-form"
+        initialValues={{
+          key: signal?.key ?? '',
+          name: signal?.name ?? '',
+          unit: signal?.unit ?? '',
+          data_type: signal?.data_type ?? 'float32',
+          register_type: signal?.register_type ?? 'holding',
+          address: signal?.address ?? null,
+          word_order: signal?.word_order ?? 'big',
+          scale: signal?.scale ?? 1,
+          is_counter: signal?.is_counter ?? false,
+          is_active: signal?.is_active ?? true,
+        }}
+      >
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="key"
+              label={t('signals.key')}
+              tooltip={t('signals.keyHint')}
+              rules={[schemaRule(shape.key, t, true)]}
+            >
+              <Input
+                placeholder="ac_power"
+                className="mono"
+                data-testid="signal-field-key"
+                autoComplete="off"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="name" label={t('signals.name')} rules={[schemaRule(shape.name, t, true)]}>
+              <Input data-testid="signal-field-name" autoComplete="off" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item name="unit" label={t('signals.unit')} rules={[schemaRule(shape.unit, t)]}>
+              <Input placeholder="kW" data-testid="signal-field-unit" autoComplete="off" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item
+              name="data_type"
+              label={t('signals.data_type')}
+              rules={[schemaRule(shape.data_type, t, true)]}
+            >
+              <Select
+                options={DATA_TYPES.map((v) => ({ value: v, label: t(`signals.dataTypes.${v}`) }))}
+                data-testid="signal-field-data_type"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item
+              name="scale"
+              label={t('signals.scale')}
+              tooltip={t('signals.scaleHint')}
+              rules={[schemaRule(shape.scale, t)]}
+            >
+              <InputNumber className="full-width" step={0.1} data-testid="signal-field-scale" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item name="register_type" label={t('signals.register_type')}>
+              <Select
+                allowClear
+                options={REGISTER_TYPES.map((v) => ({ value: v, label: t(`signals.registerTypes.${v}`) }))}
+                data-testid="signal-field-register_type"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item name="address" label={t('signals.address')} rules={[schemaRule(shape.address, t)]}>
+              <InputNumber className="full-width" min={0} data-testid="signal-field-address" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={8}>
+            <Form.Item name="word_order" label={t('signals.word_order')}>
+              <Select
+                allowClear
+                options={WORD_ORDERS.map((v) => ({ value: v, label: t(`signals.wordOrders.${v}`) }))}
+                data-testid="signal-field-word_order"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12}>
+            <Form.Item
+              name="is_counter"
+              label={t('signals.is_counter')}
+              tooltip={t('signals.counterHint')}
+              valuePropName="checked"
+            >
+              <Switch data-testid="signal-field-is_counter" />
+            </Form.Item>
+          </Col>
+          <Col xs={12}>
+            <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+              <Switch data-testid="signal-field-is_active" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </FormDrawer>
+  );
+}

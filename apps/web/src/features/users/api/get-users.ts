@@ -1,0 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
+import { userListSchema, type User } from '@solar/shared';
+import { api } from '../../../lib/api-client';
+
+/** GET Users: every user the caller may see, as a plain list (paged and filtered on the client). */
+export async function getUsers(): Promise<User[]> {
+  return userListSchema.parse(await api.get<unknown>('Users'));
+}
+
+/** The users table's query. */
+export function useUsers() {
+  return useQuery({ queryKey: ['users', 'list'], queryFn: getUsers });
+}

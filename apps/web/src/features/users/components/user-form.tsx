@@ -1,0 +1,253 @@
+import Col from 'antd/es/col';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Row from 'antd/es/row';
+import Select from 'antd/es/select';
+import Switch from 'antd/es/switch';
+import { useTranslation } from 'react-i18next';
+import {
+  LANGUAGE_IDS,
+  UNIT_TYPES,
+  passwordField,
+  userUpsertBody,
+  type User,
+  type UserUnit,
+  type UserUpsertBody,
+} from '@solar/shared';
+import { FormDrawer } from '../../../components';
+import {
+  toOptions,
+  useCompanyOptions,
+  useFieldOptions,
+  usePlantOptions,
+  useRoleOptions,
+} from '../../../lib/lookups';
+import { applyFieldErrors, errorMessageOf, schemaRule, useCan, useIsAdmin } from '../../../lib/management';
+import { useSession } from '../../../lib/session-store';
+import { useSaveUser } from '../api/save-user';
+
+interface Values {
+  name: string;
+  surname: string;
+  username: string;
+  email: string;
+  telephone: string;
+  role_id: number | undefined;
+  company_id: number | null | undefined;
+  language_id: number;
+  is_active: boolean;
+  units: string[];
+  password: string;
+}
+const shape = userUpsertBody.shape;
+const password = passwordField();
+
+const unitValue = (u: UserUnit) => `${u.unit_type}:${u.unit_id}`;
+function unitOf(value: string): UserUnit | null {
+  const [type, id] = value.split(':');
+  const unit_type = UNIT_TYPES.find((u) => u === type);
+  return unit_type && Number(id) > 0 ? { unit_type, unit_id: Number(id) } : null;
+}
+
+interface UserFormProps {
+  open: boolean;
+  user: User | null;
+  /** Roles seen in the user list: the role select still works without role_management view. */
+  knownRoles: { id: number; name: string }[];
+  error: string | null;
+  onError: (message: string | null) => void;
+  onClose: () => void;
+}
+
+/**
+ * Create/edit drawer of a user: identity, role, company (admin only), language, active, the units
+ * (companies, fields, plants) the user is limited to, and a password when creating.
+ */
+export function UserForm({ open, user, knownRoles, error, onError, onClose }: UserFormProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const save = useSaveUser();
+  const isAdmin = useIsAdmin();
+  const ownCompany = useSession((s) => s.user?.company_id ?? null);
+  const chosenCompany = Form.useWatch('company_id', form);
+  const companyId = isAdmin ? (chosenCompany ?? user?.company_id ?? null) : ownCompany;
+
+  const canSeeCompanies = useCan('company_management').view;
+  const companies = useCompanyOptions(canSeeCompanies);
+  const roles = useRoleOptions(useCan('role_management').view);
+  const fields = useFieldOptions(companyId, useCan('field_management').view && companyId !== null);
+  const plants = usePlantOptions({ companyId }, useCan('plant_management').view && companyId !== null);
+
+  const roleOptions = toOptions(roles.data ?? knownRoles);
+  if (user && !roleOptions.some((o) => o.value === user.roleId))
+    roleOptions.push({ value: user.roleId, label: user.role_name });
+  const companyName = companies.data?.find((c) => c.id === companyId)?.name ?? t('users.ownCompany');
+  const unitOptions =
+    companyId === null
+      ? []
+      : [
+          {
+            label: t('users.unitTypes.company'),
+            options: [{ value: `company:${companyId}`, label: companyName }],
+          },
+          {
+            label: t('users.unitTypes.field'),
+            options: (fields.data ?? []).map((f) => ({ value: `field:${f.id}`, label: f.name })),
+          },
+          {
+            label: t('users.unitTypes.plant'),
+            options: (plants.data ?? []).map((p) => ({
+              value: `plant:${p.id}`,
+              label: `${p.name} · ${p.field_name}`,
+            })),
+          },
+        ];
+
+  const onFinish = (v: Values) => {
+    onError(null);
+    const body: UserUpsertBody = {
+      name: v.name,
+      surname: v.surname,
+      username: v.username,
+      email: v.email,
+      telephone: v.telephone,
+      language_id: v.language_id,
+      is_active: v.is_active,
+      role_id: v.role_id ?? 0,
+      user_units: (v.units ?? []).map(unitOf).filter((u): u is UserUnit => u !== null),
+      ...(isAdmin ? { company_id: v.company_id ?? null } : {}),
+      ...(user ? {} : { password: v.password }),
+    };
+    save.mutate(
+      { id: user?.id ?? 0, body },
+      {
+        onSuccess: onClose,
+        onError: (e) => {
+          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
+        },
+      },
+    );
+  };
+
+  const text = (name: 'name' | 'surname' | 'username' | 'email' | 'telephone') => (
+    <Form.Item name={name} label={t(`users.${name}`)} rules={[schemaRule(shape[name], t, true)]}>
+      <Input
+        type={name === 'email' ? 'email' : name === 'telephone' ? 'tel' : 'text'}
+        autoComplete="off"
+        data-testid={`user-field-${name}`}
+      />
+    </Form.Item>
+  );
+
+  return (
+    <FormDrawer
+      resource="user"
+      open={open}
+      title={t(user ? 'users.edit' : 'users.create')}
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={() => form.submit()}
+      error={error}
+      width={640}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        data-testid="user-form"
+        onValuesChange={(changed: Partial<Values>) => {
+          // Units belong to the user's company: another company clears them.
+          if ('company_id' in changed) form.setFieldValue('units', []);
+        }}
+        initialValues={{
+          name: user?.name ?? '',
+          surname: user?.surname ?? '',
+          username: user?.username ?? '',
+          email: user?.email ?? '',
+          telephone: user?.telephone ?? '',
+          role_id: user?.roleId,
+          company_id: user ? user.company_id : isAdmin ? undefined : ownCompany,
+          language_id: user?.language_id ?? 1,
+          is_active: user?.is_active ?? true,
+          units: (user?.user_units ?? []).map(unitValue),
+          password: '',
+        }}
+      >
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            {text('name')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('surname')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('username')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('email')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('telephone')}
+          </Col>
+          {!user && (
+            <Col xs={24} md={12}>
+              <Form.Item name="password" label={t('users.password')} rules={[schemaRule(password, t, true)]}>
+                <Input.Password autoComplete="new-password" data-testid="user-field-password" />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} md={12}>
+            <Form.Item name="role_id" label={t('users.role')} rules={[schemaRule(shape.role_id, t, true)]}>
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                options={roleOptions}
+                placeholder={t('management.select')}
+                data-testid="user-field-role_id"
+              />
+            </Form.Item>
+          </Col>
+          {isAdmin && (
+            <Col xs={24} md={12}>
+              <Form.Item name="company_id" label={t('users.company')} tooltip={t('users.companyHint')}>
+                <Select
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={toOptions(companies.data)}
+                  placeholder={t('users.allCompanies')}
+                  data-testid="user-field-company_id"
+                />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} md={12}>
+            <Form.Item name="language_id" label={t('users.language')}>
+              <Select
+                options={Object.entries(LANGUAGE_IDS).map(([id, locale]) => ({
+                  value: Number(id),
+                  label: t(`languages.${locale}`),
+                }))}
+                data-testid="user-field-language_id"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+              <Switch data-testid="user-field-is_active" />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="units" label={t('users.units')} tooltip={t('users.unitsHint')}>
+          <Select
+            mode="multiple"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            options={unitOptions}
+            disabled={companyId === null}
+            placeholder={t(companyId === null ? 'users.unitsNeedCompany' : 'users.unitsAll')}
+            data-testid="user-field-user_units"
+          />
+        </Form.Item>
+      </Form>
+    </FormDrawer>
+  );
+}
