@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from './server';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const artifactsDir = path.join(repoRoot, 'e2e/artifacts');
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A fresh context (empty localStorage and cookies) whose page errors fail loudly in the log. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'tr-TR',
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('[page error]', error.message));
+  return { context, page };
+}
+
+/** Saves a screenshot to e2e/artifacts (kept out of git) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const file = path.join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export const DEMO = {
+  admin: { email: 'admin@example.com', password: 'Solar!Admin1' },
+  operator: { email: 'operator@example.com', password: 'Solar!Operator1' },
+} as const;
+
+/** Signs in through the login form and waits for the console layout. */
+export async function login(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(account.email);
+  await page.getByTestId('login-password').fill(account.password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('menu').waitFor();
+}

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Messages the server wrote to its outbox (no SMTP configured), oldest first. */
+  outbox(): string[];
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built server the way `npm start` runs it (same bundle, same defaults: SQLite in the data
+ * directory, migrations, demo seed) on a free port with a fresh data directory.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const outboxDir = path.join(dataDir, 'outbox');
+  return {
+    url,
+    dataDir,
+    outbox: () =>
+      existsSync(outboxDir)
+        ? readdirSync(outboxDir)
+            .sort()
+            .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'))
+        : [],
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
