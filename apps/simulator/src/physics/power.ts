@@ -1,0 +1,78 @@
+/** DC and AC power of a PV array and its inverter. Pure functions; kW, W/m², °C. */
+
+/** A typical crystalline-silicon power temperature coefficient, per kelvin. */
+export const GAMMA_PDC_PER_K = -0.004;
+
+/**
+ * DC power at the maximum power point, PVWatts model: P = P_STC · POA/1000 · (1 + γ (Tc − 25)), less the
+ * array's lumped losses (soiling, mismatch, wiring) and any strings that are out (Dobos 2014, "PVWatts
+ * Version 5 Manual", NREL/TP-6A20-62641, eq. 12).
+ */
+export function dcPowerKw(
+  poaWm2: number,
+  cellTemperatureC: number,
+  capacityKwp: number,
+  { gammaPerK = GAMMA_PDC_PER_K, lossFraction = 0.08, lostStringFraction = 0 } = {},
+): number {
+  if (poaWm2 <= 0) return 0;
+  const p =
+    capacityKwp *
+    (poaWm2 / 1000) *
+    (1 + gammaPerK * (cellTemperatureC - 25)) *
+    (1 - lossFraction) *
+    (1 - lostStringFraction);
+  return Math.max(p, 0);
+}
+
+/** PVWatts' reference efficiency the curve below was fitted at. */
+const PVWATTS_REFERENCE_EFFICIENCY = 0.9637;
+
+/**
+ * Inverter efficiency at DC load ζ = P_dc / P_dc0, PVWatts v5 curve (Dobos 2014, eq. 16):
+ * η = η_nom/η_ref · (−0.0162 ζ − 0.0059/ζ + 0.9858), scaled to a nominal efficiency; it rises steeply from
+ * 0 at very low load, peaks (≈ η_nom + 0.3 %) near 60 % load and falls slightly towards full load.
+ */
+export function inverterEfficiency(dcLoadFraction: number, nominalEfficiency = 0.98): number {
+  if (dcLoadFraction <= 0) return 0;
+  const eta =
+    (nominalEfficiency / PVWATTS_REFERENCE_EFFICIENCY) *
+    (-0.0162 * dcLoadFraction - 0.0059 / dcLoadFraction + 0.9858);
+  return Math.max(eta, 0);
+}
+
+export interface AcOutput {
+  acKw: number;
+  /** Limited to the rated AC power (the DC side could give more). */
+  clipped: boolean;
+  efficiency: number;
+}
+
+/**
+ * AC output of an inverter fed `dcKw`: the efficiency curve, clipped at the rated AC power. Below the
+ * start-up threshold (0.5 % of rating) the inverter does not feed in at all.
+ */
+export function inverterAcPower(dcKw: number, ratedAcKw: number, nominalEfficiency = 0.98): AcOutput {
+  const dc0 = ratedAcKw / nominalEfficiency;
+  if (dcKw < 0.005 * dc0) return { acKw: 0, clipped: false, efficiency: 0 };
+  const efficiency = inverterEfficiency(dcKw / dc0, nominalEfficiency);
+  const ac = dcKw * efficiency;
+  if (ac >= ratedAcKw) return { acKw: ratedAcKw, clipped: true, efficiency: ratedAcKw / dcKw };
+  return { acKw: ac, clipped: false, efficiency };
+}
+
+/**
+ * DC voltage at the maximum power point of a string: falls with temperature (β ≈ −0.35 %/K) and
+ * logarithmically with irradiance (the diode equation's V ∝ ln I). Answers the open-circuit voltage
+ * (≈ 1.2 × Vmp) when the inverter draws no current, and 0 in the dark.
+ */
+export function dcVoltage(
+  poaWm2: number,
+  cellTemperatureC: number,
+  { vmpStc = 620, betaPerK = -0.0035, openCircuit = false } = {},
+): number {
+  if (poaWm2 < 1) return 0;
+  const thermal = 1 + betaPerK * (cellTemperatureC - 25);
+  const light = 1 + 0.045 * Math.log(Math.min(poaWm2, 1400) / 1000);
+  const v = vmpStc * thermal * Math.max(light, 0.6);
+  return openCircuit ? v * 1.2 : v;
+}

@@ -1,0 +1,517 @@
+/**
+ * A virtual PV plant: its devices' readings at any instant from the physics in ./physics, stateful so that
+ * energy counters integrate from one sample to the next. Plain data in (the topology the server passes),
+ * numbers out; no database, no I/O.
+ */
+import { SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
+import type { DeviceType } from '@solar/shared';
+import { CloudProcess } from './physics/clouds';
+import { EnergyCounter, trapezoidKwh } from './physics/energy';
+import { DEFAULT_FAULT_RATES, FaultProcess, NO_FAULTS } from './physics/faults';
+import type { FaultKind, FaultRates } from './physics/faults';
+import { dcPowerKw, dcVoltage, inverterAcPower, inverterEfficiency } from './physics/power';
+import { OrnsteinUhlenbeck, createRandom, gaussian, hashString } from './physics/random';
+import type { Random } from './physics/random';
+import {
+  clearSkyGhiHaurwitz,
+  dayOfYear,
+  decomposeGhi,
+  planeOfArrayIsotropic,
+  sunPosition,
+} from './physics/solar';
+import {
+  ambientTemperature,
+  climateForLatitude,
+  firstOrderLag,
+  inverterCabinetTemperature,
+  moduleTemperatureFaiman,
+  transformerWindingTemperature,
+} from './physics/temperature';
+import type { Climate } from './physics/temperature';
+
+export interface VirtualSignalDefinition {
+  signalId: number;
+  /** What the signal measures: `ac_power`, `total_energy`… (see the keys per device type in the README of this module). */
+  key: string;
+}
+
+export interface VirtualDeviceDefinition {
+  deviceId: number | string;
+  type: DeviceType;
+  /** Rated AC power of an inverter, or rated kVA of a transformer. */
+  ratedPowerKw?: number | null;
+  signals: VirtualSignalDefinition[];
+  /** Where the inverter's total energy counter starts (a plant commissioned years ago). */
+  initialTotalEnergyKwh?: number;
+}
+
+export interface VirtualPlantDefinition {
+  plantId: number | string;
+  /** IANA time zone; the daily energy restarts at its midnight. */
+  timeZone: string;
+  latitude: number;
+  longitude: number;
+  tiltDeg: number;
+  /** Clockwise from north (180 = south). */
+  azimuthDeg: number;
+  dcCapacityKwp: number;
+  devices: VirtualDeviceDefinition[];
+  /** Overrides the climate guessed from latitude. */
+  climate?: Partial<Climate>;
+}
+
+export interface VirtualPlantOptions {
+  /** Same seed, same definition, same sample times → the same series. */
+  seed?: number;
+  /** false: no faults; true or omitted: DEFAULT_FAULT_RATES; an object overrides some rates. */
+  faults?: boolean | Partial<FaultRates>;
+  /** false: a clear sky all the time. */
+  clouds?: boolean;
+}
+
+/** One device at one instant. */
+export interface DeviceSample {
+  deviceId: number | string;
+  type: DeviceType;
+  /** false while in communication loss: the device answers nothing, `values` and `points` are empty. */
+  online: boolean;
+  /** The device's signals, by signal key (only the keys the definition lists and the model knows). */
+  values: Record<string, number>;
+  /** The same values by signal id. */
+  points: { signalId: number; value: number }[];
+  /** Everything the model computes for the device, also when offline (drives the SunSpec server). */
+  readings: Record<string, number>;
+}
+
+/** The plant's weather at the last sample. */
+export interface PlantWeather {
+  tsMs: number;
+  sunElevationDeg: number;
+  ghiClearWm2: number;
+  ghiWm2: number;
+  poaWm2: number;
+  cloudCover: number;
+  ambientC: number;
+  moduleC: number;
+  windSpeedMs: number;
+  gridVoltageV: number;
+  frequencyHz: number;
+}
+
+/** A point as POST /api/telemetry takes it. */
+export interface TelemetryPoint {
+  signal_id: number;
+  ts: number;
+  value: number;
+}
+
+export interface BackfillResult {
+  samples: number;
+  points: number;
+  elapsedMs: number;
+}
+
+export type BackfillBatchHandler = (points: TelemetryPoint[]) => void | Promise<void>;
+
+export interface VirtualPlant {
+  readonly definition: VirtualPlantDefinition;
+  /** Every device at `tsMs`. Times must not go back: an earlier or equal time answers the last sample again. */
+  sample(tsMs: number): DeviceSample[];
+  /**
+   * Samples from `fromMs` to `toMs` (inclusive) every `stepMs` and hands the points to `onBatch` in batches
+   * of at most `batchSize` (default: what one POST /api/telemetry may carry). Advances the plant's state.
+   */
+  backfill(
+    fromMs: number,
+    toMs: number,
+    stepMs: number,
+    onBatch: BackfillBatchHandler,
+    options?: { batchSize?: number },
+  ): Promise<BackfillResult>;
+  /** Starts a fault on a device now, whatever the rates. */
+  forceFault(deviceId: number | string, kind: FaultKind, tsMs: number, durationMs: number): void;
+  /** The weather at the last sample; undefined before the first. */
+  weather(): PlantWeather | undefined;
+}
+
+/** Internal steps are at most this long, so counters integrate correctly whatever the sampling interval. */
+const MAX_STEP_MS = 5 * 60_000;
+/** A longer gap between samples is skipped rather than integrated step by step. */
+const MAX_GAP_MS = 7 * 86_400_000;
+const NOMINAL_FREQUENCY_HZ = 50;
+const NOMINAL_PHASE_VOLTAGE_V = 230;
+/** Cable and LV losses between the inverters and the meter, as a share of their output. */
+const CABLE_LOSS_FRACTION = 0.006;
+/** Transformer no-load and full-load copper losses, as shares of its rating. */
+const TRANSFORMER_NO_LOAD_LOSS = 0.0012;
+const TRANSFORMER_LOAD_LOSS = 0.011;
+/** Plant auxiliaries (SCADA, lighting, cameras), as a share of the AC capacity; drawn from the grid at night. */
+const AUXILIARY_FRACTION = 0.0015;
+
+const MPPT_INPUTS = 2;
+
+interface InverterState {
+  def: VirtualDeviceDefinition;
+  ratedKw: number;
+  dcKwp: number;
+  /** Module mismatch and orientation differences between inverters. */
+  gain: number;
+  voltageOffsetV: number;
+  faults: FaultProcess;
+  energy: EnergyCounter;
+  mpptEnergyKwh: number[];
+  acKw: number;
+  dcKw: number;
+  cabinetC: number;
+  readings: Record<string, number>;
+  online: boolean;
+}
+
+interface OtherState {
+  def: VirtualDeviceDefinition;
+  faults: FaultProcess;
+  readings: Record<string, number>;
+  online: boolean;
+  windingC?: number;
+}
+
+const round = (v: number, decimals: number) => {
+  const f = 10 ** decimals;
+  return Math.round(v * f) / f;
+};
+
+/** Builds a virtual plant from its topology. */
+export function createVirtualPlant(
+  definition: VirtualPlantDefinition,
+  options: VirtualPlantOptions = {},
+): VirtualPlant {
+  const seed = hashString(`${options.seed ?? 1}:${definition.plantId}`);
+  const rates: FaultRates =
+    options.faults === false
+      ? NO_FAULTS
+      : { ...DEFAULT_FAULT_RATES, ...(typeof options.faults === 'object' ? options.faults : {}) };
+  const climate: Climate = { ...climateForLatitude(definition.latitude), ...definition.climate };
+  const random: Random = createRandom(seed);
+  const clouds =
+    options.clouds === false ? undefined : new CloudProcess(seed, definition.latitude, definition.longitude);
+  const wind = new OrnsteinUhlenbeck(random, 3, 3600, 1.5);
+  const anomaly = new OrnsteinUhlenbeck(random, 0, 2 * 86_400, 2);
+  const gridVoltage = new OrnsteinUhlenbeck(random, NOMINAL_PHASE_VOLTAGE_V + 1, 600, 1.5);
+  const frequency = new OrnsteinUhlenbeck(random, NOMINAL_FREQUENCY_HZ, 60, 0.02);
+
+  const inverterDefs = definition.devices.filter((d) => d.type === 'inverter');
+  const fallbackRatedKw = definition.dcCapacityKwp / 1.2 / Math.max(inverterDefs.length, 1);
+  const ratedOf = (d: VirtualDeviceDefinition) => d.ratedPowerKw ?? fallbackRatedKw;
+  const totalRatedKw = inverterDefs.reduce((sum, d) => sum + ratedOf(d), 0);
+  const inverters: InverterState[] = inverterDefs.map((def) => ({
+    def,
+    ratedKw: ratedOf(def),
+    dcKwp: (definition.dcCapacityKwp * ratedOf(def)) / (totalRatedKw || 1),
+    gain: 1 + 0.015 * gaussian(random),
+    voltageOffsetV: 0.8 * gaussian(random),
+    faults: new FaultProcess(seed, String(def.deviceId), rates),
+    energy: new EnergyCounter(definition.timeZone, def.initialTotalEnergyKwh ?? 0),
+    mpptEnergyKwh: Array.from({ length: MPPT_INPUTS }, () => 0),
+    acKw: 0,
+    dcKw: 0,
+    cabinetC: Number.NaN,
+    readings: {},
+    online: true,
+  }));
+  const others: OtherState[] = definition.devices
+    .filter((d) => d.type !== 'inverter')
+    .map((def) => ({
+      def,
+      faults: new FaultProcess(seed, String(def.deviceId), rates),
+      readings: {},
+      online: true,
+    }));
+  const transformerKva =
+    definition.devices
+      .filter((d) => d.type === 'transformer')
+      .reduce((s, d) => s + (d.ratedPowerKw ?? 0), 0) || totalRatedKw * 1.1;
+  const meterExport = new EnergyCounter(definition.timeZone);
+  const meterImport = new EnergyCounter(definition.timeZone);
+  let meterKw = 0;
+
+  let lastTs: number | undefined;
+  let moduleC = Number.NaN;
+  let weather: PlantWeather | undefined;
+  let lastSamples: DeviceSample[] = [];
+
+  /** Advances every device to `ts`, `dtMs` after the previous step (0 for the first). */
+  function advance(ts: number, dtMs: number): void {
+    const dtS = dtMs / 1000;
+    const doy = dayOfYear(ts);
+    const sun = sunPosition(ts, definition.latitude, definition.longitude);
+    const ghiClear = clearSkyGhiHaurwitz(sun.zenithDeg);
+    const sky = clouds?.at(ts, doy) ?? { cover: 0, obscuration: 0, clearSkyIndex: 1 };
+    const ghi = ghiClear * sky.clearSkyIndex;
+    const poa = planeOfArrayIsotropic(
+      decomposeGhi(ghi, sun.zenithDeg, doy),
+      sun,
+      definition.tiltDeg,
+      definition.azimuthDeg,
+    );
+    const windMs = Math.max(wind.step(dtS), 0.2);
+    const ambientC =
+      ambientTemperature(ts, doy, definition.latitude, definition.longitude, climate, sky.cover) +
+      anomaly.step(dtS);
+    const moduleTarget = moduleTemperatureFaiman(poa, ambientC, windMs);
+    // Modules have a thermal time constant of several minutes (Faiman's model is the steady state).
+    moduleC = Number.isNaN(moduleC) ? moduleTarget : firstOrderLag(moduleC, moduleTarget, dtS, 420);
+    const gridV = gridVoltage.step(dtS);
+    const hz = frequency.step(dtS);
+    weather = {
+      tsMs: ts,
+      sunElevationDeg: sun.elevationDeg,
+      ghiClearWm2: ghiClear,
+      ghiWm2: ghi,
+      poaWm2: poa,
+      cloudCover: sky.cover,
+      ambientC,
+      moduleC,
+      windSpeedMs: windMs,
+      gridVoltageV: gridV,
+      frequencyHz: hz,
+    };
+
+    let sumAcKw = 0;
+    for (const inv of inverters) {
+      const fault = inv.faults.step(ts, dtS, { inverter: true, operating: inv.acKw > 0 });
+      inv.online = !fault.commLost;
+      const poaInv = poa * inv.gain;
+      const mppDcKw = dcPowerKw(poaInv, moduleC, inv.dcKwp, { lostStringFraction: fault.lostStringFraction });
+      let acKw = 0;
+      let dcKw = 0;
+      let clipped = false;
+      if (!fault.tripped) {
+        const out = inverterAcPower(mppDcKw, inv.ratedKw);
+        acKw = out.acKw;
+        clipped = out.clipped;
+        // A clipping inverter leaves the maximum power point and draws only what it can convert.
+        dcKw = acKw === 0 ? 0 : clipped ? acKw / inverterEfficiency(acKw / inv.ratedKw) : mppDcKw;
+      }
+      const prevAc = inv.acKw;
+      const prevDc = inv.dcKw;
+      inv.acKw = acKw;
+      inv.dcKw = dcKw;
+      if (dtMs > 0) {
+        inv.energy.add(trapezoidKwh(prevAc, acKw, dtMs), ts - dtMs, ts);
+        const dcKwh = trapezoidKwh(prevDc, dcKw, dtMs);
+        inv.mpptEnergyKwh = inv.mpptEnergyKwh.map(
+          (e, i) => e + dcKwh * mpptShare(i, fault.lostStringFraction),
+        );
+      }
+      const loadFraction = acKw / inv.ratedKw;
+      const cabinetTarget = inverterCabinetTemperature(ambientC, loadFraction);
+      inv.cabinetC = Number.isNaN(inv.cabinetC)
+        ? cabinetTarget
+        : firstOrderLag(inv.cabinetC, cabinetTarget, dtS, 900);
+      const acV = gridV + inv.voltageOffsetV + 2 * loadFraction;
+      const pf = acKw > 0 ? 0.999 : 1;
+      const dcV = dcVoltage(poaInv, moduleC, { openCircuit: dcKw === 0 });
+      const status = fault.tripped
+        ? SUNSPEC_INVERTER_STATES.FAULT
+        : acKw > 0
+          ? clipped
+            ? SUNSPEC_INVERTER_STATES.THROTTLED
+            : SUNSPEC_INVERTER_STATES.MPPT
+          : poa > 0
+            ? SUNSPEC_INVERTER_STATES.STANDBY
+            : SUNSPEC_INVERTER_STATES.SLEEPING;
+      const r: Record<string, number> = {
+        ac_power: round(acKw, 3),
+        dc_power: round(dcKw, 3),
+        daily_energy: round(inv.energy.dailyKwh, 3),
+        total_energy: round(inv.energy.totalKwh, 3),
+        ac_voltage: round(acV, 1),
+        ac_current: round((acKw * 1000) / (3 * acV * pf), 2),
+        dc_voltage: round(dcV, 1),
+        dc_current: round(dcV > 0 ? (dcKw * 1000) / dcV : 0, 2),
+        temperature: round(inv.cabinetC, 1),
+        heat_sink_temperature: round(inv.cabinetC + 12 * loadFraction, 1),
+        status_code: status,
+        event_bits: fault.eventBits,
+        frequency: round(hz, 3),
+        power_factor: pf,
+        apparent_power: round(acKw / pf, 3),
+        reactive_power: round((acKw / pf) * Math.sqrt(1 - pf * pf), 3),
+        efficiency: round(dcKw > 0 ? (acKw / dcKw) * 100 : 0, 2),
+      };
+      for (let i = 0; i < MPPT_INPUTS; i++) {
+        const share = mpptShare(i, fault.lostStringFraction);
+        const n = i + 1;
+        r[`mppt${n}_dc_power`] = round(dcKw * share, 3);
+        r[`mppt${n}_dc_voltage`] = round(dcV * (i === 0 ? 1 : 0.99), 1);
+        r[`mppt${n}_dc_current`] = round(
+          dcV > 0 ? (dcKw * share * 1000) / (dcV * (i === 0 ? 1 : 0.99)) : 0,
+          2,
+        );
+        r[`mppt${n}_dc_energy`] = round(inv.mpptEnergyKwh[i] ?? 0, 3);
+      }
+      inv.readings = r;
+      sumAcKw += acKw;
+    }
+
+    // The meter sees the inverters' output less cable and transformer losses and the plant's own use.
+    const trLoad = sumAcKw / transformerKva;
+    const lossesKw =
+      CABLE_LOSS_FRACTION * sumAcKw +
+      transformerKva * (TRANSFORMER_NO_LOAD_LOSS + TRANSFORMER_LOAD_LOSS * trLoad * trLoad) +
+      AUXILIARY_FRACTION * totalRatedKw;
+    const prevMeterKw = meterKw;
+    meterKw = sumAcKw - lossesKw;
+    if (dtMs > 0) {
+      meterExport.add(trapezoidKwh(Math.max(prevMeterKw, 0), Math.max(meterKw, 0), dtMs), ts - dtMs, ts);
+      meterImport.add(trapezoidKwh(Math.max(-prevMeterKw, 0), Math.max(-meterKw, 0), dtMs), ts - dtMs, ts);
+    }
+    const meterPf = meterKw > 0 ? 0.995 : 0.86;
+
+    for (const dev of others) {
+      const fault = dev.faults.step(ts, dtS, { inverter: false, operating: false });
+      dev.online = !fault.commLost;
+      switch (dev.def.type) {
+        case 'meter':
+          dev.readings = {
+            active_power: round(meterKw, 3),
+            export_energy: round(meterExport.totalKwh, 3),
+            import_energy: round(meterImport.totalKwh, 3),
+            voltage: round(gridV, 1),
+            current: round((Math.abs(meterKw) * 1000) / (3 * gridV * meterPf), 2),
+            frequency: round(hz, 3),
+            power_factor: meterPf,
+            apparent_power: round(Math.abs(meterKw) / meterPf, 3),
+            reactive_power: round((Math.abs(meterKw) / meterPf) * Math.sqrt(1 - meterPf * meterPf), 3),
+          };
+          break;
+        case 'weather_station':
+          // Sensor noise: a pyranometer reads within ~1 %, a PT100 within a few tenths of a kelvin.
+          dev.readings = {
+            irradiance: round(Math.max(poa * (1 + 0.005 * gaussian(random)), 0), 1),
+            ghi: round(Math.max(ghi * (1 + 0.005 * gaussian(random)), 0), 1),
+            module_temperature: round(moduleC + 0.2 * gaussian(random), 1),
+            ambient_temperature: round(ambientC + 0.1 * gaussian(random), 1),
+            wind_speed: round(windMs, 1),
+          };
+          break;
+        case 'transformer': {
+          const rated = dev.def.ratedPowerKw ?? transformerKva;
+          const load = sumAcKw / 0.999 / rated;
+          const target = transformerWindingTemperature(ambientC, load);
+          dev.windingC = dev.windingC === undefined ? target : firstOrderLag(dev.windingC, target, dtS, 1800);
+          dev.readings = { temperature: round(dev.windingC, 1), load: round(load * 100, 1) };
+          break;
+        }
+        default:
+          dev.readings = {};
+      }
+    }
+  }
+
+  function output(): DeviceSample[] {
+    const all: { def: VirtualDeviceDefinition; online: boolean; readings: Record<string, number> }[] = [
+      ...inverters,
+      ...others,
+    ];
+    const byId = new Map(all.map((d) => [d.def.deviceId, d]));
+    return definition.devices.map((def) => {
+      const d = byId.get(def.deviceId);
+      const readings = d?.readings ?? {};
+      const online = d?.online ?? true;
+      const values: Record<string, number> = {};
+      const points: { signalId: number; value: number }[] = [];
+      if (online) {
+        for (const s of def.signals) {
+          const value = readings[s.key];
+          if (value === undefined || !Number.isFinite(value)) continue;
+          values[s.key] = value;
+          points.push({ signalId: s.signalId, value });
+        }
+      }
+      return { deviceId: def.deviceId, type: def.type, online, values, points, readings };
+    });
+  }
+
+  function sample(tsMs: number): DeviceSample[] {
+    if (lastTs !== undefined && tsMs <= lastTs) return lastSamples;
+    if (lastTs === undefined || tsMs - lastTs > MAX_GAP_MS) {
+      advance(tsMs, 0);
+    } else {
+      let t = lastTs;
+      while (tsMs - t > MAX_STEP_MS) {
+        advance(t + MAX_STEP_MS, MAX_STEP_MS);
+        t += MAX_STEP_MS;
+      }
+      advance(tsMs, tsMs - t);
+    }
+    lastTs = tsMs;
+    lastSamples = output();
+    return lastSamples;
+  }
+
+  async function backfill(
+    fromMs: number,
+    toMs: number,
+    stepMs: number,
+    onBatch: BackfillBatchHandler,
+    { batchSize = TELEMETRY_MAX_POINTS }: { batchSize?: number } = {},
+  ): Promise<BackfillResult> {
+    if (!(stepMs > 0)) throw new RangeError('stepMs must be positive');
+    const started = performance.now();
+    let buffer: TelemetryPoint[] = [];
+    let samples = 0;
+    let points = 0;
+    for (let ts = fromMs; ts <= toMs; ts += stepMs) {
+      samples++;
+      for (const device of sample(ts)) {
+        for (const p of device.points) buffer.push({ signal_id: p.signalId, ts, value: p.value });
+      }
+      while (buffer.length >= batchSize) {
+        const batch = buffer.slice(0, batchSize);
+        buffer = buffer.slice(batchSize);
+        points += batch.length;
+        await onBatch(batch);
+      }
+    }
+    if (buffer.length > 0) {
+      points += buffer.length;
+      await onBatch(buffer);
+    }
+    return { samples, points, elapsedMs: performance.now() - started };
+  }
+
+  function forceFault(deviceId: number | string, kind: FaultKind, tsMs: number, durationMs: number): void {
+    const device = [...inverters, ...others].find((d) => d.def.deviceId === deviceId);
+    if (!device) throw new RangeError(`Plant ${definition.plantId} has no device ${deviceId}`);
+    device.faults.force(kind, tsMs, durationMs);
+  }
+
+  return { definition, sample, backfill, forceFault, weather: () => weather };
+}
+
+/** Share of an inverter's DC on MPPT input i; lost strings come off input 1. */
+function mpptShare(i: number, lostStringFraction: number): number {
+  const first = 0.52 * (1 - lostStringFraction);
+  return (i === 0 ? first : 0.48) / (first + 0.48);
+}
+
+/** Backfills several plants one after another; see VirtualPlant.backfill. */
+export async function backfillPlants(
+  plants: readonly VirtualPlant[],
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+  onBatch: BackfillBatchHandler,
+  options?: { batchSize?: number },
+): Promise<BackfillResult> {
+  const started = performance.now();
+  let samples = 0;
+  let points = 0;
+  for (const plant of plants) {
+    const r = await plant.backfill(fromMs, toMs, stepMs, onBatch, options);
+    samples += r.samples;
+    points += r.points;
+  }
+  return { samples, points, elapsedMs: performance.now() - started };
+}
