@@ -3,6 +3,7 @@ import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
 import type { TokenService } from './lib/tokens';
+import type { TelemetryHub } from './telemetry/telemetry-hub';
 
 /** What feature modules are given: the database and the shared services, no Fastify. */
 export interface AppContext {
@@ -16,4 +17,6 @@ export interface AppContext {
   loginLimiter: AttemptLimiter;
   resetLimiter: AttemptLimiter;
   now(): number;
+  /** The one door telemetry goes in through, and the feed of what was stored. */
+  telemetry: TelemetryHub;
 }

@@ -11,4 +11,7 @@ export * from './devices';
 export * from './signals';
 export * from './roles';
 export * from './audit';
+export * from './telemetry';
+export * from './stream';
 export * from './sunspec';
+export * from './collectors';

@@ -33,4 +33,18 @@ export const E = {
   roleInUse: 'errors.roleInUse',
   adminRoleLocked: 'errors.adminRoleLocked',
   duplicate: 'errors.duplicate',
+  /** The device refused the connection or broke it (502). */
+  deviceUnreachable: 'errors.deviceUnreachable',
+  /** The device did not answer in time (504). */
+  deviceTimeout: 'errors.deviceTimeout',
+  /** The device answers Modbus but shows no SunSpec marker (422). */
+  notSunSpec: 'errors.notSunSpec',
+  /** A Modbus TCP call on a device of another protocol, or without an address (409). */
+  notModbusTcp: 'errors.notModbusTcp',
+  /** X-Api-Key missing from the store, revoked, or its device/plant deleted (401). */
+  invalidApiKey: 'errors.invalidApiKey',
+  /** resolution=raw over more than one day (400). */
+  rawRangeTooLong: 'errors.rawRangeTooLong',
+  /** A telemetry query or export that would answer more than a million points (400). */
+  tooManyPoints: 'errors.tooManyPoints',
 } as const;

@@ -27,6 +27,9 @@ export const V = {
   invalidKey: 'validation.invalidKey',
   outOfRange: 'validation.outOfRange',
   duplicate: 'validation.duplicate',
+  tooMany: 'validation.tooMany',
+  rangeOrder: 'validation.rangeOrder',
+  oneOfRequired: 'validation.oneOfRequired',
 } as const;
 export type ValidationMessageKey = (typeof V)[keyof typeof V];
 

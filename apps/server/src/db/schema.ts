@@ -159,6 +159,66 @@ export interface SignalsTable {
   is_active: number;
   created_at: number;
   updated_at: number;
+  /** SunSpec: address of the sunssf register whose sf scales the value (raw × 10^sf × scale); null: none. */
+  scale_factor_address: number | null;
+  /** SunSpec: the standard's point type (acc32, enum16…), for its not-implemented values; null: plain Modbus. */
+  sunspec_type: string | null;
+}
+
+/** Communication state of a polled device (migration 0005); the alarms raise communication loss from it. */
+export interface DeviceStatusTable {
+  device_id: number;
+  comm_state: 'online' | 'lost' | 'unknown';
+  /** Polls missed in a row; 3 make the device `lost`. */
+  missed_polls: number;
+  last_ok_at: number | null;
+  last_error: string | null;
+  /** When comm_state last changed. */
+  changed_at: number;
+  updated_at: number;
+}
+
+/** Raw points; (signal_id, ts) is the primary key, so a repeated point is stored once. */
+export interface TelemetryRawTable {
+  signal_id: number;
+  ts: number;
+  value: number;
+}
+
+/** telemetry_5m, telemetry_1h, telemetry_1d: one row per signal and bucket start (1d: local midnight). */
+export interface TelemetryRollupTable {
+  signal_id: number;
+  bucket: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+  first: number;
+  first_ts: number;
+  last: number;
+  last_ts: number;
+  /** Counter signals: increase over the bucket; null otherwise. */
+  delta: number | null;
+}
+
+export interface TelemetryLatestTable {
+  signal_id: number;
+  ts: number;
+  value: number;
+}
+
+export interface IngestKeysTable {
+  id: Generated<number>;
+  /** Exactly one of device_id and plant_id is set. */
+  device_id: number | null;
+  plant_id: number | null;
+  /** SHA-256 hex of the key. */
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  created_by: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }
 
 export interface Database {
@@ -174,4 +234,11 @@ export interface Database {
   plants: PlantsTable;
   devices: DevicesTable;
   signals: SignalsTable;
+  device_status: DeviceStatusTable;
+  telemetry_raw: TelemetryRawTable;
+  telemetry_5m: TelemetryRollupTable;
+  telemetry_1h: TelemetryRollupTable;
+  telemetry_1d: TelemetryRollupTable;
+  telemetry_latest: TelemetryLatestTable;
+  ingest_keys: IngestKeysTable;
 }

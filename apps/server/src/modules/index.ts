@@ -10,6 +10,9 @@ import { fieldsRoutes } from './fields/fields.routes';
 import { plantsRoutes } from './plants/plants.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
+import { sunspecRoutes } from './sunspec/sunspec.routes';
+import { telemetryRoutes } from './telemetry/telemetry.routes';
+import { streamRoutes } from './stream/stream.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
 export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
@@ -22,5 +25,8 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   plantsRoutes,
   devicesRoutes,
   signalsRoutes,
+  sunspecRoutes,
+  telemetryRoutes,
   auditRoutes,
+  streamRoutes,
 ];

@@ -14,13 +14,23 @@ import { findRolePermissions, findSessionUser, findUserUnits } from './session.r
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'permission'; page: Page; method: Method | 'upsert' };
+  | { kind: 'permission'; page: Page; method: Method | 'upsert' }
+  /** A machine ingest route: an `X-Api-Key` ingest key, or else a user token holding (page, method). */
+  | { kind: 'ingest'; page: Page; method: Method };
 
 export const access = {
   public: (): Access => ({ kind: 'public' }),
   authenticated: (): Access => ({ kind: 'authenticated' }),
   to: (page: Page, method: Method | 'upsert'): Access => ({ kind: 'permission', page, method }),
+  ingest: (page: Page, method: Method): Access => ({ kind: 'ingest', page, method }),
 };
+
+/** Who an accepted ingest key belongs to: exactly one of a device and a plant. */
+export interface IngestPrincipal {
+  keyId: number;
+  deviceId: number | null;
+  plantId: number | null;
+}
 
 /** The signed-in caller, loaded from the database on each request (not trusted from the token). */
 export interface Caller {
@@ -43,6 +53,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** Set on `ingest` routes called with a valid X-Api-Key; caller stays null then. */
+    ingestKey: IngestPrincipal | null;
   }
 }
 
@@ -52,7 +64,10 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-export function methodFor(access: Extract<Access, { kind: 'permission' }>, params: unknown): Method {
+export function methodFor(
+  access: Extract<Access, { kind: 'permission' | 'ingest' }>,
+  params: unknown,
+): Method {
   if (access.method !== 'upsert') return access.method;
   const id = Number((params as { id?: unknown } | undefined)?.id);
   return id === 0 ? 'create' : 'update';
@@ -72,9 +87,18 @@ declare module 'fastify' {
 }
 
 export const authPlugin = fp(
-  (app: FastifyInstance, options: { db: Db; tokens: TokenService }) => {
-    const { db, tokens } = options;
+  (
+    app: FastifyInstance,
+    options: {
+      db: Db;
+      tokens: TokenService;
+      /** Checks an X-Api-Key ingest key; without it `ingest` routes take user tokens only. */
+      verifyIngestKey?: (key: string) => Promise<IngestPrincipal | null>;
+    },
+  ) => {
+    const { db, tokens, verifyIngestKey } = options;
     app.decorateRequest('caller', null);
+    app.decorateRequest('ingestKey', null);
     app.decorate('accessTable', [] as AccessEntry[]);
 
     app.addHook('onRoute', (route) => {
@@ -119,9 +143,17 @@ export const authPlugin = fp(
     app.addHook('onRequest', async (request, reply) => {
       const declared = request.routeOptions.config?.access;
       if (!declared || declared.kind === 'public') return;
+      const apiKey = request.headers['x-api-key'];
+      if (declared.kind === 'ingest' && apiKey !== undefined) {
+        const principal =
+          typeof apiKey === 'string' && verifyIngestKey ? await verifyIngestKey(apiKey) : null;
+        if (!principal) return sendProblem(reply, 401, E.invalidApiKey);
+        request.ingestKey = principal;
+        return;
+      }
       request.caller = await authenticate(request);
       if (!request.caller) return sendProblem(reply, 401, E.unauthorized);
-      if (declared.kind === 'permission') {
+      if (declared.kind === 'permission' || declared.kind === 'ingest') {
         const method = methodFor(declared, request.params);
         if (!request.caller.can(declared.page, method)) return sendProblem(reply, 403, E.forbidden);
       }

@@ -1,6 +1,8 @@
 import { foundation } from './2026-11-23-0001-foundation';
 import { organisation } from './2026-11-23-0002-organisation';
 import { searchFold } from './2026-11-23-0003-search-fold';
+import { telemetry } from './2026-11-23-0004-telemetry';
+import { collectors } from './2026-11-23-0005-collectors';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -8,4 +10,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0001-foundation': foundation,
   '2026-11-23-0002-organisation': organisation,
   '2026-11-23-0003-search-fold': searchFold,
+  '2026-11-23-0004-telemetry': telemetry,
+  '2026-11-23-0005-collectors': collectors,
 };

@@ -86,6 +86,27 @@ describe(`route access table (${dialectUnderTest})`, () => {
     expect(failures).toEqual([]);
   });
 
+  it('refuses no credentials (401), a bad X-Api-Key (401) and a token without the permission (403) on every ingest route', async () => {
+    const ingestRoutes = t.app.accessTable.filter((r) => r.access.kind === 'ingest');
+    expect(ingestRoutes.map((r) => `${r.method} ${r.url}`)).toContain('POST /api/telemetry');
+    const failures: string[] = [];
+    for (const route of ingestRoutes) {
+      const url = urlOf(route.url, 1);
+      const body = { points: [{ signal_id: 1, ts: 0, value: 1 }] };
+      const checks: [string, Parameters<typeof t.http.call>[2], number][] = [
+        ['no credentials', { body }, 401],
+        ['a bad key', { body, headers: { 'x-api-key': 'sk_wrong' }, xsrf: false }, 401],
+        ['no rights', { body, token: noRights }, 403],
+      ];
+      for (const [what, options, status] of checks) {
+        const res = await t.http.call(route.method, url, options);
+        if (res.statusCode !== status)
+          failures.push(`${route.method} ${url} with ${what}: ${res.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('refuses a call without a token on every authenticated route', async () => {
     const failures: string[] = [];
     for (const route of t.app.accessTable.filter((r) => r.access.kind === 'authenticated')) {

@@ -1,0 +1,133 @@
+/** Shared by the telemetry benchmarks: a server on a fresh database with plants, inverters and signals. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { hashKey } from '../src/modules/telemetry/ingest-keys.service';
+
+export async function benchApp(databaseUrl?: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-bench-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    DEMO: 'false',
+    SIMULATOR: 'false',
+    MODBUS_POLLER: 'false',
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `bench_${randomBytes(4).toString('hex')}` }
+      : {}),
+  });
+  const built = await buildApp(config);
+  return { ...built, dataDir, config };
+}
+
+/**
+ * `plants` plants (alternating Istanbul and Skopje) with `inverters` inverters each and `perDevice` signals
+ * per inverter (the first is total_energy, a counter); answers the signal ids per plant and a plant key each.
+ */
+export async function seedPlants(
+  db: Awaited<ReturnType<typeof benchApp>>['ctx']['db'],
+  plants: number,
+  inverters: number,
+  perDevice: number,
+) {
+  const now = Date.now();
+  const company = await db
+    .insertInto('companies')
+    .values({ name: 'Bench', is_active: 1, created_at: now, updated_at: now } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const field = await db
+    .insertInto('fields')
+    .values({
+      company_id: company.id,
+      name: 'Bench field',
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const out: { plantId: number; key: string; counters: number[]; powers: number[]; signals: number[] }[] = [];
+  for (let p = 0; p < plants; p++) {
+    const plant = await db
+      .insertInto('plants')
+      .values({
+        field_id: field.id,
+        name: `Plant ${p}`,
+        time_zone: p % 2 ? 'Europe/Skopje' : 'Europe/Istanbul',
+        subscriber_numbers: '[]',
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const entry = {
+      plantId: plant.id,
+      key: `sk_${randomBytes(32).toString('base64url')}`,
+      counters: [] as number[],
+      powers: [] as number[],
+      signals: [] as number[],
+    };
+    for (let d = 0; d < inverters; d++) {
+      const device = await db
+        .insertInto('devices')
+        .values({
+          plant_id: plant.id,
+          name: `INV-${p}-${d}`,
+          type: 'inverter',
+          protocol: 'http',
+          poll_interval_s: 60,
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (let s = 0; s < perDevice; s++) {
+        const key = s === 0 ? 'total_energy' : s === 1 ? 'ac_power' : `sig_${s}`;
+        const signal = await db
+          .insertInto('signals')
+          .values({
+            device_id: device.id,
+            key,
+            name: key,
+            unit: s === 0 ? 'kWh' : 'kW',
+            data_type: 'float32',
+            scale: 1,
+            is_counter: s === 0 ? 1 : 0,
+            is_active: 1,
+            created_at: now,
+            updated_at: now,
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        entry.signals.push(signal.id);
+        if (s === 0) entry.counters.push(signal.id);
+        if (s === 1) entry.powers.push(signal.id);
+      }
+    }
+    await db
+      .insertInto('ingest_keys')
+      .values({
+        plant_id: plant.id,
+        device_id: null,
+        key_hash: hashKey(entry.key),
+        prefix: entry.key.slice(0, 11),
+        created_at: now,
+        created_by: null,
+      })
+      .execute();
+    out.push(entry);
+  }
+  return out;
+}
+
+export const rssMiB = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0);
+export const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -1,0 +1,178 @@
+import type { FastifyRequest } from 'fastify';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  energyAnswer,
+  energyQuery,
+  idParam,
+  ingestKeyAnswer,
+  ingestKeyInfo,
+  latestAnswer,
+  latestQuery,
+  telemetryAnswer,
+  telemetryCatalogAnswer,
+  telemetryCatalogQuery,
+  telemetryExportQuery,
+  telemetryIngestAnswer,
+  telemetryIngestBody,
+  telemetryQuery,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { parseIngestFast } from './fast-ingest';
+import { IngestKeysService } from './ingest-keys.service';
+import { toCsv, toXlsx } from './telemetry.export';
+import { TelemetryService, type Sender } from './telemetry.service';
+
+/** The sender of an ingest request: its X-Api-Key owner, else the signed-in user. */
+function senderOf(request: FastifyRequest): Sender {
+  return request.ingestKey ? { key: request.ingestKey } : { actor: actorOf(request) };
+}
+
+/**
+ * POST /api/telemetry (ingest), GET /api/telemetry (series), /catalog, /latest, /energy, /export, and the ingest keys
+ * of devices and plants (issue 5).
+ */
+export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new TelemetryService(ctx);
+  const keys = new IngestKeysService(ctx);
+  const tags = ['telemetry'];
+
+  app.post(
+    '/telemetry',
+    {
+      config: { access: access.ingest('device_management', 'update') },
+      schema: {
+        tags,
+        description:
+          'Up to 10,000 points. Authenticated by `X-Api-Key` (a device or plant ingest key) or a user token with device_management/update. A malformed body stores nothing (400); single points are refused with a reason.',
+        body: telemetryIngestBody,
+        response: { 200: telemetryIngestAnswer },
+      },
+      // The zod schema is the contract; the common numeric shape takes a checked fast path with the same result.
+      validatorCompiler: (route) => {
+        const zod = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
+        if (route.httpPart !== 'body') return zod;
+        return (data) => {
+          const fast = parseIngestFast(data);
+          return fast ? { value: fast } : zod(data);
+        };
+      },
+    },
+    (request) => service.ingest(senderOf(request), request.body),
+  );
+
+  app.get(
+    '/telemetry',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: { tags, querystring: telemetryQuery, response: { 200: telemetryAnswer } },
+    },
+    async (request) => {
+      const answer = await service.query(actorOf(request), request.query);
+      return { ...answer, series: answer.series.map(({ time_zone: _zone, ...s }) => s) };
+    },
+  );
+
+  app.get(
+    '/telemetry/catalog',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: {
+        tags,
+        description:
+          'Plants, devices and signals to choose on the data page, for anyone with dashboard/view: the active plants in reach by name; with `plant_id` also its active devices and their active signals. An unknown or unreachable plant is 404.',
+        querystring: telemetryCatalogQuery,
+        response: { 200: telemetryCatalogAnswer },
+      },
+    },
+    (request) => service.catalog(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/telemetry/latest',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: { tags, querystring: latestQuery, response: { 200: latestAnswer } },
+    },
+    (request) => service.latest(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/telemetry/energy',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: { tags, querystring: energyQuery, response: { 200: energyAnswer } },
+    },
+    (request) => service.energy(actorOf(request), request.query),
+  );
+
+  app.get(
+    '/telemetry/export',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: {
+        tags,
+        description:
+          'The series of GET /api/telemetry as CSV (UTC and plant-local time) or an XLSX workbook.',
+        querystring: telemetryExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const answer = await service.query(actorOf(request), query);
+      const name = `telemetry-${answer.from.slice(0, 10)}-${answer.resolution}`;
+      if (format === 'xlsx') {
+        return reply
+          .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', `attachment; filename="${name}.xlsx"`)
+          .send(await toXlsx(answer.series));
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}.csv"`)
+        .send(toCsv(answer.series));
+    },
+  );
+
+  for (const [owner, page] of [
+    ['devices', 'device_management'],
+    ['plants', 'plant_management'],
+  ] as const) {
+    const ownerOf = (id: number) => (owner === 'devices' ? { device_id: id } : { plant_id: id });
+    app.post(
+      `/${owner}/:id/ingest-key`,
+      {
+        config: { access: access.to(page, 'update') },
+        schema: {
+          tags,
+          description:
+            'Creates or rotates the ingest key (the previous one stops working). The key is answered only here.',
+          params: idParam,
+          response: { 200: ingestKeyAnswer },
+        },
+      },
+      (request) => keys.create(actorOf(request), ownerOf(request.params.id)),
+    );
+    app.get(
+      `/${owner}/:id/ingest-key`,
+      {
+        config: { access: access.to(page, 'view') },
+        schema: { tags, params: idParam, response: { 200: ingestKeyInfo } },
+      },
+      (request) => keys.info(actorOf(request), ownerOf(request.params.id)),
+    );
+    app.delete(
+      `/${owner}/:id/ingest-key`,
+      {
+        config: { access: access.to(page, 'update') },
+        schema: { tags, params: idParam },
+      },
+      async (request, reply) => {
+        await keys.revoke(actorOf(request), ownerOf(request.params.id));
+        return reply.code(204).send();
+      },
+    );
+  }
+  return Promise.resolve();
+};

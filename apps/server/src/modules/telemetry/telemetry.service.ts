@@ -1,0 +1,276 @@
+import type { energyQuery, latestQuery, telemetryCatalogQuery, telemetryQuery } from '@solar/shared';
+import {
+  E,
+  FIXED_BUCKET_MS,
+  TELEMETRY_AUTO_MIN_POINTS,
+  TELEMETRY_FUTURE_TOLERANCE_MS,
+  V,
+  type EnergyAnswer,
+  type PointRejection,
+  type Resolution,
+  type CatalogSignal,
+  type DeviceType,
+  type TelemetryAnswer,
+  type TelemetryCatalogAnswer,
+  type TelemetryIngestAnswer,
+  type TelemetrySeries,
+} from '@solar/shared';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { iso } from '../../lib/listing';
+import { scopeOf } from '../../lib/scope';
+import type { IngestPrincipal } from '../../plugins/auth';
+import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry/buckets';
+import type { PointToStore } from '../../telemetry/telemetry-hub';
+import type { IngestBodyParsed } from './fast-ingest';
+import * as repo from './telemetry.repository';
+
+export type TelemetryQueryParsed = z.output<typeof telemetryQuery>;
+export type LatestQueryParsed = z.output<typeof latestQuery>;
+export type EnergyQueryParsed = z.output<typeof energyQuery>;
+export type CatalogQueryParsed = z.output<typeof telemetryCatalogQuery>;
+
+const DAY = 86_400_000;
+/** Nominal widths for `auto` and the size guard; a local day is 23 to 25 hours, close enough here. */
+const WIDTH = { '1d': DAY, '1h': FIXED_BUCKET_MS['1h'], '5m': FIXED_BUCKET_MS['5m'] } as const;
+/** Most points one query answers (signals × buckets, estimated before reading): about 20 MB of JSON. */
+export const TELEMETRY_MAX_ANSWER_POINTS = 1_000_000;
+
+/** Longest energy range, in days (ten years of days is 3,653 items). */
+const ENERGY_MAX_DAYS = 3_660;
+
+/** Who sends a batch: an ingest key, or a user whose scope decides. */
+export type Sender = { key: IngestPrincipal } | { actor: Actor };
+
+/**
+ * The resolution for a query: `auto` is the coarsest rollup that still gives TELEMETRY_AUTO_MIN_POINTS
+ * buckets, raw only for a day or less; an explicit `raw` over more than a day is refused (400) because
+ * a day of 1-second data for 200 signals is already 17 million points.
+ */
+export function resolutionFor(requested: Resolution, from: number, to: number): Exclude<Resolution, 'auto'> {
+  const span = to - from;
+  if (requested === 'raw' && span > DAY) {
+    throw badRequest({ resolution: [V.outOfRange] }, E.rawRangeTooLong);
+  }
+  if (requested !== 'auto') return requested;
+  for (const r of ['1d', '1h', '5m'] as const) if (span / WIDTH[r] >= TELEMETRY_AUTO_MIN_POINTS) return r;
+  return span > DAY ? '5m' : 'raw';
+}
+
+/** The value of a rollup bucket for an aggregate; `sum` of a counter is its energy delta. */
+function valueOf(row: repo.RollupPoint, agg: TelemetryAnswer['agg'], isCounter: boolean): number | null {
+  switch (agg) {
+    case 'avg':
+      return row.count ? row.sum / row.count : null;
+    case 'min':
+      return row.min;
+    case 'max':
+      return row.max;
+    case 'last':
+      return row.last;
+    case 'sum':
+      return isCounter ? (row.delta ?? 0) : row.sum;
+  }
+}
+
+/** Series with the plant's time zone, for exports. */
+export type SeriesWithZone = TelemetrySeries & { time_zone: string };
+
+/** Ingest, queries, latest values and energy over the telemetry tables (issue 5). */
+export class TelemetryService {
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'dialect' | 'now' | 'config' | 'telemetry'>) {}
+
+  /**
+   * Checks each point (signal known, in the sender's reach, active; finite value; not in the future nor
+   * older than raw retention) and stores the accepted ones in one batch. Refusals are per point.
+   */
+  async ingest(sender: Sender, body: IngestBodyParsed): Promise<TelemetryIngestAnswer> {
+    const { db, dialect } = this.ctx;
+    const ids = [...new Set(body.points.map((p) => p.signal_id))];
+    const signals = await repo.signalsForIngest(db, dialect, ids);
+    let inReach: (s: repo.IngestSignal) => boolean;
+    if ('key' in sender) {
+      const { deviceId, plantId } = sender.key;
+      inReach = (s) => (deviceId !== null ? s.device_id === deviceId : s.plant_id === plantId);
+    } else {
+      const scope = scopeOf(sender.actor);
+      const plants = scope.all ? undefined : await repo.reachablePlantIds(db, scope);
+      inReach = (s) => !plants || plants.has(s.plant_id);
+    }
+    const now = this.ctx.now();
+    const latestAllowed = now + TELEMETRY_FUTURE_TOLERANCE_MS;
+    const oldestAllowed = now - this.ctx.config.telemetry.rawRetentionDays * DAY;
+    const accepted: PointToStore[] = [];
+    const rejected: TelemetryIngestAnswer['rejected'] = [];
+    const reachCache = new Map<number, PointRejection | null>();
+    for (let index = 0; index < body.points.length; index++) {
+      const { signal_id, ts, value } = body.points[index]!;
+      let reason = reachCache.get(signal_id);
+      if (reason === undefined) {
+        const s = signals.get(signal_id);
+        reason = !s ? 'unknown_signal' : !inReach(s) ? 'out_of_scope' : !s.active ? 'inactive_signal' : null;
+        reachCache.set(signal_id, reason);
+      }
+      if (reason === null) {
+        if (value === null || !Number.isFinite(value)) reason = 'non_finite';
+        else if (ts > latestAllowed) reason = 'future';
+        else if (ts < oldestAllowed) reason = 'too_old';
+      }
+      if (reason) rejected.push({ index, signal_id, reason });
+      else accepted.push({ signal_id, ts, value: value! });
+    }
+    const result = await this.ctx.telemetry.store(accepted);
+    return { stored: result.inserted + result.duplicates, duplicates: result.duplicates, rejected };
+  }
+
+  /** The signals of a query, all of them in the caller's reach, else 404 (existence is not revealed). */
+  private async signalsOf(actor: Actor, ids: readonly number[]): Promise<repo.SeriesSignal[]> {
+    const signals = await repo.seriesSignals(this.ctx.db, scopeOf(actor), ids);
+    if (signals.length !== ids.length) throw notFound();
+    return signals;
+  }
+
+  async query(
+    actor: Actor,
+    q: TelemetryQueryParsed,
+  ): Promise<Omit<TelemetryAnswer, 'series'> & { series: SeriesWithZone[] }> {
+    const resolution = resolutionFor(q.resolution, q.from, q.to);
+    const signals = await this.signalsOf(actor, q.signal_ids);
+    if (
+      resolution !== 'raw' &&
+      (signals.length * (q.to - q.from)) / WIDTH[resolution] > TELEMETRY_MAX_ANSWER_POINTS
+    ) {
+      throw badRequest({ to: [V.outOfRange] }, E.tooManyPoints);
+    }
+    const points = new Map<number, [number, number | null][]>(signals.map((s) => [s.signal_id, []]));
+    const ids = signals.map((s) => s.signal_id);
+    if (resolution === 'raw') {
+      for (const r of await repo.rawPoints(this.ctx.db, ids, q.from, q.to))
+        points.get(r.signal_id)!.push([r.ts, r.value]);
+    } else {
+      // A bucket belongs to the answer when it starts in [start of the bucket holding `from`, to).
+      const startOf = (s: repo.SeriesSignal) =>
+        resolution === '1d'
+          ? dayBucket(q.from, s.time_zone)
+          : q.from - (q.from % FIXED_BUCKET_MS[resolution]);
+      const starts = new Map(signals.map((s) => [s.signal_id, startOf(s)]));
+      const counters = new Set(signals.filter((s) => s.is_counter).map((s) => s.signal_id));
+      const rows = await repo.rollupPoints(this.ctx.db, resolution, ids, Math.min(...starts.values()), q.to);
+      for (const r of rows) {
+        if (r.bucket < starts.get(r.signal_id)!) continue;
+        points.get(r.signal_id)!.push([r.bucket, valueOf(r, q.agg, counters.has(r.signal_id))]);
+      }
+    }
+    return {
+      resolution,
+      agg: q.agg,
+      from: iso(q.from),
+      to: iso(q.to),
+      series: signals.map((s) => ({
+        signal_id: s.signal_id,
+        device_id: s.device_id,
+        device_name: s.device_name,
+        key: s.key,
+        name: s.name,
+        unit: s.unit,
+        is_counter: s.is_counter,
+        time_zone: s.time_zone,
+        points: points.get(s.signal_id)!,
+      })),
+    };
+  }
+
+  async latest(actor: Actor, q: LatestQueryParsed) {
+    const scope = scopeOf(actor);
+    const ok =
+      q.device_id !== undefined
+        ? await repo.deviceReachable(this.ctx.db, scope, q.device_id)
+        : !!(await repo.plantOf(this.ctx.db, scope, q.plant_id!));
+    if (!ok) throw notFound();
+    const rows = await repo.latestValues(this.ctx.db, q);
+    return { items: rows.map((r) => ({ ...r, ts: iso(r.ts) })) };
+  }
+
+  /**
+   * What the data page offers: the active plants in the caller's reach; with `plant_id` also that plant's
+   * active devices, each with its active signals (two queries, whatever the number of devices). A plant
+   * that is unknown, inactive or out of reach is 404 (existence is not revealed).
+   */
+  async catalog(actor: Actor, q: CatalogQueryParsed): Promise<TelemetryCatalogAnswer> {
+    const { db } = this.ctx;
+    const scope = scopeOf(actor);
+    const plants = await repo.catalogPlants(db, scope);
+    if (q.plant_id === undefined) return { plants };
+    if (!plants.some((p) => p.id === q.plant_id)) throw notFound();
+    const [devices, signals] = await Promise.all([
+      repo.catalogDevices(db, q.plant_id),
+      repo.catalogSignals(db, q.plant_id),
+    ]);
+    const byDevice = new Map<number, CatalogSignal[]>(devices.map((d) => [d.id, []]));
+    for (const { device_id, ...signal } of signals) byDevice.get(device_id)?.push(signal);
+    return {
+      plants,
+      devices: devices.map((d) => ({
+        ...d,
+        type: d.type as DeviceType,
+        signals: byDevice.get(d.id)!,
+      })),
+    };
+  }
+
+  /**
+   * Energy per local day, month or year in kWh: the sum of the daily deltas of the energy counters — for a
+   * plant the `total_energy` counter signals of its inverters (a meter would count the same energy twice),
+   * for a device its own `total_energy` counter. Counter units Wh, kWh and MWh are converted to kWh; every
+   * period in [from, to] is answered, 0 where nothing was counted.
+   */
+  async energy(actor: Actor, q: EnergyQueryParsed): Promise<EnergyAnswer> {
+    const scope = scopeOf(actor);
+    const owner =
+      q.device_id !== undefined
+        ? await repo.deviceWithZone(this.ctx.db, scope, q.device_id)
+        : await repo.plantOf(this.ctx.db, scope, q.plant_id!);
+    if (!owner) throw notFound();
+    if ((Date.parse(q.to) - Date.parse(q.from)) / DAY > ENERGY_MAX_DAYS)
+      throw badRequest({ to: [V.outOfRange] });
+    const timeZone = owner.time_zone;
+    const counters = await repo.energyCounters(
+      this.ctx.db,
+      q.device_id !== undefined ? { device_id: q.device_id } : { plant_id: q.plant_id! },
+    );
+    const scale = new Map(counters.map((c) => [c.id, unitToKwh(c.unit)]));
+    const from = dayStart(q.from, timeZone);
+    const to = dayStart(nextDate(q.to), timeZone);
+    const periodOf = (date: string) =>
+      q.period === 'day'
+        ? date
+        : q.period === 'month'
+          ? `${date.slice(0, 7)}-01`
+          : `${date.slice(0, 4)}-01-01`;
+    const totals = new Map<string, number>();
+    for (let date = q.from; date <= q.to; date = nextDate(date)) totals.set(periodOf(date), 0);
+    for (const r of await repo.dailyDeltas(this.ctx.db, [...scale.keys()], from, to)) {
+      const period = periodOf(localDate(r.bucket, timeZone));
+      totals.set(period, (totals.get(period) ?? 0) + r.delta * scale.get(r.signal_id)!);
+    }
+    return {
+      time_zone: timeZone,
+      period: q.period,
+      items: [...totals].map(([period, energy]) => ({ period, energy_kwh: Math.round(energy * 1e6) / 1e6 })),
+    };
+  }
+}
+
+/** Factor from a counter's unit to kWh (unknown or missing units are taken as kWh). */
+export function unitToKwh(unit: string | null): number {
+  switch (unit?.trim().toLowerCase()) {
+    case 'wh':
+      return 0.001;
+    case 'mwh':
+      return 1000;
+    default:
+      return 1;
+  }
+}

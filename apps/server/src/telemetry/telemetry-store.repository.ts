@@ -1,0 +1,277 @@
+import { sql } from 'kysely';
+import type { RollupResolution } from '@solar/shared';
+import type { Db, Dialect } from '../db/database';
+import type { Aggregate, Point } from './aggregate';
+import { chunks, compiled, valuesList } from './sql-batch';
+
+/** Where a signal belongs and how its values roll up. */
+export interface SignalMeta {
+  signal_id: number;
+  device_id: number;
+  plant_id: number;
+  is_counter: boolean;
+  time_zone: string;
+}
+
+export interface RawRow {
+  signal_id: number;
+  ts: number;
+  value: number;
+}
+
+export type RollupRow = Aggregate & { signal_id: number; bucket: number };
+
+export const ROLLUP_TABLE: Record<RollupResolution, 'telemetry_5m' | 'telemetry_1h' | 'telemetry_1d'> = {
+  '5m': 'telemetry_5m',
+  '1h': 'telemetry_1h',
+  '1d': 'telemetry_1d',
+};
+
+const ROLLUP_COLUMNS = [
+  'signal_id',
+  'bucket',
+  'min',
+  'max',
+  'sum',
+  'count',
+  'first',
+  'first_ts',
+  'last',
+  'last_ts',
+  'delta',
+] as const;
+const quoted = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(',');
+
+const num = (v: unknown) => Number(v);
+const toRollup = (r: Record<string, unknown>): RollupRow => ({
+  signal_id: num(r.signal_id),
+  bucket: num(r.bucket),
+  min: num(r.min),
+  max: num(r.max),
+  sum: num(r.sum),
+  count: num(r.count),
+  first: num(r.first),
+  first_ts: num(r.first_ts),
+  last: num(r.last),
+  last_ts: num(r.last_ts),
+  delta: r.delta === null || r.delta === undefined ? null : num(r.delta),
+});
+
+/** Device, plant, counter flag and plant time zone of each signal id that exists. */
+export async function loadSignalMeta(
+  db: Db,
+  dialect: Dialect,
+  ids: readonly number[],
+): Promise<Map<number, SignalMeta>> {
+  const out = new Map<number, SignalMeta>();
+  for (const part of chunks(ids, 1, dialect)) {
+    const rows = await db
+      .selectFrom('signals')
+      .innerJoin('devices', 'devices.id', 'signals.device_id')
+      .innerJoin('plants', 'plants.id', 'devices.plant_id')
+      .select([
+        'signals.id as signal_id',
+        'signals.device_id',
+        'devices.plant_id',
+        'signals.is_counter',
+        'plants.time_zone',
+      ])
+      .where('signals.id', 'in', part)
+      .execute();
+    for (const r of rows) {
+      out.set(r.signal_id, {
+        signal_id: r.signal_id,
+        device_id: r.device_id,
+        plant_id: r.plant_id,
+        is_counter: r.is_counter === 1,
+        time_zone: r.time_zone,
+      });
+    }
+  }
+  return out;
+}
+
+/** INSERT … ON CONFLICT DO NOTHING in multi-row chunks; answers the rows that were new. */
+export async function insertRaw(db: Db, dialect: Dialect, points: readonly RawRow[]): Promise<RawRow[]> {
+  const inserted: RawRow[] = [];
+  for (const part of chunks(points, 3, dialect)) {
+    const params = new Array<number>(part.length * 3);
+    for (let i = 0; i < part.length; i++) {
+      const p = part[i]!;
+      params[i * 3] = p.signal_id;
+      params[i * 3 + 1] = p.ts;
+      params[i * 3 + 2] = p.value;
+    }
+    const text = `insert into "telemetry_raw" ("signal_id","ts","value") values ${valuesList(dialect, part.length, 3)} on conflict do nothing returning "signal_id","ts","value"`;
+    const { rows } = await db.executeQuery<RawRow>(compiled(text, params));
+    for (const r of rows) inserted.push({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value });
+  }
+  return inserted;
+}
+
+/** Serialises rollup maintenance across processes sharing one PostgreSQL (released at commit). */
+export async function lockRollups(db: Db, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${5_470_001})`.execute(db);
+}
+
+/** The stored latest point of each signal. */
+export async function readLatest(
+  db: Db,
+  dialect: Dialect,
+  ids: readonly number[],
+): Promise<Map<number, Point>> {
+  const out = new Map<number, Point>();
+  for (const part of chunks(ids, 1, dialect)) {
+    const rows = await db
+      .selectFrom('telemetry_latest')
+      .select(['signal_id', 'ts', 'value'])
+      .where('signal_id', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.signal_id, { ts: Number(r.ts), value: r.value });
+  }
+  return out;
+}
+
+/** Sets each signal's latest point, only where the given one is newer than the stored one. */
+export async function upsertLatest(db: Db, dialect: Dialect, rows: readonly RawRow[]): Promise<void> {
+  for (const part of chunks(rows, 3, dialect)) {
+    const params = part.flatMap((r) => [r.signal_id, r.ts, r.value]);
+    const text = `insert into "telemetry_latest" ("signal_id","ts","value") values ${valuesList(dialect, part.length, 3)} on conflict ("signal_id") do update set "ts" = excluded."ts", "value" = excluded."value" where excluded."ts" > "telemetry_latest"."ts"`;
+    await db.executeQuery(compiled(text, params));
+  }
+}
+
+/** The stored rollup rows with these (signal_id, bucket) keys. */
+export async function readRollupKeys(
+  db: Db,
+  dialect: Dialect,
+  resolution: RollupResolution,
+  keys: readonly { signal_id: number; bucket: number }[],
+): Promise<RollupRow[]> {
+  const out: RollupRow[] = [];
+  for (const part of chunks(keys, 2, dialect)) {
+    const params = part.flatMap((k) => [k.signal_id, k.bucket]);
+    const text = `with k(s, b) as (values ${valuesList(dialect, part.length, 2, ['integer', 'bigint'])}) select t.* from "${ROLLUP_TABLE[resolution]}" t join k on t."signal_id" = k.s and t."bucket" = k.b`;
+    const { rows } = await db.executeQuery<Record<string, unknown>>(compiled(text, params));
+    for (const r of rows) out.push(toRollup(r));
+  }
+  return out;
+}
+
+/** Rollup rows of one signal with bucket in [from, to), oldest first. */
+export async function readRollupRange(
+  db: Db,
+  resolution: RollupResolution,
+  signalId: number,
+  from: number,
+  to: number,
+): Promise<RollupRow[]> {
+  const rows = await db
+    .selectFrom(ROLLUP_TABLE[resolution])
+    .selectAll()
+    .where('signal_id', '=', signalId)
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .orderBy('bucket')
+    .execute();
+  return rows.map((r) => toRollup(r as unknown as Record<string, unknown>));
+}
+
+/** The rollup row just before `bucket` (for a counter: its last value precedes the bucket) and the first one after. */
+export async function rollupNeighbours(
+  db: Db,
+  resolution: RollupResolution,
+  signalId: number,
+  before: number,
+  after: number,
+): Promise<{ previous?: RollupRow; next?: RollupRow }> {
+  const table = ROLLUP_TABLE[resolution];
+  const previous = await db
+    .selectFrom(table)
+    .selectAll()
+    .where('signal_id', '=', signalId)
+    .where('bucket', '<', before)
+    .orderBy('bucket', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const next = await db
+    .selectFrom(table)
+    .selectAll()
+    .where('signal_id', '=', signalId)
+    .where('bucket', '>', after)
+    .orderBy('bucket', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return {
+    previous: previous && toRollup(previous),
+    next: next && toRollup(next),
+  };
+}
+
+/** Raw points of one signal with ts in [from, to), oldest first. */
+export async function readRawRange(db: Db, signalId: number, from: number, to: number): Promise<Point[]> {
+  const rows = await db
+    .selectFrom('telemetry_raw')
+    .select(['ts', 'value'])
+    .where('signal_id', '=', signalId)
+    .where('ts', '>=', from)
+    .where('ts', '<', to)
+    .orderBy('ts')
+    .execute();
+  return rows.map((r) => ({ ts: Number(r.ts), value: r.value }));
+}
+
+/** Writes rollup rows, replacing the stored ones with the same keys. */
+export async function upsertRollups(
+  db: Db,
+  dialect: Dialect,
+  resolution: RollupResolution,
+  rows: readonly RollupRow[],
+): Promise<void> {
+  const table = ROLLUP_TABLE[resolution];
+  const width = ROLLUP_COLUMNS.length;
+  const updates = ROLLUP_COLUMNS.slice(2)
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(',');
+  for (const part of chunks(rows, width, dialect)) {
+    const params: unknown[] = [];
+    for (const r of part) {
+      params.push(
+        r.signal_id,
+        r.bucket,
+        r.min,
+        r.max,
+        r.sum,
+        r.count,
+        r.first,
+        r.first_ts,
+        r.last,
+        r.last_ts,
+        r.delta,
+      );
+    }
+    const text = `insert into "${table}" (${quoted}) values ${valuesList(dialect, part.length, width)} on conflict ("signal_id","bucket") do update set ${updates}`;
+    await db.executeQuery(compiled(text, params));
+  }
+}
+
+/** Deletes raw points older than `cutoff` (epoch ms); answers how many. */
+export async function deleteRawBefore(db: Db, dialect: Dialect, cutoff: number): Promise<number> {
+  if (dialect === 'postgres') {
+    // The BRIN index on ts finds the old block ranges without walking the primary key.
+    const res = await db.deleteFrom('telemetry_raw').where('ts', '<', cutoff).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+  // SQLite has no index on ts alone: one primary-key range per signal, each a short write.
+  const signals = await db.selectFrom('telemetry_latest').select('signal_id').execute();
+  let deleted = 0;
+  for (const { signal_id } of signals) {
+    const res = await db
+      .deleteFrom('telemetry_raw')
+      .where('signal_id', '=', signal_id)
+      .where('ts', '<', cutoff)
+      .executeTakeFirst();
+    deleted += Number(res.numDeletedRows);
+  }
+  return deleted;
+}

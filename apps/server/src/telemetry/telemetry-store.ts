@@ -1,0 +1,231 @@
+import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
+import type { Db, Dialect } from '../db/database';
+import {
+  aggregateOf,
+  aggregatePoints,
+  mergeAggregates,
+  rollUp,
+  type Aggregate,
+  type Point,
+} from './aggregate';
+import { dayAlignedToHours, dayBucket, dayRange, floorBucket } from './buckets';
+import type { PointToStore, StoredPoint, StoreResult, TelemetryHub } from './telemetry-hub';
+import * as repo from './telemetry-store.repository';
+
+const FIVE_MIN = FIXED_BUCKET_MS['5m'];
+const HOUR = FIXED_BUCKET_MS['1h'];
+/** Every zone offset in the tz database is a multiple of 15 minutes: a local day never splits such a slot. */
+const SLOT = 15 * 60_000;
+
+export interface Logger {
+  error(obj: unknown, msg?: string): void;
+}
+
+/** dayBucket for many points of one zone: one Intl call per 15-minute slot instead of one per point. */
+function dayBucketer(timeZone: string): (ts: number) => number {
+  const memo = new Map<number, number>();
+  return (ts) => {
+    const slot = floorBucket(ts, SLOT);
+    let day = memo.get(slot);
+    if (day === undefined) {
+      day = dayBucket(slot, timeZone);
+      memo.set(slot, day);
+    }
+    return day;
+  };
+}
+
+function bucketerFor(resolution: RollupResolution, timeZone: string): (ts: number) => number {
+  if (resolution === '1d') return dayBucketer(timeZone);
+  const width = FIXED_BUCKET_MS[resolution];
+  return (ts) => floorBucket(ts, width);
+}
+
+const byTs = (a: Point, b: Point) => a.ts - b.ts;
+
+/**
+ * The TelemetryHub on the database: raw points with INSERT … ON CONFLICT DO NOTHING in multi-row chunks,
+ * the latest value per signal, and the 5m/1h/1d rollups, all in one transaction per batch; listeners hear
+ * about the inserted points after the commit.
+ *
+ * Rollups are kept two ways. A signal whose new points all come after its latest stored point (the normal
+ * case, and any backfill in order) is **appended**: the new points are aggregated per bucket at each
+ * resolution and merged into the one existing bucket they may share — no raw reads. A signal with a point
+ * at or before its latest one is **recomputed**: its touched 5-minute buckets from raw (for a counter also the
+ * next stored bucket, whose first step changed), then the touched hours from 5m and days from 1h (from 5m in
+ * zones whose days do not start on whole hours).
+ */
+export class TelemetryStore implements TelemetryHub {
+  private readonly listeners = new Set<(points: readonly StoredPoint[]) => void>();
+
+  constructor(
+    private readonly ctx: { db: Db; dialect: Dialect },
+    /** Where listener failures are reported; set once the server's logger exists. */
+    public log?: Logger,
+  ) {}
+
+  onStored(listener: (points: readonly StoredPoint[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async store(points: readonly PointToStore[]): Promise<StoreResult> {
+    if (points.length === 0) return { inserted: 0, duplicates: 0 };
+    const { db, dialect } = this.ctx;
+    const ids = [...new Set(points.map((p) => p.signal_id))];
+    const meta = await repo.loadSignalMeta(db, dialect, ids);
+    // The contract says signals exist; one deleted meanwhile is dropped rather than failing the batch.
+    const known = meta.size === ids.length ? points : points.filter((p) => meta.has(p.signal_id));
+    const inserted = await db.transaction().execute(async (trx) => {
+      const rows = await repo.insertRaw(trx, dialect, known);
+      if (rows.length === 0) return rows;
+      await repo.lockRollups(trx, dialect);
+      await this.maintain(trx, rows, meta);
+      return rows;
+    });
+    if (inserted.length > 0 && this.listeners.size > 0) {
+      const stored: StoredPoint[] = inserted.map((p) => {
+        const m = meta.get(p.signal_id)!;
+        return {
+          signal_id: p.signal_id,
+          ts: p.ts,
+          value: p.value,
+          device_id: m.device_id,
+          plant_id: m.plant_id,
+        };
+      });
+      for (const listener of this.listeners) {
+        try {
+          listener(stored);
+        } catch (error) {
+          this.log?.error({ err: error }, 'telemetry listener failed');
+        }
+      }
+    }
+    return { inserted: inserted.length, duplicates: known.length - inserted.length };
+  }
+
+  /** Latest values and rollups for the newly inserted rows (inside the batch's transaction). */
+  private async maintain(db: Db, rows: readonly repo.RawRow[], meta: Map<number, repo.SignalMeta>) {
+    const { dialect } = this.ctx;
+    const bySignal = new Map<number, Point[]>();
+    for (const r of rows) {
+      let list = bySignal.get(r.signal_id);
+      if (!list) bySignal.set(r.signal_id, (list = []));
+      list.push({ ts: r.ts, value: r.value });
+    }
+    for (const list of bySignal.values()) list.sort(byTs);
+
+    const latest = await repo.readLatest(db, dialect, [...bySignal.keys()]);
+    const newest: repo.RawRow[] = [];
+    const append = new Map<number, Point[]>();
+    const recompute = new Map<number, Point[]>();
+    for (const [signalId, list] of bySignal) {
+      const last = list[list.length - 1]!;
+      const before = latest.get(signalId);
+      if (!before || last.ts > before.ts)
+        newest.push({ signal_id: signalId, ts: last.ts, value: last.value });
+      if (!before || list[0]!.ts > before.ts) append.set(signalId, list);
+      else recompute.set(signalId, list);
+    }
+    await repo.upsertLatest(db, dialect, newest);
+    if (append.size) await this.append(db, append, latest, meta);
+    for (const [signalId, list] of recompute) await this.recompute(db, signalId, list, meta.get(signalId)!);
+  }
+
+  /** New points after everything stored: aggregate them and merge into the buckets they share. */
+  private async append(
+    db: Db,
+    bySignal: Map<number, Point[]>,
+    latest: Map<number, Point>,
+    meta: Map<number, repo.SignalMeta>,
+  ) {
+    const { dialect } = this.ctx;
+    for (const resolution of ['5m', '1h', '1d'] as const) {
+      const fresh: repo.RollupRow[] = [];
+      const shared: { signal_id: number; bucket: number }[] = [];
+      for (const [signalId, list] of bySignal) {
+        const m = meta.get(signalId)!;
+        const before = latest.get(signalId);
+        const bucketOf = bucketerFor(resolution, m.time_zone);
+        const buckets = aggregatePoints(list, bucketOf, m.is_counter, before?.value ?? null);
+        for (const [bucket, agg] of buckets) fresh.push({ signal_id: signalId, bucket, ...agg });
+        // Only the bucket of the latest stored point can already exist.
+        if (before) {
+          const bucket = bucketOf(before.ts);
+          if (buckets.has(bucket)) shared.push({ signal_id: signalId, bucket });
+        }
+      }
+      if (shared.length) {
+        const existing = new Map(
+          (await repo.readRollupKeys(db, dialect, resolution, shared)).map((r) => [
+            `${r.signal_id}:${r.bucket}`,
+            r,
+          ]),
+        );
+        for (let i = 0; i < fresh.length; i++) {
+          const row = fresh[i]!;
+          const old = existing.get(`${row.signal_id}:${row.bucket}`);
+          if (old)
+            fresh[i] = {
+              signal_id: row.signal_id,
+              bucket: row.bucket,
+              ...mergeAggregates(aggregateOf(old), aggregateOf(row)),
+            };
+        }
+      }
+      await repo.upsertRollups(db, dialect, resolution, fresh);
+    }
+  }
+
+  /** Points among or before stored ones: rebuild the touched buckets of one signal from the level below. */
+  private async recompute(db: Db, signalId: number, list: Point[], m: repo.SignalMeta) {
+    const { dialect } = this.ctx;
+    const touched5 = new Set(list.map((p) => floorBucket(p.ts, FIVE_MIN)));
+    const first = Math.min(...touched5);
+    let last = Math.max(...touched5);
+    let previous: number | null = null;
+    if (m.is_counter) {
+      const around = await repo.rollupNeighbours(db, '5m', signalId, first, last);
+      previous = around.previous?.last ?? null;
+      // The next stored bucket's first step starts from a point that may have changed.
+      if (around.next) {
+        last = around.next.bucket;
+        touched5.add(last);
+      }
+    }
+    const raw = await repo.readRawRange(db, signalId, first, last + FIVE_MIN);
+    const fives = aggregatePoints(raw, (ts) => floorBucket(ts, FIVE_MIN), m.is_counter, previous);
+    const fiveRows: repo.RollupRow[] = [];
+    for (const [bucket, agg] of fives) {
+      // A counter's buckets between the touched ones may have a new first step: write them all.
+      if (m.is_counter || touched5.has(bucket)) fiveRows.push({ signal_id: signalId, bucket, ...agg });
+    }
+    await repo.upsertRollups(db, dialect, '5m', fiveRows);
+
+    const hours = new Set(fiveRows.map((r) => floorBucket(r.bucket, HOUR)));
+    const hourFrom = Math.min(...hours);
+    const hourTo = Math.max(...hours) + HOUR;
+    const hourly = rollUp(await repo.readRollupRange(db, '5m', signalId, hourFrom, hourTo), (b) =>
+      floorBucket(b, HOUR),
+    );
+    await repo.upsertRollups(db, dialect, '1h', rowsOf(signalId, hourly, hours));
+
+    const dayOf = dayBucketer(m.time_zone);
+    const days = new Set([...hours].map(dayOf));
+    const dayFrom = Math.min(...days);
+    const dayTo = dayRange(Math.max(...days), m.time_zone)[1];
+    // Hours tile a local day only where the zone's offset is a whole number of hours.
+    const source =
+      dayAlignedToHours(dayFrom, m.time_zone) && dayAlignedToHours(dayTo - 1, m.time_zone) ? '1h' : '5m';
+    const daily = rollUp(await repo.readRollupRange(db, source, signalId, dayFrom, dayTo), dayOf);
+    await repo.upsertRollups(db, dialect, '1d', rowsOf(signalId, daily, days));
+  }
+}
+
+function rowsOf(signalId: number, buckets: Map<number, Aggregate>, keep: Set<number>): repo.RollupRow[] {
+  const out: repo.RollupRow[] = [];
+  for (const [bucket, agg] of buckets)
+    if (keep.has(bucket)) out.push({ signal_id: signalId, bucket, ...agg });
+  return out;
+}

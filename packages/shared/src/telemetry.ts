@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import { refFilter, refId } from './common';
+import { DEVICE_TYPES } from './devices';
+import { V } from './validation';
+
+/** Most points one POST /api/telemetry may carry (issue 5). */
+export const TELEMETRY_MAX_POINTS = 10_000;
+/** A point stamped further ahead than this is refused: a device clock that runs ahead must not write the future. */
+export const TELEMETRY_FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** Raw points are kept this many days unless TELEMETRY_RAW_RETENTION_DAYS says otherwise; rollups forever. */
+export const TELEMETRY_RAW_RETENTION_DAYS_DEFAULT = 90;
+/** `auto` picks the coarsest resolution that still gives at least this many points over the range. */
+export const TELEMETRY_AUTO_MIN_POINTS = 300;
+/** Most signals one query or one live subscription may name. */
+export const TELEMETRY_MAX_SIGNALS = 200;
+
+export const RESOLUTIONS = ['auto', 'raw', '5m', '1h', '1d'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+/** Stored rollup resolutions; `1d` buckets are calendar days in the plant's time zone. */
+export const ROLLUP_RESOLUTIONS = ['5m', '1h', '1d'] as const;
+export type RollupResolution = (typeof ROLLUP_RESOLUTIONS)[number];
+/** Fixed bucket widths; `1d` is absent on purpose (a local day is 23, 24 or 25 hours). */
+export const FIXED_BUCKET_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+
+/** `sum` of a counter signal is its energy delta over the bucket; of any other signal, the sum of values. */
+export const AGGREGATES = ['avg', 'min', 'max', 'last', 'sum'] as const;
+export type Aggregate = (typeof AGGREGATES)[number];
+
+/** Why one point of an otherwise well-formed batch was not stored. */
+export const POINT_REJECTIONS = [
+  'unknown_signal',
+  'out_of_scope',
+  'non_finite',
+  'future',
+  'inactive_signal',
+  /** Older than the raw retention (TELEMETRY_RAW_RETENTION_DAYS): its rollup buckets are final. */
+  'too_old',
+] as const;
+export type PointRejection = (typeof POINT_REJECTIONS)[number];
+
+/**
+ * A timestamp given as epoch milliseconds (a number, or digits in a query string) or as ISO 8601 with a
+ * zone (`Z` or `+03:00`); answers epoch ms.
+ */
+export const timestampField = () =>
+  z
+    .union([z.number({ error: V.invalidDate }), z.string({ error: V.invalidDate })], { error: V.invalidDate })
+    .transform((v, ctx) => {
+      const ms = typeof v === 'number' ? v : /^\d{1,16}$/.test(v) ? Number(v) : parseIsoWithZone(v);
+      if (ms === null || !Number.isInteger(ms) || ms < 0 || ms > 8.64e15) {
+        ctx.addIssue({ code: 'custom', message: V.invalidDate });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+function parseIsoWithZone(v: string): number | null {
+  // A string without a zone would be read in the server's zone: refuse it rather than guess.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v)) return null;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * One point. `value` is any JSON number or null here: a null or an overflowing number (1e999 parses as
+ * Infinity) is a per-point refusal (`non_finite`), not a malformed request.
+ */
+export const telemetryPointInput = z.object({
+  signal_id: refId(),
+  ts: timestampField(),
+  value: z.custom<number | null>((v) => v === null || typeof v === 'number', { error: V.invalidNumber }),
+});
+export type TelemetryPointInput = z.input<typeof telemetryPointInput>;
+
+/** POST /api/telemetry. A malformed body stores nothing (400). */
+export const telemetryIngestBody = z.object({
+  points: z
+    .array(telemetryPointInput, { error: V.required })
+    .min(1, { error: V.required })
+    .max(TELEMETRY_MAX_POINTS, { error: V.tooMany }),
+});
+export type TelemetryIngestBody = z.input<typeof telemetryIngestBody>;
+
+export const telemetryIngestAnswer = z.object({
+  /** Points now stored, new or already there (a repeated point is stored once and counted here). */
+  stored: z.number().int(),
+  /** Of `stored`, how many were already there. */
+  duplicates: z.number().int(),
+  rejected: z.array(
+    z.object({
+      /** Position in `points`. */
+      index: z.number().int(),
+      signal_id: z.number().int(),
+      reason: z.enum(POINT_REJECTIONS),
+    }),
+  ),
+});
+export type TelemetryIngestAnswer = z.infer<typeof telemetryIngestAnswer>;
+
+/** `1,2,3` in a query string → [1, 2, 3]. */
+export const idListParam = (max: number) =>
+  z
+    .string({ error: V.required })
+    .trim()
+    .min(1, { error: V.required })
+    .regex(/^\d{1,10}(,\d{1,10})*$/, { error: V.invalidValue })
+    .transform((v) => [...new Set(v.split(',').map(Number))])
+    .refine((ids) => ids.length <= max, { error: V.tooMany })
+    .refine((ids) => ids.every((id) => id >= 1 && id <= 2_147_483_647), { error: V.invalidValue });
+
+const telemetryQueryFields = {
+  signal_ids: idListParam(TELEMETRY_MAX_SIGNALS),
+  from: timestampField(),
+  to: timestampField(),
+  resolution: z.enum(RESOLUTIONS, { error: V.invalidValue }).default('auto'),
+  agg: z.enum(AGGREGATES, { error: V.invalidValue }).default('avg'),
+};
+
+/**
+ * GET /api/telemetry. `raw` over more than one day answers 400 (errors.rawRangeTooLong); `auto` never
+ * picks raw for more than a day.
+ */
+export const telemetryQuery = z
+  .object(telemetryQueryFields)
+  .refine((q) => q.from < q.to, { error: V.rangeOrder, path: ['to'] });
+export type TelemetryQuery = z.input<typeof telemetryQuery>;
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+/** GET /api/telemetry/export: the query of GET /api/telemetry as a table file. */
+export const telemetryExportQuery = z
+  .object({
+    ...telemetryQueryFields,
+    format: z.enum(EXPORT_FORMATS, { error: V.invalidValue }).default('csv'),
+  })
+  .refine((q) => q.from < q.to, { error: V.rangeOrder, path: ['to'] });
+export type TelemetryExportQuery = z.input<typeof telemetryExportQuery>;
+
+/**
+ * A series is compact on purpose: `[epoch ms, value]` pairs (a year of 5-minute data is 105,000 pairs).
+ * ISO strings here would double the payload for no reader's benefit; the chart wants numbers.
+ */
+export const telemetrySeries = z.object({
+  signal_id: z.number().int(),
+  device_id: z.number().int(),
+  device_name: z.string(),
+  key: z.string(),
+  name: z.string(),
+  unit: z.string().nullable(),
+  is_counter: z.boolean(),
+  points: z.array(z.tuple([z.number(), z.number().nullable()])),
+});
+export type TelemetrySeries = z.infer<typeof telemetrySeries>;
+
+export const telemetryAnswer = z.object({
+  /** The resolution used (never `auto`). */
+  resolution: z.enum(['raw', ...ROLLUP_RESOLUTIONS]),
+  agg: z.enum(AGGREGATES),
+  from: z.string(),
+  to: z.string(),
+  series: z.array(telemetrySeries),
+});
+export type TelemetryAnswer = z.infer<typeof telemetryAnswer>;
+
+/** GET /api/telemetry/latest?device_id=… or ?plant_id=… (exactly one). */
+export const latestQuery = z
+  .object({ device_id: refFilter(), plant_id: refFilter() })
+  .refine((q) => (q.device_id === undefined) !== (q.plant_id === undefined), {
+    error: V.oneOfRequired,
+    path: ['device_id'],
+  });
+
+export const latestValue = z.object({
+  signal_id: z.number().int(),
+  device_id: z.number().int(),
+  key: z.string(),
+  unit: z.string().nullable(),
+  ts: z.string(),
+  value: z.number(),
+});
+export type LatestValue = z.infer<typeof latestValue>;
+export const latestAnswer = z.object({ items: z.array(latestValue) });
+
+export const ENERGY_PERIODS = ['day', 'month', 'year'] as const;
+export type EnergyPeriod = (typeof ENERGY_PERIODS)[number];
+
+/** A calendar date YYYY-MM-DD in a query string. */
+const localDate = () =>
+  z
+    .string({ error: V.invalidDate })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: V.invalidDate })
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { error: V.invalidDate });
+
+/**
+ * GET /api/telemetry/energy: energy per local day, month or year of a plant or a device, from counter
+ * deltas. `from` and `to` are calendar dates in the plant's time zone, both included.
+ */
+export const energyQuery = z
+  .object({
+    plant_id: refFilter(),
+    device_id: refFilter(),
+    period: z.enum(ENERGY_PERIODS, { error: V.invalidValue }).default('day'),
+    from: localDate(),
+    to: localDate(),
+  })
+  .refine((q) => (q.device_id === undefined) !== (q.plant_id === undefined), {
+    error: V.oneOfRequired,
+    path: ['plant_id'],
+  })
+  .refine((q) => q.from <= q.to, { error: V.rangeOrder, path: ['to'] });
+
+export const energyAnswer = z.object({
+  time_zone: z.string(),
+  period: z.enum(ENERGY_PERIODS),
+  /** `period` start as YYYY-MM-DD (month: YYYY-MM-01, year: YYYY-01-01) and its energy in kWh. */
+  items: z.array(z.object({ period: z.string(), energy_kwh: z.number() })),
+});
+export type EnergyAnswer = z.infer<typeof energyAnswer>;
+
+/**
+ * GET /api/telemetry/catalog: what the data page offers to choose, for anyone with dashboard view (the
+ * management lists need their own pages' permissions). Without `plant_id` the reachable active plants;
+ * with it also that plant's active devices and their active signals.
+ */
+export const telemetryCatalogQuery = z.object({ plant_id: refFilter() });
+export type TelemetryCatalogQuery = z.input<typeof telemetryCatalogQuery>;
+
+export const catalogPlant = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  field_name: z.string(),
+  time_zone: z.string(),
+});
+export type CatalogPlant = z.infer<typeof catalogPlant>;
+
+export const catalogSignal = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  name: z.string(),
+  unit: z.string().nullable(),
+  is_counter: z.boolean(),
+});
+export type CatalogSignal = z.infer<typeof catalogSignal>;
+
+export const catalogDevice = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.enum(DEVICE_TYPES),
+  parent_device_id: z.number().int().nullable(),
+  /** Active signals by name. */
+  signals: z.array(catalogSignal),
+});
+export type CatalogDevice = z.infer<typeof catalogDevice>;
+
+export const telemetryCatalogAnswer = z.object({
+  /** Active plants the caller reaches, by name. */
+  plants: z.array(catalogPlant),
+  /** With `plant_id`: the plant's active devices by name; absent otherwise. */
+  devices: z.array(catalogDevice).optional(),
+});
+export type TelemetryCatalogAnswer = z.infer<typeof telemetryCatalogAnswer>;
+
+/** POST devices/{id}/ingest-key and plants/{id}/ingest-key: the key is shown once, then only its prefix. */
+export const ingestKeyAnswer = z.object({ key: z.string(), prefix: z.string(), created_at: z.string() });
+export const ingestKeyInfo = z.object({ prefix: z.string().nullable(), created_at: z.string().nullable() });
+
+/** Events on GET /api/stream (Server-Sent Events). */
+export const STREAM_EVENTS = ['hello', 'latest', 'alarm'] as const;
+/** `latest` event data: new values of subscribed signals, `[signal_id, epoch ms, value]`. */
+export type StreamLatestEvent = [number, number, number][];
