@@ -100,6 +100,17 @@ function encode(value: string): string {
   }
 }
 
+/**
+ * Routes that talk to a device (SunSpec discovery) rightly answer 502/504 when the device does not: a
+ * translated problem, not a crash. The fuzzed organisation's devices sit at addresses nobody answers.
+ */
+function upstreamFailure(res: { statusCode: number; body: string }): boolean {
+  return (
+    (res.statusCode === 502 || res.statusCode === 504) &&
+    /"detail":"errors\.device(Unreachable|Timeout)"/.test(res.body)
+  );
+}
+
 describe(`API fuzz (${dialectUnderTest})`, () => {
   let t: TestApp;
   let admin: TestUser;
@@ -193,7 +204,7 @@ describe(`API fuzz (${dialectUnderTest})`, () => {
             : {}),
         });
         seen.add(Math.floor(res.statusCode / 100));
-        if (res.statusCode >= 500)
+        if (res.statusCode >= 500 && !upstreamFailure(res))
           failures.push(`${route.method} ${url} → ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
     }

@@ -218,6 +218,25 @@ export function expandTemplate(
   return signals;
 }
 
+/**
+ * The signals of any set of shipped models (not one template): at the addresses of a discovered chain, or
+ * of the chain these models form in this order from the base address. A model the chain lacks, or that is
+ * not shipped, throws.
+ */
+export function expandModels(
+  modelIds: readonly number[],
+  options: ExpandTemplateOptions = {},
+): SunSpecTemplateSignal[] {
+  const chain = options.chain ?? sunspecChainLayout(modelIds, options).models;
+  const signals: SunSpecTemplateSignal[] = [];
+  for (const modelId of modelIds) {
+    const location = chain.find((m) => m.id === modelId);
+    if (!location) throw new Error(`The device offers no SunSpec model ${modelId}`);
+    signals.push(...signalsOf(modelOf(modelId), location));
+  }
+  return signals;
+}
+
 /** The scale-factor registers `signals` depend on, as items to read along with them. */
 export function scaleFactorReadItems(signals: readonly SunSpecTemplateSignal[]): ReadItem[] {
   const addresses = new Set<number>();

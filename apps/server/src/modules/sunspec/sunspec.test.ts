@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  Device,
+  LatestValue,
+  SunspecApplyAnswer,
+  SunspecDiscoverAnswer,
+  SunspecTemplatesAnswer,
+} from '@solar/shared';
+import {
+  startSunSpecServer,
+  sunspecScaleFactors,
+  type SunSpecServer,
+  type SunSpecUnit,
+} from '@solar/simulator';
+import type { CollectorLog } from '../../collectors/collector-context';
+import { startModbusPoller, type DeviceStateEvent } from '../../collectors/modbus/modbus-poller';
+import { startFakeModbusServer, type FakeModbusServer } from '../../collectors/test/fake-modbus-server';
+import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+
+const quiet: CollectorLog = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const INVERTER: SunSpecUnit = {
+  unitId: 1,
+  kind: 'inverter',
+  manufacturer: 'Example',
+  model: 'INV-100',
+  serial: 'S1',
+  ratedPowerW: 100_000,
+};
+const METER: SunSpecUnit = { unitId: 2, kind: 'meter', manufacturer: 'Example', model: 'MTR', serial: 'S2' };
+
+/** What the server serves for `value` at scale factor `sf`, in kW/kWh: rounded to the register's resolution. */
+const served = (value: number, sf: number) => (Math.round(value / 10 ** sf) * 10 ** sf) / 1000;
+
+describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tree: Tree;
+  let sim: SunSpecServer;
+  let plain: FakeModbusServer;
+  let inverter: Device;
+  let meter: Device;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await makeUser(t, { admin: true });
+    tree = await makeTree(t, admin.token, 'SunSpec');
+    sim = await startSunSpecServer({ host: '127.0.0.1', port: 0, units: [INVERTER, METER] });
+    plain = await startFakeModbusServer();
+    plain.units.set(1, new Map([[40000, 1]]));
+    const device = (name: string, type: string, slave_id: number, port = sim.port) =>
+      save<Device>(t, admin.token, '/api/devices/0', {
+        plant_id: tree.plantId,
+        name,
+        type,
+        protocol: 'modbus_tcp',
+        ip: '127.0.0.1',
+        port,
+        slave_id,
+        poll_interval_s: 1,
+      });
+    inverter = await device('SS INV-01', 'inverter', 1);
+    meter = await device('SS MTR-01', 'meter', 2);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await plain?.close();
+    await t.close();
+  });
+
+  const post = (path: string, body?: unknown, token = admin.token) => t.http.post(path, body, { token });
+
+  it('lists the shipped templates and models', async () => {
+    const res = await t.http.get('/api/sunspec/templates', { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json<SunspecTemplatesAnswer>();
+    expect(answer.templates.map((x) => x.id)).toEqual([
+      'sunspec-inverter',
+      'sunspec-meter',
+      'sunspec-weather',
+    ]);
+    expect(answer.models.map((m) => m.id)).toEqual([1, 103, 160, 203, 307]);
+    const m103 = answer.models.find((m) => m.id === 103)!;
+    expect(m103.signals.find((s) => s.key === 'total_energy')).toMatchObject({
+      unit: 'kWh',
+      is_counter: true,
+    });
+  });
+
+  it('discovers the models of each unit', async () => {
+    const inv = await post(`/api/devices/${inverter.id}/sunspec/discover`);
+    expect(inv.statusCode, inv.body).toBe(200);
+    const found = inv.json<SunspecDiscoverAnswer>();
+    expect(found.base_address).toBe(40000);
+    expect(found.models.map((m) => [m.id, m.supported])).toEqual([
+      [1, true],
+      [103, true],
+      [160, true],
+    ]);
+    expect(found.models[0]).toMatchObject({ address: 40002, length: 66, label: 'Common' });
+    const mtr = await post(`/api/devices/${meter.id}/sunspec/discover`);
+    expect(mtr.json<SunspecDiscoverAnswer>().models.map((m) => m.id)).toEqual([1, 203]);
+  });
+
+  it('answers clear problems for unreachable, silent, non-SunSpec and non-Modbus devices', async () => {
+    const closed = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Closed port',
+      type: 'inverter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: 1,
+      slave_id: 1,
+    });
+    const refused = await post(`/api/devices/${closed.id}/sunspec/discover`);
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toMatchObject({ detail: 'errors.deviceUnreachable' });
+
+    const notSunSpec = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Plain Modbus',
+      type: 'meter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: plain.port,
+      slave_id: 1,
+    });
+    const res422 = await post(`/api/devices/${notSunSpec.id}/sunspec/discover`);
+    expect(res422.statusCode).toBe(422);
+    expect(res422.json()).toMatchObject({ detail: 'errors.notSunSpec' });
+
+    plain.online = false;
+    const silent = await post(`/api/devices/${notSunSpec.id}/sunspec/discover`);
+    plain.online = true;
+    expect(silent.statusCode).toBe(504);
+    expect(silent.json()).toMatchObject({ detail: 'errors.deviceTimeout' });
+
+    const http = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Cam',
+      type: 'camera',
+      protocol: 'http',
+    });
+    expect((await post(`/api/devices/${http.id}/sunspec/discover`)).statusCode).toBe(409);
+    expect((await post('/api/devices/999999/sunspec/discover')).statusCode).toBe(404);
+
+    // Another company's user does not see the device; a user without the permission is refused.
+    const other = await makeTree(t, admin.token, 'SunSpecOther');
+    const outsider = await makeUser(t, {
+      companyId: other.companyId,
+      permissions: pairs(['device_management']),
+    });
+    expect(
+      (await post(`/api/devices/${inverter.id}/sunspec/discover`, undefined, outsider.token)).statusCode,
+    ).toBe(404);
+    expect(
+      (await post(`/api/devices/${inverter.id}/sunspec/apply`, { models: [103] }, outsider.token)).statusCode,
+    ).toBe(404);
+    const viewer = await makeUser(t, { permissions: pairs(['device_management'], ['view']) });
+    expect(
+      (await post(`/api/devices/${inverter.id}/sunspec/discover`, undefined, viewer.token)).statusCode,
+    ).toBe(403);
+    expect((await t.http.post(`/api/devices/${inverter.id}/sunspec/discover`)).statusCode).toBe(401);
+  });
+
+  it('validates the apply body', async () => {
+    for (const body of [
+      {},
+      { models: [] },
+      { models: [999] },
+      { models: [103, 103] },
+      { models: [103], discovered: true },
+      { discovered: false },
+      { models: [103], base_address: 12 },
+      [1],
+    ]) {
+      const res = await post(`/api/devices/${inverter.id}/sunspec/apply`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('creates signals from the templates, polls them with the right scaling, and tracks communication loss', async () => {
+    const applied = await post(`/api/devices/${inverter.id}/sunspec/apply`, { discovered: true });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const answer = applied.json<SunspecApplyAnswer>();
+    expect(answer.models).toEqual([1, 103, 160]);
+    expect(answer.created.map((c) => c.key)).toEqual(
+      expect.arrayContaining(['ac_power', 'total_energy', 'mppt2_dc_power', 'status_code']),
+    );
+    expect(answer.skipped).toEqual([]);
+    // Again: every key is there already and left alone.
+    const again = (
+      await post(`/api/devices/${inverter.id}/sunspec/apply`, { discovered: true })
+    ).json<SunspecApplyAnswer>();
+    expect(again.created).toEqual([]);
+    expect(again.skipped.length).toBe(answer.created.length);
+    // The meter from the standard layout, without asking it.
+    const meterApplied = await post(`/api/devices/${meter.id}/sunspec/apply`, { models: [1, 203] });
+    expect(meterApplied.json<SunspecApplyAnswer>().created.map((c) => c.key)).toEqual(
+      expect.arrayContaining(['active_power', 'export_energy', 'import_energy']),
+    );
+    const audit = await t.ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'sunspec_apply')
+      .where('entity_id', '=', inverter.id)
+      .execute();
+    expect(audit.length).toBe(2);
+
+    sim.setValues(INVERTER.unitId, { W: 51_234, WH: 123_456_789, St: 4 });
+    sim.setValues(METER.unitId, { W: 12_345, TotWhExp: 5_000_123 });
+    const invSf = sunspecScaleFactors(INVERTER);
+    const mtrSf = sunspecScaleFactors(METER);
+
+    const events: DeviceStateEvent[] = [];
+    const poller = startModbusPoller(t.ctx, quiet, {
+      timeoutMs: 300,
+      excludeDeviceIds: (id) => id !== inverter.id && id !== meter.id,
+    });
+    poller.onDeviceState((e) => events.push(e));
+    const latest = async (deviceId: number) => {
+      const res = await t.http.get('/api/telemetry/latest', {
+        token: admin.token,
+        query: { device_id: String(deviceId) },
+      });
+      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
+    };
+    try {
+      await until(
+        async () =>
+          (await latest(inverter.id)).has('ac_power') && (await latest(meter.id)).has('active_power'),
+      );
+      const inv = await latest(inverter.id);
+      expect(inv.get('ac_power')).toBeCloseTo(served(51_234, invSf.W_SF!), 9);
+      expect(inv.get('total_energy')).toBeCloseTo(served(123_456_789, invSf.WH_SF!), 9);
+      expect(inv.get('status_code')).toBe(4);
+      const mtr = await latest(meter.id);
+      expect(mtr.get('active_power')).toBeCloseTo(served(12_345, mtrSf.W_SF!), 9);
+      expect(mtr.get('export_energy')).toBeCloseTo(served(5_000_123, mtrSf.TotWh_SF!), 9);
+      expect(poller.states().get(inverter.id)).toMatchObject({ state: 'online', missedPolls: 0 });
+
+      // Silent for 3 polls: lost, in memory, in device_status and as an event; the meter stays online.
+      sim.setOnline(INVERTER.unitId, false);
+      await until(() => poller.states().get(inverter.id)?.state === 'lost');
+      expect(poller.states().get(inverter.id)!.missedPolls).toBeGreaterThanOrEqual(3);
+      expect(poller.states().get(meter.id)!.state).toBe('online');
+      const row = await t.ctx.db
+        .selectFrom('device_status')
+        .selectAll()
+        .where('device_id', '=', inverter.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ comm_state: 'lost' });
+      expect(
+        events.some((e) => e.deviceId === inverter.id && e.state === 'lost' && e.previous === 'online'),
+      ).toBe(true);
+
+      sim.setOnline(INVERTER.unitId, true);
+      sim.setValues(INVERTER.unitId, { W: 20_000 });
+      await until(() => poller.states().get(inverter.id)?.state === 'online');
+      await until(async () => (await latest(inverter.id)).get('ac_power') === served(20_000, invSf.W_SF!));
+      expect(
+        events.some((e) => e.deviceId === inverter.id && e.state === 'online' && e.previous === 'lost'),
+      ).toBe(true);
+
+      // Deactivated while running: polled no more after a reload, its state unknown.
+      await save(t, admin.token, `/api/devices/${meter.id}`, {
+        plant_id: tree.plantId,
+        name: meter.name,
+        type: 'meter',
+        protocol: 'modbus_tcp',
+        ip: '127.0.0.1',
+        port: sim.port,
+        slave_id: 2,
+        poll_interval_s: 1,
+        is_active: false,
+      });
+      await poller.reload();
+      expect(poller.states().has(meter.id)).toBe(false);
+      const meterRow = await t.ctx.db
+        .selectFrom('device_status')
+        .selectAll()
+        .where('device_id', '=', meter.id)
+        .executeTakeFirstOrThrow();
+      expect(meterRow.comm_state).toBe('unknown');
+    } finally {
+      await poller.stop();
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { DEVICE_TYPES } from './devices';
+import { SUNSPEC_BASE_ADDRESSES, SUNSPEC_MODELS } from './sunspec';
+import { timestampField } from './telemetry';
+import { V } from './validation';
+
+/**
+ * Telemetry ways in besides HTTP (issue 5): MQTT messages and Modbus TCP polling, and the SunSpec calls
+ * that fill a Modbus device's register map from the standard's models.
+ */
+
+/** Topic a device publishes its values on: `solar/{plant_id}/{device_id}/telemetry`. */
+export const MQTT_TELEMETRY_TOPIC = 'solar/+/+/telemetry';
+/** QoS the collector subscribes with: at least once, so nothing published while it is down is lost. */
+export const MQTT_TELEMETRY_QOS = 1;
+
+/**
+ * An MQTT telemetry message: one timestamp (epoch ms or ISO 8601 with a zone) and values by signal key.
+ * A value is any JSON here; one that is not a finite number is refused on its own, the rest are stored.
+ */
+export const mqttTelemetryPayload = z.object({
+  ts: timestampField(),
+  values: z.record(z.string(), z.unknown()),
+});
+export type MqttTelemetryPayload = z.input<typeof mqttTelemetryPayload>;
+
+/** Polls missed in a row after which a device is in communication loss. */
+export const COMM_LOSS_MISSED_POLLS = 3;
+export const COMM_STATES = ['online', 'lost', 'unknown'] as const;
+export type CommState = (typeof COMM_STATES)[number];
+
+/** SunSpec models the product ships signal mappings for. */
+export const SUNSPEC_SHIPPED_MODELS = Object.keys(SUNSPEC_MODELS).map(Number);
+
+const templateSignal = z.object({
+  key: z.string(),
+  name: z.string(),
+  unit: z.string().nullable(),
+  is_counter: z.boolean(),
+  /** The standard's point name, `module[2].DCW` in a repeating block. */
+  point: z.string(),
+});
+
+/** GET /api/sunspec/templates: the shipped templates with the signals each model gives. */
+export const sunspecTemplatesAnswer = z.object({
+  templates: z.array(
+    z.object({
+      id: z.string(),
+      device_type: z.enum(DEVICE_TYPES),
+      models: z.array(z.number().int()),
+      required: z.array(z.number().int()),
+    }),
+  ),
+  models: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      label: z.string(),
+      /** Signals at the standard layout (model 160 with two MPPT inputs). */
+      signals: z.array(templateSignal),
+    }),
+  ),
+});
+export type SunspecTemplatesAnswer = z.infer<typeof sunspecTemplatesAnswer>;
+
+/** POST /api/devices/{id}/sunspec/discover: the models the device offers, in chain order. */
+export const sunspecDiscoverAnswer = z.object({
+  base_address: z.number().int(),
+  models: z.array(
+    z.object({
+      id: z.number().int(),
+      /** 0-based protocol address of the model's ID register. */
+      address: z.number().int(),
+      /** L: registers after ID and L. */
+      length: z.number().int(),
+      /** The label of a model the product ships; null for others. */
+      label: z.string().nullable(),
+      /** A shipped model: apply can create its signals. */
+      supported: z.boolean(),
+    }),
+  ),
+});
+export type SunspecDiscoverAnswer = z.infer<typeof sunspecDiscoverAnswer>;
+
+const modelId = z
+  .number({ error: V.invalidNumber })
+  .int({ error: V.invalidNumber })
+  .refine((id) => SUNSPEC_SHIPPED_MODELS.includes(id), { error: V.invalidValue });
+
+/**
+ * POST /api/devices/{id}/sunspec/apply: `{ discovered: true }` walks the device's chain and creates the
+ * signals of every shipped model it offers; `{ models }` creates those models' signals at the standard
+ * layout (the chain of exactly these models, in this order, from `base_address`) without asking the device.
+ */
+export const sunspecApplyBody = z
+  .object({
+    discovered: z.literal(true, { error: V.invalidValue }).optional(),
+    models: z
+      .array(modelId, { error: V.invalidValue })
+      .min(1, { error: V.required })
+      .max(10, { error: V.tooMany })
+      .refine((ids) => new Set(ids).size === ids.length, { error: V.duplicate })
+      .optional(),
+    base_address: z
+      .number({ error: V.invalidNumber })
+      .refine((a) => (SUNSPEC_BASE_ADDRESSES as readonly number[]).includes(a), { error: V.invalidValue })
+      .default(40000),
+    mppt_inputs: z
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(1, { error: V.outOfRange })
+      .max(32, { error: V.outOfRange })
+      .default(2),
+  })
+  .refine((b) => (b.discovered === undefined) !== (b.models === undefined), {
+    error: V.oneOfRequired,
+    path: ['models'],
+  });
+export type SunspecApplyBody = z.input<typeof sunspecApplyBody>;
+
+export const sunspecApplyAnswer = z.object({
+  /** Signals created, with their ids. */
+  created: z.array(z.object({ id: z.number().int(), key: z.string() })),
+  /** Keys the device already had (left alone) or that an earlier model in the request already gave. */
+  skipped: z.array(z.string()),
+  models: z.array(z.number().int()),
+});
+export type SunspecApplyAnswer = z.infer<typeof sunspecApplyAnswer>;
