@@ -8,7 +8,9 @@ import { migrateToLatest } from './db/migrate';
 import { MemoryAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
 import { TokenService } from './lib/tokens';
+import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
+import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
@@ -16,6 +18,8 @@ import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
 import { xsrfPlugin } from './plugins/xsrf';
 import { seedDemo } from './seed/demo';
+import { startRetention } from './telemetry/retention';
+import { TelemetryStore } from './telemetry/telemetry-store';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -29,6 +33,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
 
+  const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect });
   const ctx: AppContext = {
     config,
     db: handle.db,
@@ -39,6 +44,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     now: Date.now,
+    telemetry,
   };
   if (config.demo) await seedDemo(ctx);
 
@@ -63,7 +69,13 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(securityPlugin);
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
-  await app.register(authPlugin, { db: ctx.db, tokens: ctx.tokens });
+  telemetry.log = app.log;
+  const ingestKeys = new IngestKeysService(ctx);
+  await app.register(authPlugin, {
+    db: ctx.db,
+    tokens: ctx.tokens,
+    verifyIngestKey: (key) => ingestKeys.verify(key),
+  });
   await app.register(openapiPlugin, { version: config.version });
   await app.register(
     async (api) => {
@@ -72,6 +84,16 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     { prefix: '/api' },
   );
   await app.register(webPlugin, { root: config.webDist });
-  app.addHook('onClose', () => handle.close());
+  const retention = startRetention(ctx, app.log);
+  // Collectors and the demo simulator start once the server is ready and stop before the database closes.
+  let background: BackgroundWork | undefined;
+  app.addHook('onReady', async () => {
+    background = await startBackground(ctx, app.log);
+  });
+  app.addHook('onClose', async () => {
+    await background?.stop();
+    await retention.stop();
+    await handle.close();
+  });
   return { app, ctx };
 }

@@ -40,6 +40,18 @@ const envSchema = z.object({
       'must be true, false or a comma-separated list of proxy addresses',
     )
     .optional(),
+  TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  MQTT_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?|tcp):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://')
+    .optional(),
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,23}$/, 'must be 1-23 letters, digits, - or _')
+    .default('solar-console'),
+  MODBUS_POLLER: z.enum(['true', 'false']).default('true'),
+  SIMULATOR: z.enum(['true', 'false']).optional(),
+  SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
 });
 
 export interface AppConfig {
@@ -65,6 +77,16 @@ export interface AppConfig {
   /** Fastify's trustProxy: the client address comes from X-Forwarded-For only behind these proxies. */
   trustProxy: boolean | string;
   version: string;
+  telemetry: {
+    /** Raw points older than this are deleted; rollups are kept forever. */
+    rawRetentionDays: number;
+  };
+  /** Broker the MQTT collector subscribes to; undefined: no MQTT collector. */
+  mqtt: { url: string; clientId: string } | undefined;
+  /** Poll active modbus_tcp devices. */
+  modbusPoller: boolean;
+  /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
+  simulator: { enabled: boolean; backfillDays: number };
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +126,18 @@ export function loadConfig(
     cookieSecure: e.COOKIE_SECURE ? e.COOKIE_SECURE === 'true' : publicUrl.startsWith('https://'),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     version: process.env.npm_package_version ?? '0.1.0',
+    telemetry: { rawRetentionDays: e.TELEMETRY_RAW_RETENTION_DAYS },
+    mqtt: e.MQTT_URL ? { url: e.MQTT_URL, clientId: e.MQTT_CLIENT_ID } : undefined,
+    modbusPoller: e.MODBUS_POLLER === 'true',
+    // On by default exactly when the demo is: a fresh `npm start` shows live plants.
+    simulator: {
+      enabled: e.SIMULATOR
+        ? e.SIMULATOR === 'true'
+        : e.DEMO
+          ? e.DEMO === 'true'
+          : e.NODE_ENV !== 'production',
+      backfillDays: e.SIMULATOR_BACKFILL_DAYS,
+    },
     ...overrides,
   };
 }

@@ -99,6 +99,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
       LOG_LEVEL: 'silent',
       JWT_SECRET: randomBytes(32).toString('hex'),
       DEMO: 'true',
+      // Background work is off unless a test turns it on through `overrides`.
+      SIMULATOR: 'false',
+      MODBUS_POLLER: 'false',
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     },
     overrides,
