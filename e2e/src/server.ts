@@ -47,6 +47,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
       LOG_LEVEL: 'warn',
+      // The demo's simulator and poller are off unless a test asks: each test decides what data exists.
+      SIMULATOR: 'false',
+      MODBUS_POLLER: 'false',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,6 +1,235 @@
-import { PagePlaceholder } from '../../components';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import DatePicker from 'antd/es/date-picker';
+import Empty from 'antd/es/empty';
+import Select from 'antd/es/select';
+import Space from 'antd/es/space';
+import Spin from 'antd/es/spin';
+import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { AGGREGATES, RESOLUTIONS, type Aggregate, type Resolution } from '@solar/shared';
+import { toOptions } from '../../lib/lookups';
+import { errorMessageOf } from '../../lib/management';
+import { notify } from '../../lib/notify';
+import { usePreferences } from '../../lib/preferences-store';
+import { downloadExport, type ExportFormat } from './api/download-export';
+import { signalsOfDevices, useCatalogPlants, usePlantCatalog } from './api/get-catalog';
+import { useLatestValues } from './api/get-latest';
+import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
+import { LiveValuesTable } from './components/live-values-table';
+import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
+import './data-page.css';
 
-/** pages.data: placeholder until the feature issue builds its content. */
+/** ECharts is the heaviest piece of the page: it loads while the selects are already usable. */
+const TelemetryChart = lazy(() =>
+  import('./components/telemetry-chart').then((m) => ({ default: m.TelemetryChart })),
+);
+
+/**
+ * /data: plant → devices → signals, a time range, resolution and aggregate; the series as a zoomable
+ * chart, the signals' current values pushed live, and the series as CSV or XLSX.
+ */
 export default function DataPage() {
-  return <PagePlaceholder titleKey="pages.data" page="data" />;
+  const { t, i18n } = useTranslation();
+  const dark = usePreferences((s) => s.theme) === 'dark';
+  const [plantId, setPlantId] = useState<number>();
+  const [deviceIds, setDeviceIds] = useState<number[]>([]);
+  const [signalIds, setSignalIds] = useState<number[]>([]);
+  const [preset, setPreset] = useState<RangePreset>('today');
+  const [custom, setCustom] = useState<[Dayjs, Dayjs] | null>(null);
+  const [resolution, setResolution] = useState<Resolution>('auto');
+  const [agg, setAgg] = useState<Aggregate>('avg');
+  /** Bumped by "refresh": running ranges end at the moment they were asked for. */
+  const [asked, setAsked] = useState(() => Date.now());
+  const [downloading, setDownloading] = useState<ExportFormat | null>(null);
+
+  // The catalog needs only dashboard view: the management lists would refuse an operator.
+  const plants = useCatalogPlants();
+  const devices = usePlantCatalog(plantId);
+  const signals = useMemo(() => signalsOfDevices(devices.data ?? [], deviceIds), [devices.data, deviceIds]);
+  const chosen = useMemo(
+    () => signalIds.flatMap((id) => signals.filter((s) => s.id === id)),
+    [signalIds, signals],
+  );
+  const latest = useLatestValues(deviceIds.filter((id) => chosen.some((s) => s.device_id === id)));
+  const range = useMemo(() => rangeOf(preset, dayjs(asked), custom), [preset, custom, asked]);
+  const request: TelemetryRequest = useMemo(
+    () => ({ signalIds: chosen.map((s) => s.id), from: range.from, to: range.to, resolution, agg }),
+    [chosen, range, resolution, agg],
+  );
+  const telemetry = useTelemetry(request);
+  const plant = plants.data?.find((p) => p.id === plantId);
+
+  const download = async (format: ExportFormat) => {
+    setDownloading(format);
+    try {
+      const name = `${fileSafe(plant?.name ?? '')}_${localDate(range.from)}_${localDate(range.to - 1)}`;
+      await downloadExport(request, format, name);
+    } catch (error) {
+      notify.error(errorMessageOf(error, t));
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  const signalOptions = deviceIds.map((deviceId) => ({
+    label: devices.data?.find((d) => d.id === deviceId)?.name ?? String(deviceId),
+    title: String(deviceId),
+    options: signals
+      .filter((s) => s.device_id === deviceId)
+      .map((s) => ({ value: s.id, label: s.unit ? `${s.name} (${s.unit})` : s.name })),
+  }));
+
+  const noSignals = chosen.length === 0;
+  return (
+    <div className="data-page" data-testid="data-page">
+      <Card size="small" className="data-filters">
+        <Space wrap size={[12, 12]}>
+          <Select<number>
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('data.plant')}
+            options={toOptions(plants.data)}
+            loading={plants.isLoading}
+            value={plantId}
+            onChange={(id) => {
+              setPlantId(id);
+              setDeviceIds([]);
+              setSignalIds([]);
+            }}
+            className="data-select"
+            data-testid="data-plant"
+          />
+          <Select<number[]>
+            mode="multiple"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            maxTagCount="responsive"
+            placeholder={t('data.devices')}
+            options={toOptions(devices.data)}
+            loading={devices.isLoading && !!plantId}
+            disabled={!plantId}
+            value={deviceIds}
+            onChange={(ids) => {
+              setDeviceIds(ids);
+              setSignalIds((current) =>
+                current.filter((id) => signals.some((s) => s.id === id && ids.includes(s.device_id))),
+              );
+            }}
+            className="data-select-wide"
+            data-testid="data-devices"
+          />
+          <Select<number[]>
+            mode="multiple"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            maxTagCount="responsive"
+            placeholder={t('data.signals')}
+            options={signalOptions}
+            loading={devices.isLoading && !!plantId}
+            disabled={!deviceIds.length}
+            value={signalIds}
+            onChange={setSignalIds}
+            className="data-select-wide"
+            data-testid="data-signals"
+          />
+        </Space>
+        <Space wrap size={[12, 12]} className="data-filters-row">
+          <Select<RangePreset>
+            options={RANGE_PRESETS.map((p) => ({ value: p, label: t(`data.ranges.${p}`) }))}
+            value={preset}
+            onChange={(p) => {
+              setPreset(p);
+              setAsked(Date.now());
+            }}
+            className="data-select"
+            data-testid="data-range"
+          />
+          {preset === 'custom' && (
+            <DatePicker.RangePicker
+              value={custom}
+              onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
+              disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+              allowClear={false}
+              data-testid="data-custom-range"
+            />
+          )}
+          <Select<Resolution>
+            options={RESOLUTIONS.map((r) => ({ value: r, label: t(`data.resolutions.${r}`) }))}
+            value={resolution}
+            onChange={setResolution}
+            className="data-select-narrow"
+            data-testid="data-resolution"
+            aria-label={t('data.resolution')}
+          />
+          <Select<Aggregate>
+            options={AGGREGATES.map((a) => ({ value: a, label: t(`data.aggregates.${a}`) }))}
+            value={agg}
+            onChange={setAgg}
+            disabled={resolution === 'raw'}
+            className="data-select-narrow"
+            data-testid="data-aggregate"
+            aria-label={t('data.aggregate')}
+          />
+          <Button onClick={() => setAsked(Date.now())} disabled={noSignals} data-testid="data-refresh">
+            {t('data.refresh')}
+          </Button>
+          <Button
+            icon={<DownloadOutlined />}
+            disabled={noSignals}
+            loading={downloading === 'csv'}
+            onClick={() => void download('csv')}
+            data-testid="data-download-csv"
+          >
+            {t('data.downloadCsv')}
+          </Button>
+          <Button
+            icon={<DownloadOutlined />}
+            disabled={noSignals}
+            loading={downloading === 'xlsx'}
+            onClick={() => void download('xlsx')}
+            data-testid="data-download-xlsx"
+          >
+            {t('data.downloadXlsx')}
+          </Button>
+        </Space>
+      </Card>
+
+      <Card
+        size="small"
+        title={t('data.chart')}
+        className="data-card"
+        extra={telemetry.data && t(`data.resolutions.${telemetry.data.resolution}`)}
+      >
+        {telemetry.isError && (
+          <Alert type="error" showIcon title={errorMessageOf(telemetry.error, t)} data-testid="data-error" />
+        )}
+        {noSignals ? (
+          <Empty description={t('data.chooseSignals')} data-testid="data-empty" />
+        ) : telemetry.data && telemetry.data.series.every((s) => s.points.length === 0) ? (
+          <Empty description={t('data.noData')} data-testid="data-no-data" />
+        ) : (
+          <Spin spinning={telemetry.isFetching}>
+            <Suspense fallback={<div className="data-chart" />}>
+              {telemetry.data && (
+                <TelemetryChart
+                  series={telemetry.data.series}
+                  dark={dark}
+                  language={i18n.language}
+                  otherUnitsLabel={t('data.otherUnits')}
+                />
+              )}
+            </Suspense>
+            {!telemetry.data && <div className="data-chart" />}
+          </Spin>
+        )}
+      </Card>
+
+      <Card size="small" title={t('data.currentValues')} className="data-card">
+        <LiveValuesTable signals={chosen} latest={latest} />
+      </Card>
+    </div>
+  );
 }

@@ -21,6 +21,7 @@ import { FormDrawer } from '../../../components';
 import { useDeviceOptions, usePlantOptions } from '../../../lib/lookups';
 import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
 import { useSaveDevice } from '../api/save-device';
+import { IngestKeySection } from './ingest-key-section';
 
 interface Values {
   plant_id: number | undefined;
@@ -101,6 +102,7 @@ export function DeviceForm({ open, device, error, onError, onClose }: DeviceForm
   const type = Form.useWatch('type', form) ?? device?.type ?? 'inverter';
   const plantId = Form.useWatch('plant_id', form) ?? device?.plant_id;
   const plants = usePlantOptions({}, useCan('plant_management').view);
+  const canUpdate = useCan('device_management').update;
   const plantOptions = (plants.data ?? []).map((p) => ({
     value: p.id,
     label: `${p.name} · ${p.field_name}`,
@@ -345,6 +347,7 @@ export function DeviceForm({ open, device, error, onError, onClose }: DeviceForm
           <Switch data-testid="device-field-is_active" />
         </Form.Item>
       </Form>
+      {device && canUpdate && <IngestKeySection deviceId={device.id} />}
     </FormDrawer>
   );
 }

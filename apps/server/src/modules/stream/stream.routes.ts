@@ -1,0 +1,99 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { E, streamConnectionParam, streamSubscriptionAnswer, streamSubscriptionBody } from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { scopeOf } from '../../lib/scope';
+import { access, callerOf } from '../../plugins/auth';
+import { sendProblem } from '../../plugins/errors';
+import type { StreamSink } from './stream.hub';
+import { StreamService, streamHubOf } from './stream.service';
+
+/**
+ * GET /api/stream (Server-Sent Events read with fetch, so the bearer token travels in the header, never
+ * in the URL) and POST /api/stream/{connection_id}/subscriptions.
+ */
+export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const hub = streamHubOf(ctx);
+  const service = new StreamService(ctx, hub);
+  const tags = ['stream'];
+  // Open streams would keep the server from closing: end them before it stops listening.
+  app.addHook('preClose', (done) => {
+    hub.shutdown();
+    done();
+  });
+
+  app.get(
+    '/stream',
+    {
+      // A connection alone reveals nothing: it carries events the owner may see (subscriptions are checked).
+      config: { access: access.authenticated() },
+      schema: {
+        tags,
+        summary: 'Live push as Server-Sent Events: hello, latest, alarm; a heartbeat comment every 15 s',
+      },
+    },
+    async (request, reply) => {
+      // Only a client that asks for an event stream gets one (a plain call must not hang open).
+      if (!/\btext\/event-stream\b/.test(request.headers.accept ?? '')) {
+        return sendProblem(reply, 406, E.badRequest);
+      }
+      const caller = callerOf(request);
+      const claims = await ctx.tokens.verify(request.headers.authorization?.slice(7).trim() ?? '');
+      if (!claims) return sendProblem(reply, 401, E.unauthorized);
+      if (!hub.canOpen(caller.userId)) {
+        void reply.header('retry-after', '30');
+        return sendProblem(reply, 429, E.tooManyRequests);
+      }
+      const raw = reply.raw;
+      reply.hijack();
+      // The headers hooks set (security headers, the anti-forgery cookie) go out with the stream's own.
+      const hooked = Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined);
+      raw.writeHead(200, {
+        ...(Object.fromEntries(hooked) as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      const sink: StreamSink = {
+        write: (chunk) => raw.write(chunk),
+        onceDrain: (callback) => raw.once('drain', callback),
+        end: () => raw.end(),
+      };
+      const id = hub.open(
+        {
+          userId: caller.userId,
+          scope: scopeOf(caller),
+          can: (page, method) => caller.can(page, method),
+          tokenIat: claims.iat,
+          tokenExp: claims.exp,
+        },
+        sink,
+      );
+      raw.on('close', () => hub.close(id));
+      raw.on('error', () => hub.close(id));
+    },
+  );
+
+  app.post(
+    '/stream/:connection_id/subscriptions',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: {
+        tags,
+        params: streamConnectionParam,
+        body: streamSubscriptionBody,
+        response: { 200: streamSubscriptionAnswer },
+      },
+    },
+    async (request) => ({
+      signal_ids: await service.subscribe(
+        actorOf(request),
+        request.params.connection_id,
+        request.body.signal_ids,
+      ),
+    }),
+  );
+  return Promise.resolve();
+};

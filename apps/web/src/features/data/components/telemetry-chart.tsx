@@ -1,0 +1,154 @@
+import { useEffect, useRef } from 'react';
+import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  type DataZoomComponentOption,
+  type GridComponentOption,
+  type LegendComponentOption,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import type { TelemetrySeries } from '@solar/shared';
+import { formatNumber } from '../../../lib/format';
+
+// Only what a line chart with zoom, legend and tooltip needs: keeps the /data chunk small.
+echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+
+type Option = echarts.ComposeOption<
+  | LineSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | LegendComponentOption
+  | DataZoomComponentOption
+>;
+
+/** Units with an axis of their own; the others share one more axis. */
+const OWN_AXES = 3;
+const AXIS_OFFSET = 56;
+
+interface TelemetryChartProps {
+  series: readonly TelemetrySeries[];
+  dark: boolean;
+  /** Interface language, for numbers and times in the tooltip. */
+  language: string;
+  /** The title of the shared axis of the units beyond the first three. */
+  otherUnitsLabel: string;
+}
+
+/** `device · signal` as the legend names a series. */
+export const seriesName = (s: TelemetrySeries): string => `${s.device_name} · ${s.name}`;
+
+/** The y-axis of each unit: the first three units in order of appearance get their own, the rest share one. */
+export function axesOf(series: readonly TelemetrySeries[]): {
+  units: string[];
+  axisOf: (s: TelemetrySeries) => number;
+} {
+  const units: string[] = [];
+  for (const s of series) {
+    const unit = s.unit ?? '';
+    if (!units.includes(unit)) units.push(unit);
+  }
+  return { units, axisOf: (s) => Math.min(units.indexOf(s.unit ?? ''), OWN_AXES) };
+}
+
+function optionOf({ series, language, otherUnitsLabel }: TelemetryChartProps): Option {
+  const { units, axisOf } = axesOf(series);
+  const axisCount = Math.min(units.length, OWN_AXES + 1);
+  const time = new Intl.DateTimeFormat(language.replace('_', '-'), {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
+  const left = Math.ceil(axisCount / 2);
+  const right = Math.floor(axisCount / 2);
+  return {
+    backgroundColor: 'transparent',
+    animation: false,
+    grid: {
+      left: 16 + (left - 1) * AXIS_OFFSET,
+      right: 16 + Math.max(0, right - 1) * AXIS_OFFSET,
+      top: 48,
+      bottom: 72,
+      containLabel: true,
+    },
+    legend: { type: 'scroll', top: 0 },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'cross' },
+      formatter: (params) => {
+        const list = Array.isArray(params) ? params : [params];
+        const first = list[0] as { value?: unknown } | undefined;
+        const ts = Array.isArray(first?.value) ? Number(first.value[0]) : NaN;
+        const lines = list.map((p) => {
+          const value = Array.isArray(p.value) ? (p.value[1] as number | null) : null;
+          const s = series[p.seriesIndex ?? 0];
+          const unit = s?.unit ? ` ${s.unit}` : '';
+          return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(value, language)}${unit}</b>`;
+        });
+        return [Number.isNaN(ts) ? '' : time.format(ts), ...lines].join('<br/>');
+      },
+    },
+    xAxis: { type: 'time' },
+    yAxis: Array.from({ length: axisCount }, (_, i) => ({
+      type: 'value' as const,
+      name: i < OWN_AXES ? units[i] || undefined : otherUnitsLabel,
+      position: i % 2 === 0 ? ('left' as const) : ('right' as const),
+      offset: Math.floor(i / 2) * AXIS_OFFSET,
+      alignTicks: true,
+      splitLine: { show: i === 0 },
+      axisLine: { show: true },
+    })),
+    dataZoom: [
+      { type: 'inside', filterMode: 'none' },
+      { type: 'slider', filterMode: 'none', bottom: 16 },
+    ],
+    series: series.map((s) => ({
+      type: 'line' as const,
+      name: seriesName(s),
+      yAxisIndex: axisOf(s),
+      showSymbol: false,
+      connectNulls: false,
+      sampling: 'lttb' as const,
+      data: s.points,
+    })),
+  };
+}
+
+/** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
+export function TelemetryChart(props: TelemetryChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const { dark, series, language, otherUnitsLabel } = props;
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return undefined;
+    const instance = echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, [dark]);
+
+  // Only new data, language or theme redraw (and reset the zoom); other renders leave the chart alone.
+  useEffect(() => {
+    chart.current?.setOption(optionOf({ series, dark, language, otherUnitsLabel }), { notMerge: true });
+  }, [series, dark, language, otherUnitsLabel]);
+
+  return (
+    <div
+      ref={host}
+      className="data-chart"
+      data-testid="data-chart"
+      data-series-count={series.length}
+      data-points={series.reduce((n, s) => n + s.points.length, 0)}
+    />
+  );
+}
