@@ -1,12 +1,14 @@
 // `npm test`: every test suite, in order, with one summary at the end. Suites that need something this
 // machine lacks (PostgreSQL, Chromium) are reported as skipped, never silently dropped.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildAll, ensureInstalled, root, runStatus } from './lib.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const MQTT_URL = process.env.TEST_MQTT_URL || 'mqtt://127.0.0.1:1883';
 const only = process.argv.slice(2); // e.g. `npm test -- server e2e`
 
 ensureInstalled();
@@ -25,10 +27,34 @@ async function postgresReachable() {
   }
 }
 
+/** True when something accepts TCP connections at the broker's host and port. */
+function brokerReachable(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) || 1883, timeout: 2000 });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+// MQTT tests live inside the simulator and server suites; they read TEST_MQTT_URL and skip when it is empty.
+const mqttMissing = (await brokerReachable(MQTT_URL)) ? null : `no MQTT broker at ${MQTT_URL}`;
+process.env.TEST_MQTT_URL = mqttMissing ? '' : MQTT_URL;
+if (mqttMissing) {
+  const consequence = process.env.REQUIRE_ALL_SUITES ? 'failing (REQUIRE_ALL_SUITES is set)' : 'skipping';
+  console.log(`\n■ ${mqttMissing}: ${consequence} the MQTT tests of the simulator and server suites`);
+}
+
 const suites = [
   { name: 'shared', root: 'packages/shared' },
   { name: 'i18n', root: 'packages/i18n' },
   { name: 'web', root: 'apps/web' },
+  { name: 'simulator', root: 'apps/simulator' },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
   {
     name: 'server-postgres',
@@ -102,5 +128,6 @@ for (const r of results) {
   console.log(`${r.name.padEnd(16)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
   for (const k of Object.keys(total)) total[k] += r[k];
 }
+if (mqttMissing) console.log(`MQTT tests skipped: ${mqttMissing}`);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-process.exit(total.failed > 0 ? 1 : 0);
+process.exit(total.failed > 0 || (mqttMissing && process.env.REQUIRE_ALL_SUITES) ? 1 : 0);
