@@ -86,6 +86,24 @@ export const DEMO = {
 } as const;
 
 /**
+ * Runs `work` while holding a PostgreSQL advisory lock shared by every test worker. Kysely's migrator looks
+ * at the tables of all schemas, and a schema that another worker drops in the middle of that look fails it
+ * ("schema … does not exist"): creating (migrating) and dropping test schemas must not overlap.
+ */
+async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
+  if (!TEST_DATABASE_URL) return work();
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(61724)');
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock(61724)').catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
  * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
  * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
  */
@@ -106,7 +124,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     },
     overrides,
   );
-  const { app, ctx } = await buildApp(config);
+  const { app, ctx } = await underSchemaLock(() => buildApp(config));
   await app.ready();
   const outboxDir = config.outboxDir;
   return {
@@ -128,10 +146,12 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
         await app.close();
       } finally {
         if (TEST_DATABASE_URL) {
-          const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-          await client.connect();
-          await client.query(`drop schema if exists "${schema}" cascade`);
-          await client.end();
+          await underSchemaLock(async () => {
+            const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+            await client.connect();
+            await client.query(`drop schema if exists "${schema}" cascade`);
+            await client.end();
+          });
         }
         rmSync(dataDir, { recursive: true, force: true });
       }
