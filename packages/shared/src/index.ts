@@ -15,3 +15,5 @@ export * from './telemetry';
 export * from './stream';
 export * from './sunspec';
 export * from './collectors';
+export * from './alarms';
+export * from './faults';

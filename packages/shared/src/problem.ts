@@ -47,4 +47,10 @@ export const E = {
   rawRangeTooLong: 'errors.rawRangeTooLong',
   /** A telemetry query or export that would answer more than a million points (400). */
   tooManyPoints: 'errors.tooManyPoints',
+  /** The alarm already has a fault (one fault per alarm; 409). */
+  faultExists: 'errors.faultExists',
+  /** A fault status change the workflow does not allow, e.g. from closed to resolved (409). */
+  faultTransition: 'errors.faultTransition',
+  /** The alarm was already approved or rejected (409). */
+  alarmDecided: 'errors.alarmDecided',
 } as const;

@@ -221,6 +221,104 @@ export interface IngestKeysTable {
   revoked_at: number | null;
 }
 
+/** Faults (migration 0007): one per alarm at most (alarm_id unique), or made by hand. */
+export interface FaultsTable {
+  id: Generated<number>;
+  alarm_id: number | null;
+  plant_id: number;
+  device_id: number | null;
+  tag_id: number | null;
+  title: string;
+  description: string | null;
+  /** 1 low, 2 medium, 3 high, 4 high and dangerous. */
+  priority_id: number;
+  status: 'open' | 'in_progress' | 'resolved' | 'closed';
+  assignee_user_id: number | null;
+  root_cause: string | null;
+  resolution: string | null;
+  created_by: number | null;
+  /** When the problem began: the alarm's started_at, or created_at for a fault made by hand. */
+  detected_at: number;
+  created_at: number;
+  /** First move out of `open` or first assignment. */
+  acknowledged_at: number | null;
+  resolved_at: number | null;
+  closed_at: number | null;
+  updated_at: number;
+}
+
+export interface FaultCommentsTable {
+  id: Generated<number>;
+  fault_id: number;
+  user_id: number | null;
+  body: string;
+  created_at: number;
+}
+
+export interface FaultStatusHistoryTable {
+  id: Generated<number>;
+  fault_id: number;
+  user_id: number | null;
+  /** Null on the row written when the fault was created. */
+  from_status: string | null;
+  to_status: string;
+  at: number;
+}
+
+/** Custom alarm rules (migration 0006). */
+export interface CustomAlarmsTable {
+  id: Generated<number>;
+  tag_id: number;
+  name: string;
+  description: string | null;
+  priority_id: number;
+  operant: string;
+  value: number;
+  /** Epoch ms; null: open-ended. */
+  started_at: number | null;
+  end_at: number | null;
+  is_active: number;
+  on_delay_s: number;
+  off_delay_s: number;
+  hysteresis: number;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Alarms (migration 0006); `active_key` is the condition key while the condition holds, unique. */
+export interface AlarmsTable {
+  id: Generated<number>;
+  plant_id: number;
+  device_id: number | null;
+  tag_id: number | null;
+  source: string;
+  rule_id: number | null;
+  condition_key: string;
+  active_key: string | null;
+  priority_id: number;
+  /** i18n key under alarms.msg. */
+  message: string;
+  /** JSON object of the message's parameters. */
+  message_params: string;
+  status_id: number;
+  started_at: number;
+  cleared_at: number | null;
+  approved_at: number | null;
+  approved_by: number | null;
+  rejected_at: number | null;
+  rejected_by: number | null;
+  fault_id: number | null;
+}
+
+/** Append-only alarm change log; id is the `alarms/listen` cursor. */
+export interface AlarmEventsTable {
+  id: Generated<number>;
+  alarm_id: number;
+  kind: string;
+  at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -241,4 +339,10 @@ export interface Database {
   telemetry_1d: TelemetryRollupTable;
   telemetry_latest: TelemetryLatestTable;
   ingest_keys: IngestKeysTable;
+  custom_alarms: CustomAlarmsTable;
+  alarms: AlarmsTable;
+  alarm_events: AlarmEventsTable;
+  faults: FaultsTable;
+  fault_comments: FaultCommentsTable;
+  fault_status_history: FaultStatusHistoryTable;
 }

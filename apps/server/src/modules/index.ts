@@ -3,9 +3,11 @@ import type { AppContext } from '../context';
 import { healthRoutes } from './health/health.routes';
 import { authRoutes } from './auth/auth.routes';
 import { usersRoutes } from './users/users.routes';
+import { alarmsRoutes } from './alarms/alarms.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { companiesRoutes } from './companies/companies.routes';
 import { devicesRoutes } from './devices/devices.routes';
+import { faultsRoutes } from './faults/faults.routes';
 import { fieldsRoutes } from './fields/fields.routes';
 import { plantsRoutes } from './plants/plants.routes';
 import { rolesRoutes } from './roles/roles.routes';
@@ -24,9 +26,11 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   fieldsRoutes,
   plantsRoutes,
   devicesRoutes,
+  faultsRoutes,
   signalsRoutes,
   sunspecRoutes,
   telemetryRoutes,
   auditRoutes,
   streamRoutes,
+  alarmsRoutes,
 ];

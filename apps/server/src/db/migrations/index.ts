@@ -3,6 +3,8 @@ import { organisation } from './2026-11-23-0002-organisation';
 import { searchFold } from './2026-11-23-0003-search-fold';
 import { telemetry } from './2026-11-23-0004-telemetry';
 import { collectors } from './2026-11-23-0005-collectors';
+import { alarms } from './2026-11-23-0006-alarms';
+import { faults } from './2026-11-23-0007-faults';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -12,4 +14,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0003-search-fold': searchFold,
   '2026-11-23-0004-telemetry': telemetry,
   '2026-11-23-0005-collectors': collectors,
+  '2026-11-23-0006-alarms': alarms,
+  '2026-11-23-0007-faults': faults,
 };

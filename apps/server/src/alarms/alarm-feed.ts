@@ -1,0 +1,54 @@
+import type { AlarmRecord } from '@solar/shared';
+
+export type { AlarmRecord };
+
+/** One change of an alarm, as the engine and the alarm routes publish it after the change committed. */
+export interface AlarmChange {
+  kind: 'raised' | 'cleared' | 'approved' | 'rejected';
+  alarm: AlarmRecord;
+}
+
+export type AlarmChangeListener = (change: AlarmChange) => void;
+
+/**
+ * In-process feed of alarm changes (the notifications digest listens). Listeners are called
+ * synchronously after commit; an error thrown by one listener is reported and does not stop the others.
+ */
+export interface AlarmFeed {
+  /** Subscribes; returns the unsubscribe function. */
+  onAlarmChange(listener: AlarmChangeListener): () => void;
+  /** Publishes a committed change to every listener. */
+  publish(change: AlarmChange): void;
+}
+
+/** A new, empty feed. */
+export function createAlarmFeed(onError: (error: unknown) => void = () => undefined): AlarmFeed {
+  const listeners = new Set<AlarmChangeListener>();
+  return {
+    onAlarmChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    publish(change) {
+      for (const listener of [...listeners]) {
+        try {
+          listener(change);
+        } catch (error) {
+          onError(error);
+        }
+      }
+    },
+  };
+}
+
+const feeds = new WeakMap<object, AlarmFeed>();
+
+/**
+ * The one feed of an application context (created on first use), so the alarm routes, the engine and
+ * the notifications digest meet without either importing the other's internals.
+ */
+export function alarmFeedOf(ctx: object): AlarmFeed {
+  let feed = feeds.get(ctx);
+  if (!feed) feeds.set(ctx, (feed = createAlarmFeed()));
+  return feed;
+}

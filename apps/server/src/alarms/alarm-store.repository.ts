@@ -1,0 +1,402 @@
+import type {
+  AlarmEvent,
+  AlarmEventKind,
+  AlarmRecord,
+  AlarmSource,
+  AlarmStatusId,
+  DeviceType,
+} from '@solar/shared';
+import { alarmStatusName } from '@solar/shared';
+import type { Db } from '../db/database';
+import { iso } from '../lib/listing';
+import { reachable, type Scope } from '../lib/scope';
+
+/** Rows per multi-row statement (SQLite allows 32,766 variables; an alarm row has 15). */
+const CHUNK = 500;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Alarms joined with what an answer names, limited to the scope. */
+export function scopedAlarms(db: Db, scope: Scope) {
+  const q = db
+    .selectFrom('alarms')
+    .innerJoin('plants', 'plants.id', 'alarms.plant_id')
+    .innerJoin('fields', 'fields.id', 'plants.field_id')
+    .leftJoin('devices', 'devices.id', 'alarms.device_id');
+  return scope.all ? q : q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
+}
+
+export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
+  return q.select([
+    'alarms.id',
+    'fields.company_id',
+    'alarms.plant_id',
+    'plants.name as plant_name',
+    'alarms.device_id',
+    'devices.name as device_name',
+    'devices.type as device_type',
+    'alarms.tag_id',
+    'alarms.source',
+    'alarms.rule_id',
+    'alarms.priority_id',
+    'alarms.message',
+    'alarms.message_params',
+    'alarms.status_id',
+    'alarms.started_at',
+    'alarms.cleared_at',
+    'alarms.approved_at',
+    'alarms.approved_by',
+    'alarms.rejected_at',
+    'alarms.rejected_by',
+    'alarms.fault_id',
+  ]);
+}
+
+type AlarmRow = Awaited<ReturnType<ReturnType<typeof selectAlarm>['executeTakeFirstOrThrow']>>;
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+function params(json: string): AlarmRecord['message_params'] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' ? (value as AlarmRecord['message_params']) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Row → answer. */
+export function toAlarmRecord(r: AlarmRow): AlarmRecord {
+  const statusId = Number(r.status_id) as AlarmStatusId;
+  return {
+    id: r.id,
+    company_id: r.company_id,
+    plant_id: r.plant_id,
+    plant_name: r.plant_name,
+    device_id: r.device_id,
+    device_name: r.device_name,
+    device_type: r.device_type as DeviceType | null,
+    tag_id: r.tag_id,
+    source: r.source as AlarmSource,
+    rule_id: r.rule_id,
+    priority_id: Number(r.priority_id),
+    message: r.message,
+    message_params: params(r.message_params),
+    status_id: statusId,
+    status: alarmStatusName(statusId),
+    started_at: iso(r.started_at),
+    cleared_at: isoOrNull(r.cleared_at),
+    approved_at: isoOrNull(r.approved_at),
+    approved_by: r.approved_by,
+    rejected_at: isoOrNull(r.rejected_at),
+    rejected_by: r.rejected_by,
+    fault_id: r.fault_id,
+  };
+}
+
+/** The alarms with these ids (any scope), by id. */
+export async function alarmsByIds(db: Db, ids: readonly number[]): Promise<Map<number, AlarmRecord>> {
+  const out = new Map<number, AlarmRecord>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await selectAlarm(scopedAlarms(db, { all: true }))
+      .where('alarms.id', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.id, toAlarmRecord(r));
+  }
+  return out;
+}
+
+/** What the engine raises. */
+export interface RaiseRequest {
+  key: string;
+  plant_id: number;
+  device_id: number | null;
+  tag_id: number | null;
+  source: AlarmSource;
+  rule_id: number | null;
+  priority_id: number;
+  message: string;
+  message_params: Record<string, string | number | null>;
+  at: number;
+}
+
+export interface WrittenEvent {
+  eventId: number;
+  alarmId: number;
+  kind: AlarmEventKind;
+  at: number;
+}
+
+/**
+ * Raises the alarms whose condition is not already active (the unique `active_key` makes a repeat a
+ * no-op) and logs a `raised` event for each one written. Run inside the caller's transaction.
+ */
+export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Promise<WrittenEvent[]> {
+  const events: WrittenEvent[] = [];
+  for (const part of chunks(raises)) {
+    const rows = await trx
+      .insertInto('alarms')
+      .values(
+        part.map((r) => ({
+          plant_id: r.plant_id,
+          device_id: r.device_id,
+          tag_id: r.tag_id,
+          source: r.source,
+          rule_id: r.rule_id,
+          condition_key: r.key,
+          active_key: r.key,
+          priority_id: r.priority_id,
+          message: r.message,
+          message_params: JSON.stringify(r.message_params),
+          status_id: 1,
+          started_at: r.at,
+        })),
+      )
+      .onConflict((oc) => oc.column('active_key').doNothing())
+      .returning(['id', 'started_at'])
+      .execute();
+    events.push(
+      ...(await logEvents(
+        trx,
+        rows.map((r) => ({ alarmId: r.id, kind: 'raised', at: Number(r.started_at) })),
+      )),
+    );
+  }
+  return events;
+}
+
+/**
+ * Clears the active conditions with these keys at `at`: the key is released (the condition may raise a
+ * new alarm later), an alarm still active becomes cleared (4); an approved or rejected one keeps its
+ * status and gets its cleared_at. Logs a `cleared` event for each.
+ */
+export async function clearAlarms(
+  trx: Db,
+  clears: readonly { key: string; at: number }[],
+): Promise<WrittenEvent[]> {
+  const events: WrittenEvent[] = [];
+  const atOf = new Map(clears.map((c) => [c.key, c.at]));
+  for (const part of chunks([...atOf.keys()])) {
+    const rows = await trx
+      .selectFrom('alarms')
+      .select(['id', 'active_key', 'status_id'])
+      .where('active_key', 'in', part)
+      .execute();
+    for (const r of rows) {
+      const at = atOf.get(r.active_key!)!;
+      await trx
+        .updateTable('alarms')
+        .set({
+          active_key: null,
+          cleared_at: at,
+          status_id: Number(r.status_id) === 1 ? 4 : Number(r.status_id),
+        })
+        .where('id', '=', r.id)
+        .execute();
+    }
+    events.push(
+      ...(await logEvents(
+        trx,
+        rows.map((r) => ({ alarmId: r.id, kind: 'cleared', at: atOf.get(r.active_key!)! })),
+      )),
+    );
+  }
+  return events;
+}
+
+/** Appends to the alarm event log; answers the events with their ids (the listen cursor). */
+export async function logEvents(
+  trx: Db,
+  events: readonly { alarmId: number; kind: AlarmEventKind; at: number }[],
+): Promise<WrittenEvent[]> {
+  if (!events.length) return [];
+  const out: WrittenEvent[] = [];
+  for (const part of chunks(events)) {
+    const rows = await trx
+      .insertInto('alarm_events')
+      .values(part.map((e) => ({ alarm_id: e.alarmId, kind: e.kind, at: e.at })))
+      .returning(['id', 'alarm_id', 'kind', 'at'])
+      .execute();
+    for (const r of rows)
+      out.push({
+        eventId: Number(r.id),
+        alarmId: r.alarm_id,
+        kind: r.kind as AlarmEventKind,
+        at: Number(r.at),
+      });
+  }
+  return out;
+}
+
+/** Keys of the conditions active now (the engine's memory after a restart). */
+export async function activeConditions(db: Db): Promise<{ id: number; key: string; started_at: number }[]> {
+  const rows = await db
+    .selectFrom('alarms')
+    .select(['id', 'active_key', 'started_at'])
+    .where('active_key', 'is not', null)
+    .execute();
+  return rows.map((r) => ({ id: r.id, key: r.active_key!, started_at: Number(r.started_at) }));
+}
+
+/** Events after `cursor` that the scope sees, oldest first, and the cursor to pass next. */
+export async function eventsAfter(
+  db: Db,
+  scope: Scope,
+  cursor: number | undefined,
+  limit: number,
+): Promise<{ cursor: number; events: AlarmEvent[] }> {
+  const head = Number(
+    (
+      await db
+        .selectFrom('alarm_events')
+        .select((eb) => eb.fn.max('id').as('head'))
+        .executeTakeFirst()
+    )?.head ?? 0,
+  );
+  let q = db
+    .selectFrom('alarm_events')
+    .innerJoin('alarms', 'alarms.id', 'alarm_events.alarm_id')
+    .select(['alarm_events.id', 'alarm_events.alarm_id', 'alarm_events.kind', 'alarm_events.at'])
+    .where('alarm_events.id', '<=', head);
+  if (!scope.all) q = q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
+  let rows;
+  if (cursor === undefined) {
+    // No cursor: the newest events, so a client starting now sees the recent past and gets the head.
+    rows = (await q.orderBy('alarm_events.id', 'desc').limit(limit).execute()).reverse();
+  } else {
+    rows = await q
+      .where('alarm_events.id', '>', cursor)
+      .orderBy('alarm_events.id', 'asc')
+      .limit(limit)
+      .execute();
+  }
+  const alarms = await alarmsByIds(
+    db,
+    rows.map((r) => r.alarm_id),
+  );
+  const events: AlarmEvent[] = rows.flatMap((r) => {
+    const alarm = alarms.get(r.alarm_id);
+    return alarm ? [{ id: Number(r.id), kind: r.kind as AlarmEventKind, at: iso(Number(r.at)), alarm }] : [];
+  });
+  const next =
+    cursor !== undefined && rows.length === limit
+      ? Number(rows[rows.length - 1]!.id)
+      : Math.max(head, cursor ?? 0);
+  return { cursor: next, events };
+}
+
+/** An active custom rule with where its signal belongs. */
+export interface RuleRow {
+  id: number;
+  tag_id: number;
+  name: string;
+  priority_id: number;
+  operant: string;
+  value: number;
+  started_at: number | null;
+  end_at: number | null;
+  on_delay_s: number;
+  off_delay_s: number;
+  hysteresis: number;
+  device_id: number;
+  plant_id: number;
+  poll_interval_s: number;
+  unit: string | null;
+}
+
+/** Active custom rules on active signals of active devices. */
+export async function loadActiveRules(db: Db): Promise<RuleRow[]> {
+  const rows = await db
+    .selectFrom('custom_alarms')
+    .innerJoin('signals', 'signals.id', 'custom_alarms.tag_id')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .select([
+      'custom_alarms.id',
+      'custom_alarms.tag_id',
+      'custom_alarms.name',
+      'custom_alarms.priority_id',
+      'custom_alarms.operant',
+      'custom_alarms.value',
+      'custom_alarms.started_at',
+      'custom_alarms.end_at',
+      'custom_alarms.on_delay_s',
+      'custom_alarms.off_delay_s',
+      'custom_alarms.hysteresis',
+      'signals.device_id',
+      'devices.plant_id',
+      'devices.poll_interval_s',
+      'signals.unit',
+    ])
+    .where('custom_alarms.is_active', '=', 1)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    value: Number(r.value),
+    hysteresis: Number(r.hysteresis),
+    started_at: r.started_at === null ? null : Number(r.started_at),
+    end_at: r.end_at === null ? null : Number(r.end_at),
+  }));
+}
+
+/** Signal keys the device and plant alarms read. */
+export const STATUS_KEYS = ['status_code'] as const;
+export const EVENT_KEYS = ['event_bits'] as const;
+export const POWER_KEYS = ['ac_power'] as const;
+export const IRRADIANCE_KEYS = ['irradiance', 'poa_irradiance', 'ghi'] as const;
+
+/** A signal the built-in alarms read. */
+export interface CatalogRow {
+  signal_id: number;
+  key: string;
+  device_id: number;
+  device_type: string;
+  plant_id: number;
+  poll_interval_s: number;
+  rated_power_kw: number | null;
+}
+
+/** Status, event and power signals of active inverters and irradiance of active weather stations. */
+export async function loadSignalCatalog(db: Db): Promise<CatalogRow[]> {
+  const rows = await db
+    .selectFrom('signals')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .select([
+      'signals.id as signal_id',
+      'signals.key',
+      'signals.device_id',
+      'devices.type as device_type',
+      'devices.plant_id',
+      'devices.poll_interval_s',
+      'devices.rated_power_kw',
+    ])
+    .where('devices.is_active', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('devices.type', '=', 'inverter'),
+          eb('signals.key', 'in', [...STATUS_KEYS, ...EVENT_KEYS, ...POWER_KEYS]),
+        ]),
+        eb.and([eb('devices.type', '=', 'weather_station'), eb('signals.key', 'in', [...IRRADIANCE_KEYS])]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    rated_power_kw: r.rated_power_kw === null ? null : Number(r.rated_power_kw),
+  }));
+}
+
+/** Communication states the Modbus poller left in device_status, with each device's plant. */
+export async function deviceCommStates(
+  db: Db,
+): Promise<{ device_id: number; plant_id: number; lost: boolean }[]> {
+  const rows = await db
+    .selectFrom('device_status')
+    .innerJoin('devices', 'devices.id', 'device_status.device_id')
+    .select(['device_status.device_id', 'devices.plant_id', 'device_status.comm_state'])
+    .execute();
+  return rows.map((r) => ({ device_id: r.device_id, plant_id: r.plant_id, lost: r.comm_state === 'lost' }));
+}

@@ -1,0 +1,192 @@
+import type { AlarmListQuery, AlarmOperant, AlarmRecord, CustomAlarm } from '@solar/shared';
+import { SUBSTATION_DEVICE_TYPES } from '@solar/shared';
+import { scopedAlarms, selectAlarm, toAlarmRecord } from '../../alarms/alarm-store.repository';
+import type { Db } from '../../db/database';
+import { bool, iso } from '../../lib/listing';
+import { reachable, type Scope } from '../../lib/scope';
+
+/** Alarms in scope, newest first, filtered; `limit`/`offset` page them. */
+export async function listAlarms(
+  db: Db,
+  scope: Scope,
+  filter: Omit<AlarmListQuery, 'page' | 'pageSize'>,
+  page: { limit: number; offset: number },
+  withTotal: boolean,
+): Promise<{ items: AlarmRecord[]; total: number }> {
+  let q = scopedAlarms(db, scope);
+  if (filter.status_id !== undefined) q = q.where('alarms.status_id', '=', filter.status_id);
+  if (filter.priority_id !== undefined) q = q.where('alarms.priority_id', '=', filter.priority_id);
+  if (filter.plant_id !== undefined) q = q.where('alarms.plant_id', '=', filter.plant_id);
+  if (filter.device_id !== undefined) q = q.where('alarms.device_id', '=', filter.device_id);
+  if (filter.from !== undefined) q = q.where('alarms.started_at', '>=', Date.parse(filter.from));
+  if (filter.to !== undefined) q = q.where('alarms.started_at', '<', Date.parse(filter.to));
+  const rows = await selectAlarm(q)
+    .orderBy('alarms.started_at', 'desc')
+    .orderBy('alarms.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const items = rows.map(toAlarmRecord);
+  if (!withTotal) return { items, total: items.length };
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return { items, total: Number(total) };
+}
+
+/** An alarm in scope, or undefined. */
+export async function findAlarm(db: Db, scope: Scope, id: number): Promise<AlarmRecord | undefined> {
+  const row = await selectAlarm(scopedAlarms(db, scope)).where('alarms.id', '=', id).executeTakeFirst();
+  return row && toAlarmRecord(row);
+}
+
+/** Active alarms of transformers, protection relays and meters in scope, newest first. */
+export async function substationAlarms(db: Db, scope: Scope, cap: number): Promise<AlarmRecord[]> {
+  const rows = await selectAlarm(scopedAlarms(db, scope))
+    .where('alarms.status_id', '=', 1)
+    .where('devices.type', 'in', [...SUBSTATION_DEVICE_TYPES])
+    .orderBy('alarms.started_at', 'desc')
+    .orderBy('alarms.id', 'desc')
+    .limit(cap)
+    .execute();
+  return rows.map(toAlarmRecord);
+}
+
+/** True when the scope reaches the plant. */
+export async function plantReachable(db: Db, scope: Scope, plantId: number): Promise<boolean> {
+  let q = db.selectFrom('plants').select('plants.id').where('plants.id', '=', plantId);
+  if (!scope.all) q = q.where('plants.id', 'in', reachable.plants(db, scope));
+  return !!(await q.executeTakeFirst());
+}
+
+/**
+ * Moves an alarm to approved (2) or rejected (3) when it is active (1) or cleared (4); answers false when
+ * it already was approved or rejected (the caller answers 409). One statement, so two concurrent
+ * approvals cannot both win.
+ */
+export async function decide(
+  trx: Db,
+  id: number,
+  decision: 'approve' | 'reject',
+  at: number,
+  by: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('alarms')
+    .set(
+      decision === 'approve'
+        ? { status_id: 2, approved_at: at, approved_by: by }
+        : { status_id: 3, rejected_at: at, rejected_by: by },
+    )
+    .where('id', '=', id)
+    .where('status_id', 'in', [1, 4])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setFault(trx: Db, id: number, faultId: number): Promise<void> {
+  await trx.updateTable('alarms').set({ fault_id: faultId }).where('id', '=', id).execute();
+}
+
+// Custom alarm rules.
+
+function scopedRules(db: Db, scope: Scope) {
+  const q = db
+    .selectFrom('custom_alarms')
+    .innerJoin('signals', 'signals.id', 'custom_alarms.tag_id')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .innerJoin('fields', 'fields.id', 'plants.field_id');
+  return scope.all ? q : q.where('devices.plant_id', 'in', reachable.plants(db, scope));
+}
+
+function selectRule(q: ReturnType<typeof scopedRules>) {
+  return q
+    .selectAll('custom_alarms')
+    .select([
+      'fields.company_id',
+      'devices.plant_id',
+      'signals.device_id',
+      'signals.name as tag_name',
+      'signals.unit',
+    ]);
+}
+
+type RuleRow = Awaited<ReturnType<ReturnType<typeof selectRule>['executeTakeFirstOrThrow']>>;
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+const toRule = (r: RuleRow): CustomAlarm => ({
+  id: r.id,
+  company_id: r.company_id,
+  plant_id: r.plant_id,
+  device_id: r.device_id,
+  name: r.name,
+  description: r.description,
+  priority_id: Number(r.priority_id),
+  tag_id: r.tag_id,
+  tag_name: r.tag_name,
+  unit: r.unit,
+  operant: r.operant as AlarmOperant,
+  value: Number(r.value),
+  started_at: isoOrNull(r.started_at),
+  end_at: isoOrNull(r.end_at),
+  is_active: bool(r.is_active),
+  on_delay_s: Number(r.on_delay_s),
+  off_delay_s: Number(r.off_delay_s),
+  hysteresis: Number(r.hysteresis),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+export interface RuleValues {
+  tag_id: number;
+  name: string;
+  description: string | null;
+  priority_id: number;
+  operant: AlarmOperant;
+  value: number;
+  started_at: number | null;
+  end_at: number | null;
+  is_active: boolean;
+  on_delay_s: number;
+  off_delay_s: number;
+  hysteresis: number;
+}
+
+const columns = (v: RuleValues) => ({ ...v, is_active: v.is_active ? 1 : 0 });
+
+export async function listRules(db: Db, scope: Scope): Promise<CustomAlarm[]> {
+  const rows = await selectRule(scopedRules(db, scope)).orderBy('custom_alarms.id', 'asc').execute();
+  return rows.map(toRule);
+}
+
+export async function findRule(db: Db, scope: Scope, id: number): Promise<CustomAlarm | undefined> {
+  const row = await selectRule(scopedRules(db, scope)).where('custom_alarms.id', '=', id).executeTakeFirst();
+  return row && toRule(row);
+}
+
+/** True when the scope reaches the signal. */
+export async function signalReachable(db: Db, scope: Scope, signalId: number): Promise<boolean> {
+  let q = db.selectFrom('signals').select('signals.id').where('signals.id', '=', signalId);
+  if (!scope.all) q = q.where('signals.device_id', 'in', reachable.devices(db, scope));
+  return !!(await q.executeTakeFirst());
+}
+
+export async function insertRule(db: Db, values: RuleValues, by: number, now: number): Promise<number> {
+  const row = await db
+    .insertInto('custom_alarms')
+    .values({ ...columns(values), created_by: by, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateRule(db: Db, id: number, values: RuleValues, now: number): Promise<void> {
+  await db
+    .updateTable('custom_alarms')
+    .set({ ...columns(values), updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteRule(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('custom_alarms').where('id', '=', id).execute();
+}

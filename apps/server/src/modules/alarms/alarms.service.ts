@@ -1,0 +1,212 @@
+import { translate } from '@solar/i18n';
+import {
+  ALARM_LIST_CAP,
+  E,
+  type AlarmListQuery,
+  type AlarmListenAnswer,
+  type AlarmRecord,
+  type CustomAlarm,
+  type CustomAlarmBodyParsed,
+} from '@solar/shared';
+import { alarmEngineOf } from '../../alarms/alarm-engine';
+import { publishAlarmEvents } from '../../alarms/alarm-publish';
+import { eventsAfter, logEvents, type WrittenEvent } from '../../alarms/alarm-store.repository';
+import type { AppContext } from '../../context';
+import { found, type Actor } from '../../lib/actor';
+import { recordAudit } from '../../lib/audit';
+import { conflict, notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import { createFaultFromAlarm } from '../faults/faults.service';
+import * as repo from './alarms.repository';
+
+/** The text a fault made from an alarm is titled with: the alarm's message in Turkish, the source language. */
+function faultTitle(alarm: AlarmRecord): string {
+  const vars = Object.fromEntries(
+    Object.entries(alarm.message_params).map(([k, v]) => [k, v ?? '']),
+  ) as Record<string, string | number>;
+  const text = translate('tr_TR', alarm.message, vars);
+  return alarm.device_name ? `${alarm.device_name}: ${text}` : `${alarm.plant_name}: ${text}`;
+}
+
+const ms = (v: string | null | undefined) => (v ? Date.parse(v) : null);
+
+/** Alarms and custom alarm rules, always limited to the caller's scope (another company's alarm is a 404). */
+export class AlarmsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: { error(obj: object, msg: string): void } = { error: () => undefined },
+  ) {}
+
+  /**
+   * Newest first. Without `page`/`pageSize` the plain list the spec implies (at most ALARM_LIST_CAP rows);
+   * with either, one page and the total.
+   */
+  async list(
+    actor: Actor,
+    query: AlarmListQuery,
+  ): Promise<AlarmRecord[] | { items: AlarmRecord[]; total: number }> {
+    const { page, pageSize, ...filter } = query;
+    const scope = scopeOf(actor);
+    if (page === undefined && pageSize === undefined) {
+      return (await repo.listAlarms(this.ctx.db, scope, filter, { limit: ALARM_LIST_CAP, offset: 0 }, false))
+        .items;
+    }
+    const size = pageSize ?? 20;
+    return repo.listAlarms(
+      this.ctx.db,
+      scope,
+      filter,
+      { limit: size, offset: ((page ?? 1) - 1) * size },
+      true,
+    );
+  }
+
+  /** One plant's alarms; an unreachable plant is a 404. */
+  async ofPlant(actor: Actor, plantId: number): Promise<AlarmRecord[]> {
+    const scope = scopeOf(actor);
+    if (!(await repo.plantReachable(this.ctx.db, scope, plantId))) throw notFound();
+    const { items } = await repo.listAlarms(
+      this.ctx.db,
+      scope,
+      { plant_id: plantId },
+      { limit: ALARM_LIST_CAP, offset: 0 },
+      false,
+    );
+    return items;
+  }
+
+  substation(actor: Actor): Promise<AlarmRecord[]> {
+    return repo.substationAlarms(this.ctx.db, scopeOf(actor), ALARM_LIST_CAP);
+  }
+
+  listen(actor: Actor, cursor: number | undefined, limit: number): Promise<AlarmListenAnswer> {
+    return eventsAfter(this.ctx.db, scopeOf(actor), cursor, limit);
+  }
+
+  /**
+   * Approve: the alarm becomes approved and a fault is made from it, in one transaction. Allowed for an
+   * active or cleared alarm; an approved or rejected one answers 409.
+   */
+  async approve(actor: Actor, id: number): Promise<{ alarm: AlarmRecord; fault_id: number }> {
+    return this.decide(actor, id, 'approve');
+  }
+
+  /** Reject: a false alarm; no fault. Same rules as approve. */
+  async reject(actor: Actor, id: number): Promise<AlarmRecord> {
+    return (await this.decide(actor, id, 'reject')).alarm;
+  }
+
+  private async decide(actor: Actor, id: number, decision: 'approve' | 'reject') {
+    const scope = scopeOf(actor);
+    const now = this.ctx.now();
+    let written: WrittenEvent[] = [];
+    const result = await this.ctx.db.transaction().execute(async (trx) => {
+      const before = found(await repo.findAlarm(trx, scope, id));
+      if (!(await repo.decide(trx, id, decision, now, actor.userId))) throw conflict(E.alarmDecided);
+      let faultId: number | null = null;
+      if (decision === 'approve') {
+        ({ fault_id: faultId } = await createFaultFromAlarm(
+          this.ctx,
+          { userId: actor.userId, ip: actor.ip },
+          {
+            id: before.id,
+            plant_id: before.plant_id,
+            device_id: before.device_id,
+            tag_id: before.tag_id,
+            priority_id: before.priority_id,
+            message: faultTitle(before),
+            started_at: Date.parse(before.started_at),
+          },
+          trx,
+        ));
+        await repo.setFault(trx, id, faultId);
+      }
+      written = await logEvents(trx, [
+        { alarmId: id, kind: decision === 'approve' ? 'approved' : 'rejected', at: now },
+      ]);
+      const after = found(await repo.findAlarm(trx, scope, id));
+      await recordAudit(trx, {
+        userId: actor.userId,
+        action: decision,
+        entity: 'alarm',
+        entityId: id,
+        before,
+        after,
+        ip: actor.ip,
+        at: now,
+      });
+      return { alarm: after, fault_id: faultId ?? 0 };
+    });
+    await publishAlarmEvents(this.ctx, written, this.log);
+    return result;
+  }
+
+  // Custom alarm rules.
+
+  listRules(actor: Actor): Promise<CustomAlarm[]> {
+    return repo.listRules(this.ctx.db, scopeOf(actor));
+  }
+
+  async getRule(actor: Actor, id: number): Promise<CustomAlarm> {
+    return found(await repo.findRule(this.ctx.db, scopeOf(actor), id));
+  }
+
+  /** id 0 creates. A signal outside the caller's scope answers 404 and changes nothing. */
+  async saveRule(actor: Actor, id: number, body: CustomAlarmBodyParsed): Promise<CustomAlarm> {
+    const scope = scopeOf(actor);
+    const values: repo.RuleValues = {
+      tag_id: body.tag_id,
+      name: body.name,
+      description: body.description ?? null,
+      priority_id: body.priority_id,
+      operant: body.operant,
+      value: body.value,
+      started_at: ms(body.started_at),
+      end_at: ms(body.end_at),
+      is_active: body.is_active,
+      on_delay_s: body.on_delay_s,
+      off_delay_s: body.off_delay_s,
+      hysteresis: body.hysteresis,
+    };
+    const saved = await this.ctx.db.transaction().execute(async (trx) => {
+      const now = this.ctx.now();
+      const before = id === 0 ? undefined : found(await repo.findRule(trx, scope, id));
+      if (before?.tag_id !== values.tag_id && !(await repo.signalReachable(trx, scope, values.tag_id)))
+        throw notFound();
+      if (before) await repo.updateRule(trx, id, values, now);
+      const savedId = before ? id : await repo.insertRule(trx, values, actor.userId, now);
+      const after = found(await repo.findRule(trx, scope, savedId));
+      await recordAudit(trx, {
+        userId: actor.userId,
+        action: before ? 'update' : 'create',
+        entity: 'custom_alarm',
+        entityId: savedId,
+        before,
+        after,
+        ip: actor.ip,
+        at: now,
+      });
+      return after;
+    });
+    await alarmEngineOf(this.ctx)?.reloadRules();
+    return saved;
+  }
+
+  async removeRule(actor: Actor, id: number): Promise<void> {
+    const scope = scopeOf(actor);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const before = found(await repo.findRule(trx, scope, id));
+      await repo.deleteRule(trx, id);
+      await recordAudit(trx, {
+        userId: actor.userId,
+        action: 'delete',
+        entity: 'custom_alarm',
+        entityId: id,
+        before,
+        ip: actor.ip,
+        at: this.ctx.now(),
+      });
+    });
+    await alarmEngineOf(this.ctx)?.reloadRules();
+  }
+}

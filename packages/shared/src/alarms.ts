@@ -1,0 +1,226 @@
+import { z } from 'zod';
+import { PAGE_SIZE_MAX, refFilter, refId } from './common';
+import { DEVICE_TYPES } from './devices';
+import { ID_MAX, V, flag, optionalText, requiredText } from './validation';
+
+/** Alarm priorities (issue 6): 1 low, 2 medium, 3 high, 4 high and dangerous. */
+export const ALARM_PRIORITIES = [1, 2, 3, 4] as const;
+export type AlarmPriority = (typeof ALARM_PRIORITIES)[number];
+/** i18n key of each priority label. */
+export const ALARM_PRIORITY_KEYS: Record<AlarmPriority, string> = {
+  1: 'alarms.priority.low',
+  2: 'alarms.priority.medium',
+  3: 'alarms.priority.high',
+  4: 'alarms.priority.dangerous',
+};
+
+/** Alarm lifecycle: 1 active, 2 approved (converted to a fault), 3 rejected, 4 cleared by itself. */
+export const ALARM_STATUS = { active: 1, approved: 2, rejected: 3, cleared: 4 } as const;
+export const ALARM_STATUS_IDS = [1, 2, 3, 4] as const;
+export type AlarmStatusId = (typeof ALARM_STATUS_IDS)[number];
+export const ALARM_STATUS_NAMES = ['active', 'approved', 'rejected', 'cleared'] as const;
+export type AlarmStatusName = (typeof ALARM_STATUS_NAMES)[number];
+/** Status name of a status id. */
+export const alarmStatusName = (id: AlarmStatusId): AlarmStatusName => ALARM_STATUS_NAMES[id - 1]!;
+
+/** Where an alarm comes from. */
+export const ALARM_SOURCES = [
+  'device_status',
+  'comm_loss',
+  'plant_no_production',
+  'custom',
+  'performance',
+] as const;
+export type AlarmSource = (typeof ALARM_SOURCES)[number];
+
+/** Custom rule comparison operators, as the spec codes them. */
+export const ALARM_OPERANTS = ['<', '>', '>=', '<=', '='] as const;
+export type AlarmOperant = (typeof ALARM_OPERANTS)[number];
+
+/** Device types whose alarms the header's substation badge counts (`GET alarms/substationAlarms`). */
+export const SUBSTATION_DEVICE_TYPES = ['transformer', 'protection_relay', 'meter'] as const;
+
+/** Default list cap when `GET alarms` is called without paging (the spec's plain list). */
+export const ALARM_LIST_CAP = 1000;
+
+const statusId = z.enum(['1', '2', '3', '4'], { error: V.invalidValue }).transform(Number);
+const priorityId = z.enum(['1', '2', '3', '4'], { error: V.invalidValue }).transform(Number);
+const isoTime = () =>
+  z
+    .string({ error: V.invalidDate })
+    .trim()
+    .refine((v) => !Number.isNaN(Date.parse(v)), { error: V.invalidDate });
+
+/**
+ * Query of `GET alarms`. Without `page`/`pageSize` it answers the plain list (newest first, at most
+ * ALARM_LIST_CAP rows); with either it answers `{ items, total }`.
+ */
+export const alarmListQuery = z.object({
+  status_id: statusId.optional(),
+  priority_id: priorityId.optional(),
+  plant_id: refFilter(),
+  device_id: refFilter(),
+  from: isoTime().optional(),
+  to: isoTime().optional(),
+  page: z.coerce
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(1, { error: V.outOfRange })
+    .max(1_000_000, { error: V.outOfRange })
+    .optional(),
+  pageSize: z.coerce
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(1, { error: V.outOfRange })
+    .max(PAGE_SIZE_MAX, { error: V.outOfRange })
+    .optional(),
+});
+export type AlarmListQuery = z.output<typeof alarmListQuery>;
+
+/** One alarm as every alarm answer (and the in-process alarm feed) carries it. */
+export const alarmSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  plant_id: z.number().int(),
+  plant_name: z.string(),
+  device_id: z.number().int().nullable(),
+  device_name: z.string().nullable(),
+  device_type: z.enum(DEVICE_TYPES).nullable(),
+  /** The signal (tag) the alarm is about, when there is one. */
+  tag_id: z.number().int().nullable(),
+  source: z.enum(ALARM_SOURCES),
+  /** The custom rule that raised it (source `custom`). */
+  rule_id: z.number().int().nullable(),
+  priority_id: z.number().int().min(1).max(4),
+  /** i18n key of the alarm text (`alarms.msg.*`); the client translates it with `message_params`. */
+  message: z.string(),
+  message_params: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  status_id: z.number().int().min(1).max(4),
+  status: z.enum(ALARM_STATUS_NAMES),
+  started_at: z.string(),
+  cleared_at: z.string().nullable(),
+  approved_at: z.string().nullable(),
+  approved_by: z.number().int().nullable(),
+  rejected_at: z.string().nullable(),
+  rejected_by: z.number().int().nullable(),
+  fault_id: z.number().int().nullable(),
+});
+export type AlarmRecord = z.infer<typeof alarmSchema>;
+
+export const alarmList = z.array(alarmSchema);
+export const alarmPage = z.object({ items: z.array(alarmSchema), total: z.number().int() });
+
+/** Answer of `POST alarms/{id}/fault`. */
+export const alarmApproveAnswer = z.object({ alarm: alarmSchema, fault_id: z.number().int() });
+
+/** Query of `GET alarms/listen`: events after `cursor` (0 or absent: from the start of the log tail). */
+export const alarmListenQuery = z.object({
+  cursor: z.coerce
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(0, { error: V.invalidNumber })
+    .max(Number.MAX_SAFE_INTEGER, { error: V.invalidNumber })
+    .optional(),
+  limit: z.coerce
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(1, { error: V.outOfRange })
+    .max(500, { error: V.outOfRange })
+    .default(200),
+});
+
+export const ALARM_EVENT_KINDS = ['raised', 'cleared', 'approved', 'rejected'] as const;
+export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
+
+/** One entry of the alarm event log; `id` is the cursor. Also the `alarm` SSE event's data. */
+export const alarmEventSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(ALARM_EVENT_KINDS),
+  at: z.string(),
+  alarm: alarmSchema,
+});
+export type AlarmEvent = z.infer<typeof alarmEventSchema>;
+
+/** Answer of `GET alarms/listen`: the events after the cursor and the cursor to pass next time. */
+export const alarmListenAnswer = z.object({ cursor: z.number().int(), events: z.array(alarmEventSchema) });
+export type AlarmListenAnswer = z.infer<typeof alarmListenAnswer>;
+
+/** Largest on/off delay of a custom rule: one day. */
+export const ALARM_DELAY_MAX_S = 86_400;
+
+const delayField = () =>
+  z
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(0, { error: V.outOfRange })
+    .max(ALARM_DELAY_MAX_S, { error: V.outOfRange })
+    .default(0);
+
+/** A finite number (JSON cannot carry NaN/Infinity, but large exponents overflow to Infinity). */
+const finiteNumber = () =>
+  z.number({ error: V.invalidNumber }).refine(Number.isFinite, { error: V.invalidNumber });
+
+/**
+ * Body of `POST alarms/custom/{id}` (0 creates). `started_at`/`end_at` bound when the rule is active
+ * (either may be null: open-ended). Beyond the spec: `on_delay_s` (the condition must hold that long
+ * before raising), `hysteresis` (the value must be clear of the threshold by this margin to clear) and
+ * `off_delay_s` (it must stay clear that long).
+ */
+export const customAlarmBody = z
+  .object({
+    name: requiredText(200),
+    description: optionalText(1000),
+    priority_id: z
+      .number({ error: V.invalidValue })
+      .int({ error: V.invalidValue })
+      .min(1, { error: V.invalidValue })
+      .max(4, { error: V.invalidValue }),
+    tag_id: refId(),
+    operant: z.enum(ALARM_OPERANTS, { error: V.invalidValue }),
+    value: finiteNumber(),
+    started_at: isoTime().nullish(),
+    end_at: isoTime().nullish(),
+    is_active: flag().default(true),
+    on_delay_s: delayField(),
+    off_delay_s: delayField(),
+    hysteresis: z
+      .number({ error: V.invalidNumber })
+      .min(0, { error: V.outOfRange })
+      .refine(Number.isFinite, { error: V.invalidNumber })
+      .default(0),
+  })
+  .superRefine((v, ctx) => {
+    if (v.started_at && v.end_at && Date.parse(v.started_at) >= Date.parse(v.end_at))
+      ctx.addIssue({ code: 'custom', path: ['end_at'], message: V.rangeOrder });
+  });
+export type CustomAlarmBody = z.input<typeof customAlarmBody>;
+export type CustomAlarmBodyParsed = z.output<typeof customAlarmBody>;
+
+export const customAlarmSchema = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  plant_id: z.number().int(),
+  device_id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priority_id: z.number().int(),
+  tag_id: z.number().int(),
+  tag_name: z.string(),
+  unit: z.string().nullable(),
+  operant: z.enum(ALARM_OPERANTS),
+  value: z.number(),
+  started_at: z.string().nullable(),
+  end_at: z.string().nullable(),
+  is_active: z.boolean(),
+  on_delay_s: z.number().int(),
+  off_delay_s: z.number().int(),
+  hysteresis: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CustomAlarm = z.infer<typeof customAlarmSchema>;
+export const customAlarmList = z.array(customAlarmSchema);
+
+export const alarmIdParam = z.object({
+  id: z.coerce.number({ error: V.invalidNumber }).int().min(1).max(ID_MAX, { error: V.invalidNumber }),
+});
