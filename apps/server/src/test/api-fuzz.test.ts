@@ -111,7 +111,8 @@ function upstreamFailure(res: { statusCode: number; body: string }): boolean {
   );
 }
 
-describe(`API fuzz (${dialectUnderTest})`, () => {
+// Both sweeps grow with every route added (routes × keys × values): a budget, not the default 30 s.
+describe(`API fuzz (${dialectUnderTest})`, { timeout: 180_000 }, () => {
   let t: TestApp;
   let admin: TestUser;
   let tree: Tree;
