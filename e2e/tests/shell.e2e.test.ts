@@ -36,6 +36,9 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // Routes with an id are opened as …/1: fault 1 must exist for /fault-detail/1 to show its page.
+    const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    await api.post('faults/0', { plant_id: 1, title: 'Shell fault', priority_id: 2 });
   });
   afterAll(async () => {
     await browser?.close();

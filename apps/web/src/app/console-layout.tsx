@@ -20,6 +20,7 @@ import { FullPageSpin } from '../components/full-page-spin';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { ThemeToggle } from '../components/theme-toggle';
+import { SubstationBadge } from '../features/alarms/components/substation-badge';
 import { applyDayjsLocale } from '../lib/dayjs-locale';
 import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
@@ -124,6 +125,7 @@ export default function ConsoleLayout() {
             </Typography.Title>
           </Space>
           <Space size={4} align="center">
+            <SubstationBadge />
             <ThemeToggle />
             <LanguageSwitcher />
             <Dropdown

@@ -176,8 +176,15 @@ class LiveStream {
   private async run(token: string, abort: AbortController): Promise<boolean> {
     let response: Response;
     try {
+      // Every console request carries the anti-forgery header (spec §9), this one too.
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${token}`,
+        Accept: 'text/event-stream',
+      };
+      const xsrf = readCookie(document.cookie, XSRF_COOKIE);
+      if (xsrf) headers[XSRF_HEADER] = xsrf;
       response = await fetch(`${API_BASE}/${STREAM_PATH}`, {
-        headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
+        headers,
         credentials: 'include',
         cache: 'no-store',
         signal: abort.signal,

@@ -1,6 +1,159 @@
-import { PagePlaceholder } from '../../components';
+import { useMemo, useState } from 'react';
+import Switch from 'antd/es/switch';
+import Table from 'antd/es/table';
+import type { ColumnsType } from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import { useTranslation } from 'react-i18next';
+import { ALARM_PRIORITY_KEYS, type AlarmPriority, type CustomAlarm } from '@solar/shared';
+import { ManagementCard, RowActions } from '../../components';
+import { formatNumber } from '../../lib/format';
+import { useCan, useEditor } from '../../lib/management';
+import { bodyOf, useCustomAlarms, useDeleteCustomAlarm, useSaveCustomAlarm } from './api/custom-alarms';
+import { CustomAlarmForm } from './components/custom-alarm-form';
 
-/** pages.customizedAlarms: placeholder until the feature issue builds its content. */
+/** Tag colour of each priority: 1 low … 4 high and dangerous. */
+const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
+
+const formatDate = (iso: string | null, language: string) =>
+  iso
+    ? new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' }).format(
+        new Date(iso),
+      )
+    : '…';
+
+/**
+ * /customized-alarms: the custom alarm rules with their signal, condition, priority, active window and
+ * delays; the active switch saves at once; create/edit in a drawer, delete with confirmation.
+ */
 export default function CustomizedAlarmsPage() {
-  return <PagePlaceholder titleKey="pages.customizedAlarms" page="customized-alarms" />;
+  const { t, i18n } = useTranslation();
+  const can = useCan('dashboard');
+  const query = useCustomAlarms();
+  const remove = useDeleteCustomAlarm();
+  const toggle = useSaveCustomAlarm();
+  const editor = useEditor<CustomAlarm>();
+  const [search, setSearch] = useState('');
+
+  const rows = useMemo(() => {
+    const q = search.toLocaleLowerCase(i18n.language.replace('_', '-'));
+    return (query.data ?? []).filter(
+      (r) =>
+        !q ||
+        [r.name, r.tag_name, r.description ?? ''].some((v) =>
+          v.toLocaleLowerCase(i18n.language.replace('_', '-')).includes(q),
+        ),
+    );
+  }, [query.data, search, i18n.language]);
+
+  const columns: ColumnsType<CustomAlarm> = [
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: t('customAlarms.name'),
+      sorter: (a, b) => a.name.localeCompare(b.name),
+    },
+    {
+      key: 'tag_name',
+      dataIndex: 'tag_name',
+      title: t('customAlarms.tag'),
+      sorter: (a, b) => a.tag_name.localeCompare(b.tag_name),
+    },
+    {
+      key: 'condition',
+      title: t('customAlarms.condition'),
+      render: (_, r) => (
+        <span className="mono" data-testid={`custom-alarm-condition-${r.id}`}>
+          {r.operant} {formatNumber(r.value, i18n.language, 6)}
+          {r.unit ? ` ${r.unit}` : ''}
+        </span>
+      ),
+    },
+    {
+      key: 'priority_id',
+      dataIndex: 'priority_id',
+      title: t('customAlarms.priority'),
+      sorter: (a, b) => a.priority_id - b.priority_id,
+      render: (p: number) => (
+        <Tag color={PRIORITY_COLORS[p] ?? 'default'}>
+          {t(ALARM_PRIORITY_KEYS[p as AlarmPriority] ?? ALARM_PRIORITY_KEYS[4])}
+        </Tag>
+      ),
+    },
+    {
+      key: 'window',
+      title: t('customAlarms.window'),
+      responsive: ['lg'],
+      render: (_, r) =>
+        r.started_at || r.end_at
+          ? `${formatDate(r.started_at, i18n.language)} – ${formatDate(r.end_at, i18n.language)}`
+          : t('customAlarms.always'),
+    },
+    {
+      key: 'delays',
+      title: t('customAlarms.delays'),
+      responsive: ['md'],
+      render: (_, r) =>
+        t('customAlarms.delaysText', {
+          on: r.on_delay_s,
+          off: r.off_delay_s,
+          hysteresis: formatNumber(r.hysteresis, i18n.language, 6),
+        }),
+    },
+    {
+      key: 'is_active',
+      dataIndex: 'is_active',
+      title: t('management.active'),
+      render: (active: boolean, r) => (
+        <Switch
+          checked={active}
+          disabled={!can.update}
+          loading={toggle.isPending && toggle.variables?.id === r.id}
+          onChange={(checked) => toggle.mutate({ id: r.id, body: { ...bodyOf(r), is_active: checked } })}
+          aria-label={t('management.active')}
+          data-testid={`custom-alarm-active-${r.id}`}
+        />
+      ),
+    },
+    {
+      key: 'actions',
+      fixed: 'right',
+      title: t('management.actions'),
+      align: 'right',
+      render: (_, r) => (
+        <RowActions
+          resource="custom-alarm"
+          id={r.id}
+          onEdit={can.update ? () => editor.openEdit(r) : undefined}
+          onDelete={can.delete ? () => remove.mutate(r.id) : undefined}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <ManagementCard
+      resource="custom-alarm"
+      onSearch={setSearch}
+      createLabel={t('customAlarms.create')}
+      onCreate={can.create ? editor.openCreate : undefined}
+    >
+      <Table<CustomAlarm>
+        rowKey="id"
+        data-testid="custom-alarm-table"
+        columns={columns}
+        dataSource={rows}
+        loading={query.isFetching}
+        scroll={{ x: 'max-content' }}
+        pagination={{ showSizeChanger: true, showTotal: (total) => t('management.total', { total }) }}
+      />
+      <CustomAlarmForm
+        key={editor.session}
+        open={editor.open}
+        rule={editor.record}
+        error={editor.error}
+        onError={editor.setError}
+        onClose={editor.close}
+      />
+    </ManagementCard>
+  );
 }

@@ -1,0 +1,57 @@
+import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { alarmEventSchema, SUBSTATION_DEVICE_TYPES, type AlarmEvent, type AlarmRecord } from '@solar/shared';
+import { liveStream, useLiveStatus, type LiveStatus } from '../../../lib/live-stream';
+import { ALARM_LIST_KEY } from './get-alarms';
+import { SUBSTATION_ALARMS_KEY } from './get-substation-alarms';
+
+/** Calls the listener with each alarm event pushed over the tab's live stream (SSE event `alarm`). */
+export function useAlarmEvents(listener: (event: AlarmEvent) => void, enabled = true): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  }, [listener]);
+  useEffect(() => {
+    if (!enabled) return undefined;
+    return liveStream.on('alarm', (data) => {
+      const parsed = alarmEventSchema.safeParse(data);
+      if (parsed.success) latest.current(parsed.data);
+    });
+  }, [enabled]);
+}
+
+/** The list with the alarm put in: replaced where it is, otherwise added and the list kept newest first. */
+export function mergeAlarm(list: readonly AlarmRecord[], alarm: AlarmRecord): AlarmRecord[] {
+  const at = list.findIndex((a) => a.id === alarm.id);
+  if (at >= 0) return list.map((a, i) => (i === at ? alarm : a));
+  return [alarm, ...list].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at) || b.id - a.id);
+}
+
+const isSubstation = (alarm: AlarmRecord) =>
+  alarm.device_type !== null && (SUBSTATION_DEVICE_TYPES as readonly string[]).includes(alarm.device_type);
+
+/**
+ * Keeps the alarm list current without a reload: pushed events are merged into the cached list; while the
+ * list is being fetched, or after the live connection was (re)opened and events may have been missed, the
+ * list is fetched again instead. A substation alarm event refreshes the header badge too. Answers the
+ * connection's state.
+ */
+export function useLiveAlarmList(): LiveStatus {
+  const client = useQueryClient();
+  useAlarmEvents((event) => {
+    const state = client.getQueryState(ALARM_LIST_KEY);
+    if (!state || state.fetchStatus === 'fetching' || state.data === undefined)
+      void client.invalidateQueries({ queryKey: ALARM_LIST_KEY });
+    else client.setQueryData<AlarmRecord[]>(ALARM_LIST_KEY, (list) => mergeAlarm(list ?? [], event.alarm));
+    if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: SUBSTATION_ALARMS_KEY });
+  });
+  const status = useLiveStatus();
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (status === 'open' && wasOpen.current === false) {
+      wasOpen.current = true;
+      void client.invalidateQueries({ queryKey: ALARM_LIST_KEY });
+    } else if (status !== 'open') wasOpen.current = false;
+  }, [status, client]);
+  return status;
+}

@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import Tag from 'antd/es/tag';
+import { useTranslation } from 'react-i18next';
+import { ALARM_PRIORITY_KEYS, type AlarmPriority, type AlarmRecord } from '@solar/shared';
+
+/** Tag colour of each priority: 1 low, 2 medium, 3 high, 4 high and dangerous. */
+export const PRIORITY_COLORS: Record<AlarmPriority, string> = {
+  1: 'blue',
+  2: 'gold',
+  3: 'orange',
+  4: 'red',
+};
+
+/** Tag colour of each status (1 active, 2 approved, 3 rejected, 4 cleared). */
+export const STATUS_COLORS: Record<number, string> = {
+  1: 'error',
+  2: 'success',
+  3: 'default',
+  4: 'processing',
+};
+
+/** The colour-coded priority of an alarm. */
+export function PriorityTag({ priority }: { priority: number }) {
+  const { t } = useTranslation();
+  const p = priority as AlarmPriority;
+  return (
+    <Tag color={PRIORITY_COLORS[p]} data-testid="alarm-priority" data-priority={priority}>
+      {t(ALARM_PRIORITY_KEYS[p] ?? 'alarms.priority.low')}
+    </Tag>
+  );
+}
+
+/** The alarm's text in the interface language (the server sends an `alarms.msg.*` key and its params). */
+export function useAlarmText(): (alarm: Pick<AlarmRecord, 'message' | 'message_params'>) => string {
+  const { t } = useTranslation();
+  return (alarm) => {
+    const params: Record<string, string | number> = {};
+    for (const [k, v] of Object.entries(alarm.message_params)) params[k] = v ?? '';
+    return t(alarm.message, params)
+      .replace(/\s+\)/g, ')')
+      .replace(/\s{2,}/g, ' ');
+  };
+}
+
+/** The current time, renewed every `intervalMs` while `enabled` (live durations of active alarms). */
+export function useNow(intervalMs: number, enabled = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!enabled) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs, enabled]);
+  return now;
+}
+
+/** When the alarm's span ended: still running while active, else cleared/approved/rejected time. */
+export function alarmEnd(alarm: AlarmRecord, now: number): number {
+  if (alarm.status_id === 1) return now;
+  const end = alarm.cleared_at ?? alarm.approved_at ?? alarm.rejected_at;
+  return end ? Date.parse(end) : now;
+}
+
+/** `hh:mm:ss`, with the days in front when there are any (the caller translates the day part). */
+export function splitDuration(ms: number): { days: number; clock: string } {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(total / 86_400);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const clock = `${pad(Math.floor((total % 86_400) / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+  return { days, clock };
+}
+
+/** The alarm's duration; for an active alarm it keeps counting (`now` ticks). */
+export function AlarmDuration({ alarm, now }: { alarm: AlarmRecord; now: number }) {
+  const { t } = useTranslation();
+  const { days, clock } = splitDuration(alarmEnd(alarm, now) - Date.parse(alarm.started_at));
+  return (
+    <span className="mono" data-testid={`alarm-duration-${alarm.id}`}>
+      {days > 0 ? `${t('alarms.page.days', { count: days })} ${clock}` : clock}
+    </span>
+  );
+}

@@ -1,0 +1,181 @@
+import Col from 'antd/es/col';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Row from 'antd/es/row';
+import Select from 'antd/es/select';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { FAULT_PRIORITY_IDS, faultBody, type FaultBody } from '@solar/shared';
+import { FormDrawer } from '../../../components';
+import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { useSaveFault } from '../api/faults';
+import { useAssignees, useFaultPlantDevices, useFaultPlants } from '../api/lookups';
+import { priorityKey } from '../format';
+
+interface Values {
+  plant_id: number | undefined;
+  device_id: number | null | undefined;
+  tag_id: number | null | undefined;
+  title: string;
+  description: string;
+  priority_id: number;
+  assignee_user_id: number | null | undefined;
+}
+
+const shape = faultBody.shape;
+
+interface FaultFormProps {
+  open: boolean;
+  error: string | null;
+  onError: (message: string | null) => void;
+  onClose: () => void;
+}
+
+/** The "new fault" drawer: plant → device → signal (optional), title, description, priority, assignee. */
+export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Values>();
+  const save = useSaveFault();
+  const plantId = Form.useWatch('plant_id', form);
+  const deviceId = Form.useWatch('device_id', form);
+  const plants = useFaultPlants();
+  const devices = useFaultPlantDevices(plantId);
+  const canSeeUsers = useCan('user_management').view;
+  const assignees = useAssignees(canSeeUsers);
+  const signals = (devices.data ?? []).find((d) => d.id === deviceId)?.signals ?? [];
+
+  const onFinish = (v: Values) => {
+    onError(null);
+    const body: FaultBody = {
+      plant_id: v.plant_id ?? 0,
+      device_id: v.device_id ?? null,
+      tag_id: v.tag_id ?? null,
+      title: v.title,
+      description: orNull(v.description),
+      priority_id: v.priority_id,
+      status: 'open',
+      assignee_user_id: v.assignee_user_id ?? null,
+      root_cause: null,
+      resolution: null,
+    };
+    save.mutate(
+      { id: 0, body },
+      {
+        onSuccess: (fault) => {
+          onClose();
+          void navigate(`/fault-detail/${fault.id}`);
+        },
+        onError: (e) => {
+          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
+        },
+      },
+    );
+  };
+
+  return (
+    <FormDrawer
+      resource="fault"
+      open={open}
+      title={t('faults.page.create')}
+      saving={save.isPending}
+      onClose={onClose}
+      onSave={() => form.submit()}
+      error={error}
+      width={600}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        data-testid="fault-form"
+        initialValues={{ priority_id: 2, title: '', description: '', device_id: null, tag_id: null }}
+        onValuesChange={(changed: Partial<Values>) => {
+          // The device belongs to the plant and the signal to the device.
+          if ('plant_id' in changed) form.setFieldsValue({ device_id: null, tag_id: null });
+          if ('device_id' in changed) form.setFieldValue('tag_id', null);
+        }}
+      >
+        <Form.Item
+          name="plant_id"
+          label={t('faults.page.plant')}
+          rules={[schemaRule(shape.plant_id, t, true)]}
+        >
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            options={(plants.data ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.field_name}` }))}
+            loading={plants.isLoading}
+            placeholder={t('management.select')}
+            data-testid="fault-field-plant_id"
+          />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item name="device_id" label={t('faults.page.device')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={(devices.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+                loading={devices.isLoading && !!plantId}
+                disabled={!plantId}
+                placeholder={t('faults.page.optional')}
+                data-testid="fault-field-device_id"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="tag_id" label={t('faults.page.signal')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={signals.map((s) => ({
+                  value: s.id,
+                  label: s.unit ? `${s.name} (${s.unit})` : s.name,
+                }))}
+                disabled={!deviceId}
+                placeholder={t('faults.page.optional')}
+                data-testid="fault-field-tag_id"
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="title" label={t('faults.page.title')} rules={[schemaRule(shape.title, t, true)]}>
+          <Input data-testid="fault-field-title" autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          name="description"
+          label={t('faults.page.description')}
+          rules={[schemaRule(shape.description, t)]}
+        >
+          <Input.TextArea rows={4} data-testid="fault-field-description" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="priority_id"
+              label={t('faults.page.priority')}
+              rules={[schemaRule(shape.priority_id, t, true)]}
+            >
+              <Select
+                options={FAULT_PRIORITY_IDS.map((p) => ({ value: p, label: t(priorityKey(p)) }))}
+                data-testid="fault-field-priority_id"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="assignee_user_id" label={t('faults.page.assignee')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={(assignees.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+                disabled={!canSeeUsers}
+                placeholder={t('faults.page.unassigned')}
+                data-testid="fault-field-assignee_user_id"
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </FormDrawer>
+  );
+}
