@@ -165,4 +165,49 @@ describe('custom alarms and faults', () => {
       await page.goto('/fault-detail/999999');
       await page.getByTestId('not-found').waitFor();
     }));
+
+  it('a fault with a signal shows the signal around the alarm time; one without shows no chart', () =>
+    run('fault-chart', async (page) => {
+      // A few readings of the signal around now, one a minute, ending a minute ago.
+      const now = Date.now();
+      const points = Array.from({ length: 10 }, (_, i) => ({
+        signal_id: target.signal.id,
+        ts: now - (10 - i) * 60_000,
+        value: 50 + i,
+      }));
+      const answer = await api.post<{ stored: number }>('telemetry', { points });
+      expect(answer.stored).toBe(10);
+
+      const body = {
+        plant_id: target.plant.id,
+        device_id: target.device.id,
+        priority_id: 2,
+        status: 'open',
+      };
+      const withSignal = await api.post<FaultDetail>('faults/0', {
+        ...body,
+        tag_id: target.signal.id,
+        title: `E2E Sinyal ${now.toString(36)}`,
+      });
+      expect(withSignal.tag_id).toBe(target.signal.id);
+      await page.goto(`/fault-detail/${withSignal.id}`);
+      await page.getByTestId('fault-chart-card').waitFor();
+      const chart = page.getByTestId('fault-chart');
+      await chart.locator('canvas').first().waitFor();
+      await vi.waitFor(
+        async () => expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0),
+        {
+          timeout: 10_000,
+          interval: 200,
+        },
+      );
+
+      const withoutSignal = await api.post<FaultDetail>('faults/0', {
+        ...body,
+        title: `E2E Sinyalsiz ${now.toString(36)}`,
+      });
+      await page.goto(`/fault-detail/${withoutSignal.id}`);
+      await page.getByTestId('fault-detail-page').waitFor();
+      expect(await page.getByTestId('fault-chart-card').count()).toBe(0);
+    }));
 });

@@ -9,3 +9,4 @@ export { NotFoundPage } from './not-found-page';
 export { PagePlaceholder } from './page-placeholder';
 export { ThemeToggle } from './theme-toggle';
 export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';
+export { TelemetryChart, type TelemetryChartProps } from './telemetry-chart';

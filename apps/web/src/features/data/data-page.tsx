@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -11,6 +11,7 @@ import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { AGGREGATES, RESOLUTIONS, type Aggregate, type Resolution } from '@solar/shared';
+import { TelemetryChart } from '../../components';
 import { toOptions } from '../../lib/lookups';
 import { errorMessageOf } from '../../lib/management';
 import { notify } from '../../lib/notify';
@@ -22,11 +23,6 @@ import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
 import { LiveValuesTable } from './components/live-values-table';
 import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
-
-/** ECharts is the heaviest piece of the page: it loads while the selects are already usable. */
-const TelemetryChart = lazy(() =>
-  import('./components/telemetry-chart').then((m) => ({ default: m.TelemetryChart })),
-);
 
 /**
  * /data: plant → devices → signals, a time range, resolution and aggregate; the series as a zoomable
@@ -212,6 +208,7 @@ export default function DataPage() {
           <Empty description={t('data.noData')} data-testid="data-no-data" />
         ) : (
           <Spin spinning={telemetry.isFetching}>
+            {/* The chart loads lazily while the selects are already usable. */}
             <Suspense fallback={<div className="data-chart" />}>
               {telemetry.data && (
                 <TelemetryChart
@@ -219,6 +216,7 @@ export default function DataPage() {
                   dark={dark}
                   language={i18n.language}
                   otherUnitsLabel={t('data.otherUnits')}
+                  testId="data-chart"
                 />
               )}
             </Suspense>

@@ -13,6 +13,7 @@ import { NotFoundPage } from '../../components';
 import { ApiError } from '../../lib/problem';
 import { errorMessageOf, useCan } from '../../lib/management';
 import { useFault } from './api/faults';
+import { FaultChart } from './components/fault-chart';
 import { FaultComments } from './components/fault-comments';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { FaultWorkForm } from './components/fault-work-form';
@@ -21,7 +22,8 @@ import './faults.css';
 
 /**
  * /fault-detail/{ariza_id}: the fault's details, status/assignee/root cause/resolution, comment thread,
- * status history and the alarm it came from. An unknown or unreachable id shows the not-found page.
+ * status history, the alarm it came from and, with a signal, its chart around the alarm time. An unknown
+ * or unreachable id shows the not-found page.
  */
 export default function FaultDetailPage() {
   const { t, i18n } = useTranslation();
@@ -102,6 +104,7 @@ export default function FaultDetailPage() {
       >
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={items} />
       </Card>
+      {fault.tag_id !== null && <FaultChart signalId={fault.tag_id} detectedAt={fault.detected_at} />}
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={10}>
           <Card title={t('faults.page.work')}>

@@ -4,19 +4,30 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkLineComponent,
   TooltipComponent,
   type DataZoomComponentOption,
   type GridComponentOption,
   type LegendComponentOption,
+  type MarkLineComponentOption,
   type TooltipComponentOption,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { TelemetrySeries } from '@solar/shared';
-import { formatNumber } from '../../../lib/format';
+import { formatNumber } from '../../lib/format';
+import './telemetry-chart.css';
 
-// Only what a line chart with zoom, legend and tooltip needs: keeps the /data chunk small.
-echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+// Only what a line chart with zoom, legend, tooltip and a time mark needs: keeps the chart chunk small.
+echarts.use([
+  LineChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  MarkLineComponent,
+  CanvasRenderer,
+]);
 
 type Option = echarts.ComposeOption<
   | LineSeriesOption
@@ -24,19 +35,26 @@ type Option = echarts.ComposeOption<
   | TooltipComponentOption
   | LegendComponentOption
   | DataZoomComponentOption
+  | MarkLineComponentOption
 >;
 
 /** Units with an axis of their own; the others share one more axis. */
 const OWN_AXES = 3;
 const AXIS_OFFSET = 56;
 
-interface TelemetryChartProps {
+export interface TelemetryChartProps {
   series: readonly TelemetrySeries[];
   dark: boolean;
   /** Interface language, for numbers and times in the tooltip. */
   language: string;
   /** The title of the shared axis of the units beyond the first three. */
   otherUnitsLabel: string;
+  /** A vertical line at this moment (epoch ms), e.g. when an alarm began. */
+  markAt?: number;
+  /** The mark line's label. */
+  markLabel?: string;
+  /** The chart element's test id; `telemetry-chart` unless told. */
+  testId?: string;
 }
 
 /** `device · signal` as the legend names a series. */
@@ -55,7 +73,7 @@ export function axesOf(series: readonly TelemetrySeries[]): {
   return { units, axisOf: (s) => Math.min(units.indexOf(s.unit ?? ''), OWN_AXES) };
 }
 
-function optionOf({ series, language, otherUnitsLabel }: TelemetryChartProps): Option {
+function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: TelemetryChartProps): Option {
   const { units, axisOf } = axesOf(series);
   const axisCount = Math.min(units.length, OWN_AXES + 1);
   const time = new Intl.DateTimeFormat(language.replace('_', '-'), {
@@ -105,7 +123,7 @@ function optionOf({ series, language, otherUnitsLabel }: TelemetryChartProps): O
       { type: 'inside', filterMode: 'none' },
       { type: 'slider', filterMode: 'none', bottom: 16 },
     ],
-    series: series.map((s) => ({
+    series: series.map((s, i) => ({
       type: 'line' as const,
       name: seriesName(s),
       yAxisIndex: axisOf(s),
@@ -113,6 +131,17 @@ function optionOf({ series, language, otherUnitsLabel }: TelemetryChartProps): O
       connectNulls: false,
       sampling: 'lttb' as const,
       data: s.points,
+      ...(i === 0 && markAt !== undefined
+        ? {
+            markLine: {
+              silent: true,
+              symbol: 'none',
+              lineStyle: { color: '#ff4d4f', type: 'dashed' as const, width: 2 },
+              label: { formatter: markLabel ?? '', position: 'insideEndTop' as const },
+              data: [{ xAxis: markAt }],
+            },
+          }
+        : {}),
     })),
   };
 }
@@ -121,7 +150,7 @@ function optionOf({ series, language, otherUnitsLabel }: TelemetryChartProps): O
 export function TelemetryChart(props: TelemetryChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
-  const { dark, series, language, otherUnitsLabel } = props;
+  const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
 
   useEffect(() => {
     const element = host.current;
@@ -139,14 +168,16 @@ export function TelemetryChart(props: TelemetryChartProps) {
 
   // Only new data, language or theme redraw (and reset the zoom); other renders leave the chart alone.
   useEffect(() => {
-    chart.current?.setOption(optionOf({ series, dark, language, otherUnitsLabel }), { notMerge: true });
-  }, [series, dark, language, otherUnitsLabel]);
+    chart.current?.setOption(optionOf({ series, dark, language, otherUnitsLabel, markAt, markLabel }), {
+      notMerge: true,
+    });
+  }, [series, dark, language, otherUnitsLabel, markAt, markLabel]);
 
   return (
     <div
       ref={host}
-      className="data-chart"
-      data-testid="data-chart"
+      className="telemetry-chart"
+      data-testid={testId}
       data-series-count={series.length}
       data-points={series.reduce((n, s) => n + s.points.length, 0)}
     />

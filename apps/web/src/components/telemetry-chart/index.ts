@@ -1,0 +1,11 @@
+import { lazy } from 'react';
+
+export type { TelemetryChartProps } from './telemetry-chart';
+
+/**
+ * The telemetry line chart, loaded on first render: ECharts is the heaviest piece of any page that shows
+ * it, so it stays out of the page's own chunk. Render it inside a Suspense boundary.
+ */
+export const TelemetryChart = lazy(() =>
+  import('./telemetry-chart').then((m) => ({ default: m.TelemetryChart })),
+);
