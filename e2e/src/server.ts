@@ -35,9 +35,24 @@ function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-e2e-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', serverEntry], {
+  // A port found free can be taken by another test file's server before ours binds it; the health check
+  // would then be answered by that other server. So: our child must still be running a moment after it
+  // answers, or we start again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawnServer(port, url, dataDir, env);
+    const healthy = await waitHealthy(child, url);
+    if (healthy) {
+      await new Promise((r) => setTimeout(r, 300));
+      if (child.exitCode === null) return running(child, url, dataDir);
+    }
+    if (attempt === 3) throw new Error(`server exited with code ${child.exitCode} (3 attempts)`);
+  }
+}
+
+function spawnServer(port: number, url: string, dataDir: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', serverEntry], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -54,18 +69,25 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/** True once the server answers /api/health; false when the child exits first. */
+async function waitHealthy(child: ChildProcess, url: string): Promise<boolean> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) return false;
     try {
       const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
+      if (res.ok) return true;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error('server did not become healthy within 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+function running(child: ChildProcess, url: string, dataDir: string): RunningServer {
   const outboxDir = path.join(dataDir, 'outbox');
   return {
     url,

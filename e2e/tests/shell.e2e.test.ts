@@ -224,19 +224,20 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
         await page.route(new RegExp(`/api/users/${operatorId}$`), async (route) => {
           if (route.request().method() === 'GET') {
             delayed++;
-            await new Promise((r) => setTimeout(r, 1_500));
+            // Long enough that a loaded CI machine still sees the overlay before the answer.
+            await new Promise((r) => setTimeout(r, 4_000));
           }
           await route.continue();
         });
         // The profile of another user loads it with GET users/{id}.
         await page.goto(`/profile/${operatorId}`);
         const overlay = page.getByTestId('loading-overlay');
-        await overlay.waitFor({ state: 'visible', timeout: 1_400 });
+        await overlay.waitFor({ state: 'visible', timeout: 3_500 });
         await expectText(overlay, 'Yükleniyor...');
         const box = await overlay.boundingBox();
         expect(box!.width).toBeGreaterThan(400);
         await screenshot(page, 'shell-loading-overlay');
-        await overlay.waitFor({ state: 'detached', timeout: 5_000 });
+        await overlay.waitFor({ state: 'detached', timeout: 10_000 });
         await expectText(page.getByTestId('profile-card-email'), DEMO.operator.email);
         expect(delayed).toBe(1);
       },
