@@ -172,14 +172,7 @@ export default function DevicesPage() {
         dataSource={query.data?.items}
         loading={query.isFetching}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          current: state.page,
-          pageSize: state.pageSize,
-          total: query.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('management.total', { total }),
-        }}
-        onChange={(pagination, _filters, sorter) => list.onTableChange(pagination, sorter)}
+        {...list.tableProps(query.data?.total)}
       />
       <DeviceForm
         key={editor.session}

@@ -195,14 +195,7 @@ export default function FaultsPage() {
           onClick: () => void navigate(`/fault-detail/${fault.id}`),
           'data-testid': `fault-row-${fault.id}`,
         })}
-        pagination={{
-          current: state.page,
-          pageSize: state.pageSize,
-          total: query.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('management.total', { total }),
-        }}
-        onChange={(pagination, _filters, sorter) => list.onTableChange(pagination, sorter)}
+        {...list.tableProps(query.data?.total)}
       />
       <FaultForm
         key={editor.session}
