@@ -4,7 +4,7 @@
  * exactly a `1d` rollup bucket: 23 h on the spring-forward day, 25 h on the fall-back day.
  */
 import type { KpiPeriod } from '@solar/shared';
-import { dayStart, localDate, nextDate } from '../../../telemetry/buckets';
+import { dayStart, localDate, nextDate } from './telemetry-imports';
 
 /** [startMs, endMs) in UTC epoch milliseconds. */
 export interface TimeRangeMs {
