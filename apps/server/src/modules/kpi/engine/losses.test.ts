@@ -177,7 +177,7 @@ describe('losses and availability, worked by hand', () => {
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
     };
-    for (let run = 0; run < 100; run++) {
+    for (let run = 0; run < 50; run++) {
       const ratings = Array.from({ length: 1 + Math.floor(random() * 5) }, () => Math.round(random() * 100));
       const acCapacityKw = random() * 300;
       const intervals: LossInterval[] = Array.from({ length: 288 }, () => {
