@@ -6,7 +6,6 @@
 import {
   classifyInverterInterval,
   DAYLIGHT_THRESHOLD_WM2,
-  ratingShares,
   type InverterIntervalData,
 } from './inverter-intervals';
 
@@ -66,17 +65,39 @@ export function inverterTimeAvailability(
   };
 }
 
+/** An inverter's availability counts with its rating, as plantTimeAvailability weighs them. */
+export interface RatedAvailability {
+  ratedAcKw: number;
+  availableIntervals: number;
+  /** Daylight intervals with data: daylightIntervals − gapIntervals. */
+  assessedIntervals: number;
+}
+
+/** The rating-weighted interval counts of one inverter, the additive form a daily KPI row stores. */
+export function ratedAvailability(ratedAcKw: number, a: TimeAvailability): RatedAvailability {
+  return {
+    ratedAcKw,
+    availableIntervals: a.availableIntervals,
+    assessedIntervals: a.daylightIntervals - a.gapIntervals,
+  };
+}
+
 /**
- * Plant availability: the inverters' availabilities weighted by rated AC power, over the inverters that
- * have one (an inverter without assessed daylight drops out of both sums); null when none has.
+ * Plant availability weighted by rated AC power: Σ P_j · available_j / Σ P_j · assessed_j. When every
+ * inverter was assessed over the same intervals this is exactly Σ P_j A_j / Σ P_j, the rating-weighted
+ * mean of their availabilities; when gaps differ, an inverter weighs by the time it could be judged. In
+ * this form days add up (sum the numerator and the denominator), so a month is not a mean of daily ratios.
+ * Null when no inverter had an assessed daylight interval.
  */
-export function plantTimeAvailability(
-  inverters: readonly { availability: number | null; ratedAcKw: number }[],
-): number | null {
-  const assessed = inverters.filter((i) => i.availability !== null);
-  if (assessed.length === 0) return null;
-  const shares = ratingShares(assessed.map((i) => i.ratedAcKw));
-  return assessed.reduce((sum, inv, k) => sum + shares[k]! * inv.availability!, 0);
+export function plantTimeAvailability(inverters: readonly RatedAvailability[]): number | null {
+  let availableKw = 0;
+  let assessedKw = 0;
+  for (const inv of inverters) {
+    const kw = inv.ratedAcKw > 0 ? inv.ratedAcKw : 0;
+    availableKw += kw * inv.availableIntervals;
+    assessedKw += kw * inv.assessedIntervals;
+  }
+  return assessedKw > 0 ? availableKw / assessedKw : null;
 }
 
 /**

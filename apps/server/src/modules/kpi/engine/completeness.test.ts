@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCompleteness, dataCompleteness, expectedSampleCount } from './completeness';
+import {
+  dailyCompleteness,
+  dataCompleteness,
+  expectedSampleCount,
+  plantDataCompleteness,
+} from './completeness';
 import { localDayRange } from './periods';
 
 describe('data completeness', () => {
@@ -43,5 +48,17 @@ describe('data completeness', () => {
     // 5-minute poll: 288 a day; before the day started, none.
     expect(expectedSampleCount(range, 300)).toBe(288);
     expect(expectedSampleCount(range, 300, range.startMs - 1)).toBe(0);
+  });
+
+  it("weighs a plant by its devices' expected samples", () => {
+    // Inverter 2880 expected / 2736 received, meter 288 / 300 (capped at 288): (2736 + 288) / (2880 + 288)
+    // = 3024 / 3168 = 0.954545
+    expect(
+      plantDataCompleteness([
+        { expectedSamples: 2880, receivedSamples: 2736, completeness: 0.95 },
+        { expectedSamples: 288, receivedSamples: 300, completeness: 1 },
+      ]),
+    ).toBeCloseTo(3024 / 3168, 12);
+    expect(plantDataCompleteness([])).toBeNull();
   });
 });

@@ -53,3 +53,17 @@ export function dailyCompleteness(input: DailyCompletenessInput): DailyCompleten
     completeness: dataCompleteness(input.receivedSamples, expectedSamples),
   };
 }
+
+/**
+ * A plant's completeness over its devices: Σ received (each capped at its expectation) / Σ expected, so
+ * a device polled every 30 s weighs more than one polled every 5 min, as its share of the samples does.
+ */
+export function plantDataCompleteness(devices: readonly DailyCompleteness[]): number | null {
+  let received = 0;
+  let expected = 0;
+  for (const d of devices) {
+    received += Math.min(Math.max(d.receivedSamples, 0), d.expectedSamples);
+    expected += d.expectedSamples;
+  }
+  return dataCompleteness(received, expected);
+}

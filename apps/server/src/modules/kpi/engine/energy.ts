@@ -1,5 +1,5 @@
 /**
- * Energy from cumulative counters (IEC 61724-1:2021 clause 10.3: E is the integral of power, here read as
+ * Energy from cumulative counters (IEC 61724-1:2021, calculated parameters: electrical energy, here read as
  * the increase of the device's own energy register) and the plant's energy source choice.
  */
 import type { EnergySource } from '@solar/shared';

@@ -1,6 +1,11 @@
 import { LOSS_KINDS } from '@solar/shared';
 import { describe, expect, it } from 'vitest';
-import { energyBasedAvailability, inverterTimeAvailability, plantTimeAvailability } from './availability';
+import {
+  energyBasedAvailability,
+  inverterTimeAvailability,
+  plantTimeAvailability,
+  ratedAvailability,
+} from './availability';
 import type { InverterIntervalData } from './inverter-intervals';
 import { dayLosses, type LossInterval } from './losses';
 
@@ -65,11 +70,8 @@ describe('losses and availability, worked by hand', () => {
       availableIntervals: 6,
       gapIntervals: 0,
     });
-    // Plant, weighted by rating: 0.6 × 1 + 0.4 × 0.6 = 0.84.
-    const plant = plantTimeAvailability([
-      { availability: a.availability, ratedAcKw: 60 },
-      { availability: b.availability, ratedAcKw: 40 },
-    ]);
+    // Plant, weighted by rating: (60 × 10 + 40 × 6) / (60 × 10 + 40 × 10) = 840 / 1000 = 0.6 × 1 + 0.4 × 0.6 = 0.84.
+    const plant = plantTimeAvailability([ratedAvailability(60, a), ratedAvailability(40, b)]);
     expect(plant).toBeCloseTo(0.84, 12);
     // Energy-based: 1 − 9.6 / (46.52 + 9.6) = 1 − 9.6 / 56.12 = 0.828938
     expect(energyBasedAvailability(losses.actualEnergyKwh, losses.byKindKwh.downtime)).toBeCloseTo(

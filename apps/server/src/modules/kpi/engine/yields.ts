@@ -86,26 +86,41 @@ export interface TemperatureCorrectionOptions {
  */
 export function temperatureCorrectedPr(
   intervals: Iterable<PrInterval>,
+  options: TemperatureCorrectionOptions,
+): number | null {
+  const kept: PrInterval[] = [];
+  let actualKwh = 0;
+  for (const iv of intervals) {
+    if (iv.energyKwh === null || iv.moduleTemperatureC === null) continue;
+    kept.push(iv);
+    actualKwh += iv.energyKwh;
+  }
+  const referenceKwh = temperatureCorrectedReferenceKwh(kept, options);
+  return referenceKwh > 0 ? actualKwh / referenceKwh : null;
+}
+
+/**
+ * The denominator of the temperature-corrected PR, Σ P0 · G_POA,i/1000 · (1 + γ (T_mod,i − T_ref)) · Δt_i
+ * in kWh. Additive over days, so a month's PR_corr is Σ E / Σ of this (never a mean of daily ratios). An
+ * interval without a module temperature is taken at T_ref (no correction).
+ */
+export function temperatureCorrectedReferenceKwh(
+  intervals: Iterable<Omit<PrInterval, 'energyKwh'>>,
   {
     capacityKwp,
     gammaPerK = DEFAULT_GAMMA_PER_K,
     referenceTemperatureC = T_STC_C,
   }: TemperatureCorrectionOptions,
-): number | null {
-  if (!(capacityKwp > 0)) return null;
-  let actualKwh = 0;
-  let correctedReferenceKwh = 0;
+): number {
+  if (!(capacityKwp > 0)) return 0;
+  let kwh = 0;
   for (const iv of intervals) {
-    if (iv.energyKwh === null || iv.moduleTemperatureC === null || !(iv.poaWm2 > 0)) continue;
-    const hours = iv.durationMs / MS_PER_H;
-    actualKwh += iv.energyKwh;
-    correctedReferenceKwh +=
-      capacityKwp *
-      (iv.poaWm2 / G_STC_WM2) *
-      (1 + gammaPerK * (iv.moduleTemperatureC - referenceTemperatureC)) *
-      hours;
+    if (!(iv.poaWm2 > 0)) continue;
+    const correction =
+      iv.moduleTemperatureC === null ? 1 : 1 + gammaPerK * (iv.moduleTemperatureC - referenceTemperatureC);
+    kwh += capacityKwp * (iv.poaWm2 / G_STC_WM2) * correction * (iv.durationMs / MS_PER_H);
   }
-  return correctedReferenceKwh > 0 ? actualKwh / correctedReferenceKwh : null;
+  return kwh;
 }
 
 /**
