@@ -127,6 +127,20 @@ describe('losses and availability, worked by hand', () => {
     expect(losses.byKindKwh.downtime).toBeCloseTo(40 / 12, 10);
     // Total 10 − 5 = 5 = 1.6667 + 3.3333: nothing left for underperformance.
     expect(losses.byKindKwh.underperformance).toBeCloseTo(0, 10);
+    // An unknown AC capacity (0) clips nothing.
+    const unknownCapacity = dayLosses({
+      inverterRatedAcKw: RATINGS_KW,
+      acCapacityKw: 0,
+      intervals: [
+        {
+          durationMs: FIVE_MIN,
+          poaWm2: 500,
+          expectedPowerKw: 60,
+          inverters: [{ energyKwh: 3 }, { energyKwh: 2 }],
+        },
+      ],
+    });
+    expect(unknownCapacity.byKindKwh.clipping).toBe(0);
   });
 
   it('grid outage or curtailment is its own part and keeps availability', () => {

@@ -69,6 +69,8 @@ export function dayLosses(input: DayLossInput): DayLosses {
   const threshold = input.daylightThresholdWm2 ?? DAYLIGHT_THRESHOLD_WM2;
   const shares = ratingShares(input.inverterRatedAcKw);
   const n = shares.length;
+  // An unknown (0) AC capacity must not turn the whole expectation into clipping.
+  const capacityKw = input.acCapacityKw > 0 ? input.acCapacityKw : Number.POSITIVE_INFINITY;
   const downtimeByInverterKwh = new Array<number>(n).fill(0);
   const openGapExpectedKwh = new Array<number | null>(n).fill(null);
   let expectedKwh = 0;
@@ -88,7 +90,7 @@ export function dayLosses(input: DayLossInput): DayLosses {
       for (const d of iv.inverters) intervalExpectedKwh += d.energyKwh ?? 0;
     } else {
       intervalExpectedKwh = Math.max(iv.expectedPowerKw, 0) * hours;
-      clipKwh = Math.max(intervalExpectedKwh - Math.max(input.acCapacityKw, 0) * hours, 0);
+      clipKwh = Math.max(intervalExpectedKwh - capacityKw * hours, 0);
     }
     expectedKwh += intervalExpectedKwh;
     clippingKwh += clipKwh;
@@ -110,12 +112,8 @@ export function dayLosses(input: DayLossInput): DayLosses {
         continue;
       }
       const state = classifyInverterInterval(data, iv.poaWm2, threshold);
-      if (state === 'down') {
-        const lost = shareKwh - data.energyKwh;
-        downtimeByInverterKwh[j]! += lost;
-      } else if (state === 'excused') {
-        gridKwh += shareKwh - data.energyKwh;
-      }
+      if (state === 'down') downtimeByInverterKwh[j]! += shareKwh - data.energyKwh;
+      else if (state === 'excused') gridKwh += shareKwh - data.energyKwh;
     }
   }
   for (const open of openGapExpectedKwh) if (open !== null) commGapKwh += open;

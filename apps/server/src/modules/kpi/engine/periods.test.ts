@@ -75,5 +75,6 @@ describe('KPI period boundaries', () => {
     expect(kpiDateOf(utc('2026-03-28T23:30:00Z'), SKOPJE)).toBe('2026-03-29');
     expect(kpiDateOf(utc('2026-03-28T20:59:59Z'), ISTANBUL)).toBe('2026-03-28');
     expect(() => localDayRange('2026-13-01', SKOPJE)).toThrow(RangeError);
+    expect(() => periodRange('month', '2026-02-30', SKOPJE)).toThrow(RangeError);
   });
 });

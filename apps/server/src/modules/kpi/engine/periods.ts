@@ -22,7 +22,10 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function parseDate(date: string): { year: number; month: number } {
   const m = DATE_RE.exec(date);
-  if (!m || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new RangeError(`not a date: ${date}`);
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  // Date.parse rolls 2026-02-30 over to March 2; the round trip refuses it.
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date)
+    throw new RangeError(`not a date: ${date}`);
   return { year: Number(m[1]), month: Number(m[2]) };
 }
 
