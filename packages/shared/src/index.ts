@@ -17,3 +17,4 @@ export * from './sunspec';
 export * from './collectors';
 export * from './alarms';
 export * from './faults';
+export * from './kpi';

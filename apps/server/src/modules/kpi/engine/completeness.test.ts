@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dailyCompleteness,
+  dataCompleteness,
+  expectedSampleCount,
+  plantDataCompleteness,
+} from './completeness';
+import { localDayRange } from './periods';
+
+describe('data completeness', () => {
+  it('expects samples for the true length of the local day', () => {
+    // Poll every 30 s = 120 samples an hour.
+    // Skopje 2026-03-29 is 23 h: 23 × 120 = 2760; 2026-10-25 is 25 h: 3000; an ordinary day 24 h: 2880.
+    const at = (date: string, timeZone: string) =>
+      dailyCompleteness({ date, timeZone, pollIntervalS: 30, receivedSamples: 2760 });
+    expect(at('2026-03-29', 'Europe/Skopje')).toEqual({
+      expectedSamples: 2760,
+      receivedSamples: 2760,
+      completeness: 1,
+    });
+    expect(at('2026-10-25', 'Europe/Skopje').expectedSamples).toBe(3000);
+    // 2760 of 3000 = 0.92
+    expect(at('2026-10-25', 'Europe/Skopje').completeness).toBeCloseTo(0.92, 12);
+    expect(at('2026-06-01', 'Europe/Skopje').expectedSamples).toBe(2880);
+    // Istanbul never shifts: 2880 on both dates.
+    expect(at('2026-03-29', 'Europe/Istanbul').expectedSamples).toBe(2880);
+    expect(at('2026-10-25', 'Europe/Istanbul').expectedSamples).toBe(2880);
+  });
+
+  it('counts today only up to now', () => {
+    // 12:00 in Skopje on 2026-03-29 is 10:00Z; the day began 2026-03-28T23:00Z: 11 h × 120 = 1320.
+    const today = dailyCompleteness({
+      date: '2026-03-29',
+      timeZone: 'Europe/Skopje',
+      pollIntervalS: 30,
+      receivedSamples: 1254,
+      nowMs: Date.parse('2026-03-29T10:00:00Z'),
+    });
+    // 1254 / 1320 = 0.95
+    expect(today).toEqual({ expectedSamples: 1320, receivedSamples: 1254, completeness: 0.95 });
+  });
+
+  it('caps at 1 and answers null when nothing was expected', () => {
+    expect(dataCompleteness(3100, 2880)).toBe(1);
+    expect(dataCompleteness(0, 0)).toBeNull();
+    const range = localDayRange('2026-06-01', 'Europe/Istanbul');
+    expect(expectedSampleCount(range, 0)).toBe(0);
+    // 5-minute poll: 288 a day; before the day started, none.
+    expect(expectedSampleCount(range, 300)).toBe(288);
+    expect(expectedSampleCount(range, 300, range.startMs - 1)).toBe(0);
+  });
+
+  it("weighs a plant by its devices' expected samples", () => {
+    // Inverter 2880 expected / 2736 received, meter 288 / 300 (capped at 288): (2736 + 288) / (2880 + 288)
+    // = 3024 / 3168 = 0.954545
+    expect(
+      plantDataCompleteness([
+        { expectedSamples: 2880, receivedSamples: 2736, completeness: 0.95 },
+        { expectedSamples: 288, receivedSamples: 300, completeness: 1 },
+      ]),
+    ).toBeCloseTo(3024 / 3168, 12);
+    expect(plantDataCompleteness([])).toBeNull();
+  });
+});

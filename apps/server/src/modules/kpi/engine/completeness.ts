@@ -1,0 +1,69 @@
+/**
+ * Data completeness (IEC 61724-1:2021 reports the fraction of valid data alongside every metric): the
+ * share of expected samples a device delivered in a local day.
+ */
+import { localDayRange, type TimeRangeMs } from './periods';
+
+/**
+ * Samples a device polled every `pollIntervalS` should deliver in the range, counted up to `untilMs`
+ * (now, for today) when given. The range is the local day, so a DST day expects 23 or 25 hours' worth.
+ */
+export function expectedSampleCount(range: TimeRangeMs, pollIntervalS: number, untilMs?: number): number {
+  if (!(pollIntervalS > 0)) return 0;
+  const endMs = untilMs === undefined ? range.endMs : Math.min(Math.max(untilMs, range.startMs), range.endMs);
+  return Math.floor((endMs - range.startMs) / (pollIntervalS * 1000));
+}
+
+/** received / expected, capped at 1 (a device pushing faster than its poll interval is complete, not 120 %); null when nothing was expected. */
+export function dataCompleteness(receivedSamples: number, expectedSamples: number): number | null {
+  if (!(expectedSamples > 0)) return null;
+  return Math.min(Math.max(receivedSamples, 0) / expectedSamples, 1);
+}
+
+export interface DailyCompletenessInput {
+  /** Local date, YYYY-MM-DD. */
+  date: string;
+  timeZone: string;
+  pollIntervalS: number;
+  /**
+   * Samples received that day: the number of distinct sample times of the device, e.g. the `count` of
+   * the 1d rollup of one signal every sample carries (AC power), not the sum over its signals.
+   */
+  receivedSamples: number;
+  /** For today: count expectations only up to now. */
+  nowMs?: number;
+}
+
+export interface DailyCompleteness {
+  expectedSamples: number;
+  receivedSamples: number;
+  completeness: number | null;
+}
+
+/** Completeness of one device on one local day (DST-aware through the day's true length). */
+export function dailyCompleteness(input: DailyCompletenessInput): DailyCompleteness {
+  const expectedSamples = expectedSampleCount(
+    localDayRange(input.date, input.timeZone),
+    input.pollIntervalS,
+    input.nowMs,
+  );
+  return {
+    expectedSamples,
+    receivedSamples: input.receivedSamples,
+    completeness: dataCompleteness(input.receivedSamples, expectedSamples),
+  };
+}
+
+/**
+ * A plant's completeness over its devices: Σ received (each capped at its expectation) / Σ expected, so
+ * a device polled every 30 s weighs more than one polled every 5 min, as its share of the samples does.
+ */
+export function plantDataCompleteness(devices: readonly DailyCompleteness[]): number | null {
+  let received = 0;
+  let expected = 0;
+  for (const d of devices) {
+    received += Math.min(Math.max(d.receivedSamples, 0), d.expectedSamples);
+    expected += d.expectedSamples;
+  }
+  return dataCompleteness(received, expected);
+}

@@ -1,0 +1,71 @@
+/**
+ * The one status rule for plants and devices (list, map, single-line diagram, inverter page): normal,
+ * warning, fault, offline or night, from the active alarms' priorities (packages/shared alarms.ts:
+ * 1 low, 2 medium, 3 high, 4 high and dangerous), the communication state and daylight.
+ */
+import type { AlarmPriority, AlarmSource, OperatingStatus } from '@solar/shared';
+import { sunPosition } from '@solar/simulator';
+
+/** Priorities from which an active alarm makes its subject a fault: 3 high, 4 high and dangerous. */
+export const FAULT_MIN_PRIORITY: AlarmPriority = 3;
+
+export type CommunicationState = 'online' | 'lost';
+
+/** What the status needs of an active alarm. */
+export interface ActiveAlarmRef {
+  priorityId: number;
+  source: AlarmSource;
+}
+
+export interface StatusInput {
+  /** Active alarms of the subject: a device's own, or every alarm of a plant and its devices. */
+  activeAlarms: readonly ActiveAlarmRef[];
+  /** The subject's own communication: a device's link, or for a plant plantCommunication(...). */
+  communication: CommunicationState;
+  isDaylight: boolean;
+}
+
+/**
+ * Status by precedence, first match wins:
+ * 1. fault — an active alarm of priority ≥ 3 other than communication loss: something needs a crew, and
+ *    it stays visible even if the link drops afterwards;
+ * 2. offline — the subject itself does not communicate (its comm_loss alarm is this state, not a fault);
+ * 3. warning — any other active alarm: priority 1–2, or, for a plant, a device that lost communication;
+ * 4. night — no daylight and nothing above: not producing is expected;
+ * 5. normal.
+ */
+export function operatingStatus({ activeAlarms, communication, isDaylight }: StatusInput): OperatingStatus {
+  if (activeAlarms.some((a) => a.source !== 'comm_loss' && a.priorityId >= FAULT_MIN_PRIORITY))
+    return 'fault';
+  if (communication === 'lost') return 'offline';
+  if (activeAlarms.length > 0) return 'warning';
+  if (!isDaylight) return 'night';
+  return 'normal';
+}
+
+/**
+ * A plant is offline when none of its devices communicates (or it has none); a plant with some devices
+ * silent is online, and their comm_loss alarms make it a warning.
+ */
+export function plantCommunication(deviceStates: readonly CommunicationState[]): CommunicationState {
+  return deviceStates.some((s) => s === 'online') ? 'online' : 'lost';
+}
+
+/**
+ * A device's communication from its newest data: lost when nothing arrived for three poll intervals
+ * (at least 5 minutes, so a 30 s poller's single late answer does not flap the status), or ever.
+ */
+export function communicationState(
+  lastDataMs: number | null,
+  nowMs: number,
+  pollIntervalS: number,
+): CommunicationState {
+  if (lastDataMs === null) return 'lost';
+  const staleAfterMs = Math.max(3 * pollIntervalS * 1000, 300_000);
+  return nowMs - lastDataMs > staleAfterMs ? 'lost' : 'online';
+}
+
+/** Daylight: the sun above the horizon at the plant (suncalc, as the simulator computes it). */
+export function isDaylight(tsMs: number, latitude: number, longitude: number): boolean {
+  return sunPosition(tsMs, latitude, longitude).elevationDeg > 0;
+}

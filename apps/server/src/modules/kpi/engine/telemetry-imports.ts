@@ -1,0 +1,6 @@
+/**
+ * The telemetry store's counter and calendar rules the KPI engine reuses, imported in one place so the
+ * store's move (telemetry → telemetry-store) touches one line.
+ */
+export { counterDelta } from '../../../telemetry/aggregate';
+export { dayStart, floorBucket, localDate, nextDate } from '../../../telemetry/buckets';
