@@ -18,8 +18,8 @@ import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
 import { xsrfPlugin } from './plugins/xsrf';
 import { seedDemo } from './seed/demo';
-import { startRetention } from './telemetry/retention';
-import { TelemetryStore } from './telemetry/telemetry-store';
+import { startRetention } from './telemetry-store/retention';
+import { TelemetryStore } from './telemetry-store/telemetry-store';
 
 export interface BuiltApp {
   app: FastifyInstance;

@@ -3,7 +3,7 @@ import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
 import type { TokenService } from './lib/tokens';
-import type { TelemetryHub } from './telemetry/telemetry-hub';
+import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
 /** What feature modules are given: the database and the shared services, no Fastify. */
 export interface AppContext {

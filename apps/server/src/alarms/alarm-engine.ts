@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AlarmOperant, AlarmSource } from '@solar/shared';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
-import type { StoredPoint } from '../telemetry/telemetry-hub';
+import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { publishAlarmEvents } from './alarm-publish';
 import {
   activeConditions,

@@ -6,7 +6,7 @@
  * "communication loss" from it).
  */
 import { COMM_LOSS_MISSED_POLLS, type CommState } from '@solar/shared';
-import type { PointToStore } from '../../telemetry/telemetry-hub';
+import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { CollectorContext, CollectorLog } from '../collector-context';
 import {
   loadDeviceStatuses,

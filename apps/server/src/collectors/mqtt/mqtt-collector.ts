@@ -18,7 +18,7 @@ import {
   TELEMETRY_FUTURE_TOLERANCE_MS,
   mqttTelemetryPayload,
 } from '@solar/shared';
-import type { PointToStore } from '../../telemetry/telemetry-hub';
+import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { RateLimitedWarn, type CollectorContext, type CollectorLog } from '../collector-context';
 import { loadTopicDevice, type TopicDevice } from '../collectors.repository';
 
