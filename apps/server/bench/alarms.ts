@@ -193,6 +193,7 @@ const bare = await startAlarmEngine(
       store: () => Promise.reject(new Error('unused')),
       onStored: (l) => ((feed = l), () => undefined),
     },
+    stream: ctx.stream,
   },
   silent,
   { tickMs: 3_600_000 },

@@ -99,7 +99,7 @@ const fresh = (l: Latest | undefined, now: number): l is Latest =>
 
 /** Starts the engine: loads rules, active conditions and the signal catalog, then listens. */
 export async function startAlarmEngine(
-  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry'>,
+  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry' | 'stream'>,
   log: Log,
   options: AlarmEngineOptions = {},
 ): Promise<AlarmEngine> {
