@@ -1,5 +1,5 @@
 import type { RollupResolution } from '@solar/shared';
-import type { Db, Dialect } from '../../db/database';
+import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
 import { ROLLUP_TABLE } from '../../telemetry-store/telemetry-store.repository';
 
