@@ -7,7 +7,7 @@
  */
 import { ALL_PERMISSIONS, type AlarmEvent } from '@solar/shared';
 import { startAlarmEngine } from '../src/alarms/alarm-engine';
-import type { StoredPoint } from '../src/telemetry/telemetry-hub';
+import type { StoredPoint } from '../src/telemetry-store/telemetry-hub';
 import { benchApp, pct, rssMiB, seedPlants } from './setup';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -193,6 +193,7 @@ const bare = await startAlarmEngine(
       store: () => Promise.reject(new Error('unused')),
       onStored: (l) => ((feed = l), () => undefined),
     },
+    stream: ctx.stream,
   },
   silent,
   { tickMs: 3_600_000 },

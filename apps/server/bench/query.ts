@@ -8,8 +8,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_PERMISSIONS } from '@solar/shared';
-import { dayBucket } from '../src/telemetry/buckets';
-import { insertRaw, upsertRollups, type RollupRow } from '../src/telemetry/telemetry-store.repository';
+import { dayBucket } from '../src/telemetry-store/buckets';
+import { insertRaw, upsertRollups, type RollupRow } from '../src/telemetry-store/telemetry-store.repository';
 import { benchApp, pct, rssMiB, seedPlants } from './setup';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 500);

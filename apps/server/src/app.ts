@@ -10,6 +10,7 @@ import { createMailer } from './lib/mailer';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
+import { createStreamHub } from './modules/stream/stream.service';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -18,8 +19,8 @@ import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
 import { xsrfPlugin } from './plugins/xsrf';
 import { seedDemo } from './seed/demo';
-import { startRetention } from './telemetry/retention';
-import { TelemetryStore } from './telemetry/telemetry-store';
+import { startRetention } from './telemetry-store/retention';
+import { TelemetryStore } from './telemetry-store/telemetry-store';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -45,6 +46,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     now: Date.now,
     telemetry,
+    // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
+    stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now() }),
   };
   if (config.demo) await seedDemo(ctx);
 
@@ -84,6 +87,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     { prefix: '/api' },
   );
   await app.register(webPlugin, { root: config.webDist });
+  // Open streams would keep the server from closing: end them before it stops listening.
+  app.addHook('preClose', (done) => {
+    ctx.stream.shutdown();
+    done();
+  });
   const retention = startRetention(ctx, app.log);
   // Collectors and the demo simulator start once the server is ready and stop before the database closes.
   let background: BackgroundWork | undefined;

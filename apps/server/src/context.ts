@@ -3,7 +3,8 @@ import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
 import type { TokenService } from './lib/tokens';
-import type { TelemetryHub } from './telemetry/telemetry-hub';
+import type { StreamHub } from './modules/stream/stream.hub';
+import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
 /** What feature modules are given: the database and the shared services, no Fastify. */
 export interface AppContext {
@@ -19,4 +20,6 @@ export interface AppContext {
   now(): number;
   /** The one door telemetry goes in through, and the feed of what was stored. */
   telemetry: TelemetryHub;
+  /** Live push to the browsers' Server-Sent Event streams (latest values, alarms), scoped per connection. */
+  stream: StreamHub;
 }

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AlarmOperant, AlarmSource } from '@solar/shared';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
-import type { StoredPoint } from '../telemetry/telemetry-hub';
+import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { publishAlarmEvents } from './alarm-publish';
 import {
   activeConditions,
@@ -99,7 +99,7 @@ const fresh = (l: Latest | undefined, now: number): l is Latest =>
 
 /** Starts the engine: loads rules, active conditions and the signal catalog, then listens. */
 export async function startAlarmEngine(
-  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry'>,
+  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry' | 'stream'>,
   log: Log,
   options: AlarmEngineOptions = {},
 ): Promise<AlarmEngine> {

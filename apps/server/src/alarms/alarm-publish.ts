@@ -1,6 +1,5 @@
 import type { AlarmEvent } from '@solar/shared';
 import type { AppContext } from '../context';
-import { streamHubOf } from '../modules/stream/stream.service';
 import { alarmFeedOf } from './alarm-feed';
 import { alarmsByIds, type WrittenEvent } from './alarm-store.repository';
 
@@ -10,7 +9,7 @@ import { alarmsByIds, type WrittenEvent } from './alarm-store.repository';
  * the alarm is stored and `alarms/listen` still answers it.
  */
 export async function publishAlarmEvents(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'stream'>,
   written: readonly WrittenEvent[],
   log: { error(obj: object, msg: string): void },
 ): Promise<void> {
@@ -20,7 +19,7 @@ export async function publishAlarmEvents(
       ctx.db,
       written.map((w) => w.alarmId),
     );
-    const hub = streamHubOf(ctx as AppContext);
+    const hub = ctx.stream;
     const feed = alarmFeedOf(ctx);
     const sends: Promise<number>[] = [];
     for (const w of written) {

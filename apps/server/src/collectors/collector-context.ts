@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
-import type { TelemetryHub } from '../telemetry/telemetry-hub';
+import type { TelemetryHub } from '../telemetry-store/telemetry-hub';
 
 /** What a collector needs: the database, the clock, the configuration and the one door telemetry goes in by. */
 export type CollectorContext = Pick<AppContext, 'db' | 'now' | 'config'> & { telemetry: TelemetryHub };

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { insertAuditRow } from '../modules/audit/audit.repository';
 
 export interface AuditRecord {
   /** Who acted; null for anonymous actions (e.g. a password reset by link). */
@@ -36,19 +37,16 @@ function serialise(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(withoutSecrets(value));
 }
 
-/** Writes one audit_log row. Pass the transaction of the change so both commit or neither. */
+/** Writes one audit_log row, secrets removed. Pass the transaction of the change so both commit or neither. */
 export async function recordAudit(db: Db, entry: AuditRecord): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: entry.at ?? Date.now(),
-      user_id: entry.userId,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entityId,
-      before: serialise(entry.before),
-      after: serialise(entry.after),
-      ip: entry.ip ?? null,
-    })
-    .execute();
+  await insertAuditRow(db, {
+    at: entry.at ?? Date.now(),
+    user_id: entry.userId,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId,
+    before: serialise(entry.before),
+    after: serialise(entry.after),
+    ip: entry.ip ?? null,
+  });
 }

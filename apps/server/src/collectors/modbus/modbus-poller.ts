@@ -6,7 +6,7 @@
  * "communication loss" from it).
  */
 import { COMM_LOSS_MISSED_POLLS, type CommState } from '@solar/shared';
-import type { PointToStore } from '../../telemetry/telemetry-hub';
+import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { CollectorContext, CollectorLog } from '../collector-context';
 import {
   loadDeviceStatuses,
@@ -16,6 +16,21 @@ import {
   type PolledDevice,
 } from '../collectors.repository';
 import { ModbusExceptionError, ModbusTcpClient } from './modbus-client';
+import {
+  answersOf,
+  applyStatus,
+  deviceFingerprint,
+  firstPollDelayMs,
+  initialStatus,
+  judgePoll,
+  nextPollDelayMs,
+  NOT_POLLED,
+  planReload,
+  readTimeoutMs,
+  statusAfterPoll,
+  statusWorthWriting,
+  type ReadResult,
+} from './poll-state';
 import { decodePoll, planPoll, type PollPlan } from './register-map';
 
 export interface ModbusPollerOptions {
@@ -76,7 +91,37 @@ interface Loop {
   stopped: boolean;
 }
 
-const fingerprint = (d: PolledDevice) => JSON.stringify(d);
+/** One connection per address and timeout: gateways and multi-unit servers often take a single client. */
+class SharedConnections {
+  private readonly byKey = new Map<string, { client: ModbusTcpClient; users: number }>();
+
+  /** The connection to the device's address, opened on first use; counts one more user. */
+  acquire(device: PolledDevice, timeoutMs: number): { key: string; client: ModbusTcpClient } {
+    const key = `${device.ip}|${device.port}|${timeoutMs}`;
+    let entry = this.byKey.get(key);
+    if (!entry) {
+      entry = { client: new ModbusTcpClient({ host: device.ip, port: device.port, timeoutMs }), users: 0 };
+      this.byKey.set(key, entry);
+    }
+    entry.users++;
+    return { key, client: entry.client };
+  }
+
+  /** One user less; the last one closes the connection. */
+  release(key: string): void {
+    const entry = this.byKey.get(key);
+    if (!entry) return;
+    if (--entry.users <= 0) {
+      entry.client.close();
+      this.byKey.delete(key);
+    }
+  }
+
+  closeAll(): void {
+    for (const { client } of this.byKey.values()) client.close();
+    this.byKey.clear();
+  }
+}
 
 /** Starts polling; see the module comment. */
 export function startModbusPoller(
@@ -92,8 +137,7 @@ export function startModbusPoller(
       : (options.excludeDeviceIds?.includes(id) ?? false);
   const loops = new Map<number, Loop>();
   const fingerprints = new Map<number, string>();
-  // One connection per address: gateways and multi-unit servers often take a single client.
-  const connections = new Map<string, { client: ModbusTcpClient; users: number }>();
+  const connections = new SharedConnections();
   const listeners = new Set<(event: DeviceStateEvent) => void>();
   let stopped = false;
   let reloading: Promise<void> | undefined;
@@ -108,39 +152,11 @@ export function startModbusPoller(
     }
   };
 
-  const acquire = (device: PolledDevice, timeoutMs: number) => {
-    const key = `${device.ip}|${device.port}|${timeoutMs}`;
-    let entry = connections.get(key);
-    if (!entry) {
-      entry = { client: new ModbusTcpClient({ host: device.ip, port: device.port, timeoutMs }), users: 0 };
-      connections.set(key, entry);
-    }
-    entry.users++;
-    return { key, client: entry.client };
-  };
-  const release = (key: string) => {
-    const entry = connections.get(key);
-    if (!entry) return;
-    if (--entry.users <= 0) {
-      entry.client.close();
-      connections.delete(key);
-    }
-  };
-
-  const setStatus = async (loop: Loop, next: Partial<DeviceStatusRow>, at: number) => {
+  const setStatus = async (loop: Loop, change: Partial<DeviceStatusRow>, at: number) => {
     const previous = loop.status;
-    const status: DeviceStatusRow = { ...previous, ...next };
-    const changed = status.comm_state !== previous.comm_state;
-    if (changed) status.changed_at = at;
+    const { status, stateChanged: changed } = applyStatus(previous, change, at);
     loop.status = status;
-    // Written when something an alarm or an operator reads changes; last_ok_at alone at most once a minute.
-    const worthWriting =
-      changed ||
-      status.missed_polls !== previous.missed_polls ||
-      status.last_error !== previous.last_error ||
-      (status.last_ok_at !== null &&
-        (loop.persistedOkAt === null || status.last_ok_at - loop.persistedOkAt >= 60_000));
-    if (worthWriting) {
+    if (statusWorthWriting(previous, status, loop.persistedOkAt)) {
       try {
         await saveDeviceStatus(ctx.db, status, at);
         loop.persistedOkAt = status.last_ok_at;
@@ -171,51 +187,39 @@ export function startModbusPoller(
   const pollOnce = async (loop: Loop) => {
     const { device, plan, client } = loop;
     const at = ctx.now();
-    const answers: (number[] | undefined)[] = [];
-    let transportError: Error | undefined;
-    let exceptions = 0;
+    const results: ReadResult[] = [];
     for (const read of plan.reads) {
-      if (transportError || loop.stopped) {
-        answers.push(undefined);
+      if (loop.stopped || results.some((r) => r.kind === 'transport')) {
+        results.push({ kind: 'skipped' });
         continue;
       }
       try {
-        answers.push(
-          await client.readRegisters(
-            read.register_type as 'holding' | 'input',
-            device.slave_id,
-            read.address,
-            read.count,
-          ),
+        const registers = await client.readRegisters(
+          read.register_type as 'holding' | 'input',
+          device.slave_id,
+          read.address,
+          read.count,
         );
+        results.push({ kind: 'registers', registers });
       } catch (error) {
-        answers.push(undefined);
-        // An exception answer means the device is there and refused one range: the others still count.
-        if (error instanceof ModbusExceptionError) exceptions++;
-        else transportError = error instanceof Error ? error : new Error(String(error));
+        results.push(
+          error instanceof ModbusExceptionError
+            ? { kind: 'exception' }
+            : { kind: 'transport', error: error instanceof Error ? error : new Error(String(error)) },
+        );
       }
     }
     if (loop.stopped) return;
-    if (
-      transportError ||
-      (plan.reads.length > 0 && exceptions === plan.reads.length && !answers.some(Boolean))
-    ) {
-      const missed = loop.status.missed_polls + 1;
-      const message = transportError?.message ?? 'every read answered an exception';
-      await setStatus(
-        loop,
-        {
-          missed_polls: missed,
-          last_error: message,
-          comm_state: missed >= lossAfter ? 'lost' : loop.status.comm_state,
-        },
-        at,
-      );
+    const outcome = judgePoll(results);
+    if (!outcome.answered) {
+      await setStatus(loop, statusAfterPoll(loop.status, outcome, at, lossAfter), at);
       return;
     }
-    if (exceptions) log.debug({ deviceId: device.id, exceptions }, 'modbus device refused some reads');
+    if (outcome.exceptions) {
+      log.debug({ deviceId: device.id, exceptions: outcome.exceptions }, 'modbus device refused some reads');
+    }
     const points: PointToStore[] = [];
-    for (const { signal, value } of decodePoll(plan, answers)) {
+    for (const { signal, value } of decodePoll(plan, answersOf(results))) {
       if (value !== null) points.push({ signal_id: signal.id, ts: at, value });
     }
     if (points.length) {
@@ -225,7 +229,7 @@ export function startModbusPoller(
         log.error({ err: error, deviceId: device.id }, 'storing polled values failed');
       }
     }
-    await setStatus(loop, { missed_polls: 0, last_ok_at: at, last_error: null, comm_state: 'online' }, at);
+    await setStatus(loop, statusAfterPoll(loop.status, outcome, at, lossAfter), at);
   };
 
   const schedule = (loop: Loop, delayMs: number) => {
@@ -236,8 +240,7 @@ export function startModbusPoller(
         .catch((error: unknown) => log.error({ err: error, deviceId: loop.device.id }, 'modbus poll failed'))
         .finally(() => {
           loop.running = undefined;
-          const interval = loop.device.poll_interval_s * 1000;
-          schedule(loop, Math.max(0, interval - (Date.now() - started)));
+          schedule(loop, nextPollDelayMs(loop.device.poll_interval_s, started, Date.now()));
         });
     }, delayMs);
   };
@@ -246,25 +249,22 @@ export function startModbusPoller(
     loop.stopped = true;
     clearTimeout(loop.timer);
     await loop.running;
-    release(loop.connectionKey);
+    connections.release(loop.connectionKey);
   };
 
   const doReload = async () => {
     const devices = (await loadModbusDevices(ctx.db)).filter((d) => !excluded(d.id));
-    const wanted = new Map(devices.map((d) => [d.id, d]));
+    const plan = planReload(fingerprints, devices);
     // Gone, deactivated or changed: stop the old loop (a changed one starts again below).
-    for (const [id, loop] of loops) {
-      const next = wanted.get(id);
-      if (next && fingerprints.get(id) === fingerprint(next)) continue;
-      loops.delete(id);
-      fingerprints.delete(id);
+    for (const { deviceId, gone } of plan.stop) {
+      const loop = loops.get(deviceId)!;
+      loops.delete(deviceId);
+      fingerprints.delete(deviceId);
       await stopLoop(loop);
-      if (!next) {
-        // Not polled any more: its state is not known, and a communication-loss alarm should clear.
-        await setStatus(loop, { comm_state: 'unknown', missed_polls: 0 }, ctx.now());
-      }
+      // Not polled any more: its state is not known, and a communication-loss alarm should clear.
+      if (gone) await setStatus(loop, NOT_POLLED, ctx.now());
     }
-    const fresh = devices.filter((d) => !loops.has(d.id));
+    const fresh = plan.start;
     const statuses = await loadDeviceStatuses(
       ctx.db,
       fresh.map((d) => d.id),
@@ -280,8 +280,10 @@ export function startModbusPoller(
       }
       if (plan.skipped.length)
         log.debug({ deviceId: device.id, skipped: plan.skipped }, 'signals not polled');
-      const timeoutMs = options.timeoutMs ?? Math.min(3000, device.poll_interval_s * 1000);
-      const { key, client } = acquire(device, timeoutMs);
+      const { key, client } = connections.acquire(
+        device,
+        readTimeoutMs(device.poll_interval_s, options.timeoutMs),
+      );
       const now = ctx.now();
       const saved = statuses.get(device.id);
       const loop: Loop = {
@@ -290,22 +292,14 @@ export function startModbusPoller(
         client,
         connectionKey: key,
         persistedOkAt: saved?.last_ok_at ?? null,
-        status: saved ?? {
-          device_id: device.id,
-          comm_state: 'unknown',
-          missed_polls: 0,
-          last_ok_at: null,
-          last_error: null,
-          changed_at: now,
-        },
+        status: saved ?? initialStatus(device.id, now),
         timer: undefined,
         running: undefined,
         stopped: false,
       };
       loops.set(device.id, loop);
-      fingerprints.set(device.id, fingerprint(device));
-      // Spread the first polls over the interval so that many devices do not all poll at once.
-      schedule(loop, Math.floor(Math.random() * Math.min(device.poll_interval_s * 1000, 1000)));
+      fingerprints.set(device.id, deviceFingerprint(device));
+      schedule(loop, firstPollDelayMs(device.poll_interval_s, Math.random()));
     }
   };
 
@@ -330,8 +324,7 @@ export function startModbusPoller(
       await reloading;
       await Promise.all([...loops.values()].map(stopLoop));
       loops.clear();
-      for (const { client } of connections.values()) client.close();
-      connections.clear();
+      connections.closeAll();
     },
     states() {
       return new Map(

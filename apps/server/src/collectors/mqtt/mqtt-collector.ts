@@ -12,15 +12,21 @@
  * (a clean stop still flushes it).
  */
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
-import {
-  MQTT_TELEMETRY_QOS,
-  MQTT_TELEMETRY_TOPIC,
-  TELEMETRY_FUTURE_TOLERANCE_MS,
-  mqttTelemetryPayload,
-} from '@solar/shared';
-import type { PointToStore } from '../../telemetry/telemetry-hub';
+import { MQTT_TELEMETRY_QOS } from '@solar/shared';
+import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { RateLimitedWarn, type CollectorContext, type CollectorLog } from '../collector-context';
 import { loadTopicDevice, type TopicDevice } from '../collectors.repository';
+import { PointBatcher } from './point-batcher';
+import {
+  deviceRefusal,
+  giveUpStoring,
+  isFuture,
+  parseTelemetryMessage,
+  pointsOf,
+  stillFresh,
+  storeRetryDelayMs,
+  telemetryTopics,
+} from './telemetry-message';
 
 export interface MqttCollectorOptions {
   /** Broker and client id; default config.mqtt. */
@@ -62,12 +68,6 @@ export interface MqttCollector {
 /** A key the cache does not know triggers a re-read of the device at most this often. */
 const REFRESH_ON_MISS_MS = 1000;
 
-interface Waiting {
-  points: PointToStore[];
-  done: Promise<void>;
-  resolve(): void;
-}
-
 /** Starts the collector on `config.mqtt` (or options); see the module comment. */
 export function startMqttCollector(
   ctx: CollectorContext,
@@ -81,10 +81,7 @@ export function startMqttCollector(
   const flushIntervalMs = ackMode === 'stored' ? 0 : (options.flushIntervalMs ?? 200);
   const maxBatchPoints = options.maxBatchPoints ?? 5000;
   const ttl = options.deviceCacheTtlMs ?? 10_000;
-  const root = options.topicRoot ?? 'solar';
-  if (!/^[A-Za-z0-9_-]+$/.test(root)) throw new Error('topicRoot must be one plain topic level');
-  const topicFilter = MQTT_TELEMETRY_TOPIC.replace(/^solar\//, `${root}/`);
-  const topicPattern = new RegExp(`^${root}/(\\d{1,10})/(\\d{1,10})/telemetry$`);
+  const topics = telemetryTopics(options.topicRoot ?? 'solar');
   const warn = new RateLimitedWarn(log, 10_000, ctx.now);
   const stats: MqttCollectorStats = { received: 0, stored: 0, rejected: 0, badMessages: 0 };
   const cache = new Map<number, { device: TopicDevice | undefined; loadedAt: number }>();
@@ -94,17 +91,13 @@ export function startMqttCollector(
   const deviceOf = async (id: number, refresh = false): Promise<TopicDevice | undefined> => {
     const now = ctx.now();
     const hit = cache.get(id);
-    if (hit && now - hit.loadedAt < (refresh ? REFRESH_ON_MISS_MS : ttl)) return hit.device;
+    if (hit && stillFresh(hit.loadedAt, now, refresh ? REFRESH_ON_MISS_MS : ttl)) return hit.device;
     const device = await loadTopicDevice(ctx.db, id);
     cache.set(id, { device, loadedAt: now });
     return device;
   };
 
   // --- Batching into the telemetry hub ---
-  let waiting: Waiting | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> = Promise.resolve();
-
   const storeWithRetry = async (points: PointToStore[]) => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -113,55 +106,17 @@ export function startMqttCollector(
         return;
       } catch (error) {
         // Acknowledged messages are lost when we give up; unacknowledged ones come again next session.
-        if (stopping || (ackMode === 'received' && attempt >= 2)) {
+        if (giveUpStoring(attempt, ackMode, stopping)) {
           log.error({ err: error, points: points.length }, 'mqtt: storing telemetry failed');
           throw error;
         }
         warn.warn('store', { err: error, attempt }, 'mqtt: storing telemetry failed, retrying');
-        await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+        await new Promise((r) => setTimeout(r, storeRetryDelayMs(attempt)));
       }
     }
   };
 
-  const flush = (): Promise<void> => {
-    clearTimeout(timer);
-    timer = undefined;
-    const batch = waiting;
-    waiting = undefined;
-    if (!batch) return flushing;
-    flushing = flushing.then(() =>
-      storeWithRetry(batch.points).then(
-        () => batch.resolve(),
-        () => {
-          batch.resolve();
-          throw new Error('not stored');
-        },
-      ),
-    );
-    const mine = flushing;
-    flushing = flushing.catch(() => undefined);
-    return mine;
-  };
-
-  /** Queues points; resolves when they are stored, rejects when they could not be. */
-  const enqueue = (points: PointToStore[]): Promise<void> => {
-    if (!waiting) {
-      let resolve!: () => void;
-      const done = new Promise<void>((r) => (resolve = r));
-      waiting = { points: [], done, resolve };
-    }
-    const batch = waiting;
-    batch.points.push(...points);
-    const stored = new Promise<void>((resolve, reject) => {
-      const result = batch.points.length >= maxBatchPoints || flushIntervalMs === 0 ? flush() : undefined;
-      if (result) result.then(resolve, reject);
-      else {
-        timer ??= setTimeout(() => void flush().catch(() => undefined), flushIntervalMs);
-        void batch.done.then(resolve);
-      }
-    });
-    return stored;
-  };
+  const batcher = new PointBatcher(storeWithRetry, flushIntervalMs, maxBatchPoints);
 
   // --- One message ---
   const bad = (reason: string, topic: string, details: Record<string, unknown> = {}) => {
@@ -177,42 +132,23 @@ export function startMqttCollector(
   const handle = async (packet: IPublishPacket): Promise<void> => {
     stats.received++;
     const topic = packet.topic;
-    const match = topicPattern.exec(topic);
-    if (!match) return bad('topic', topic);
-    const plantId = Number(match[1]);
-    const deviceId = Number(match[2]);
-    let json: unknown;
-    try {
-      json = JSON.parse(Buffer.from(packet.payload).toString('utf8'));
-    } catch {
-      return bad('json', topic);
-    }
-    const parsed = mqttTelemetryPayload.safeParse(json);
-    if (!parsed.success) {
-      return bad('shape', topic, { issues: parsed.error.issues.slice(0, 3).map((i) => i.path.join('.')) });
-    }
-    const { ts, values } = parsed.data;
+    const message = parseTelemetryMessage(topics, topic, packet.payload);
+    if (!message.ok) return bad(message.reason, topic, message.details);
+    const { plantId, deviceId, ts, values } = message;
     let cached = await deviceOf(deviceId);
-    if (!cached || !cached.is_active || cached.plant_id !== plantId) cached = await deviceOf(deviceId, true);
-    if (!cached) return bad('unknown_device', topic);
-    if (!cached.is_active) return bad('inactive_device', topic);
-    if (cached.plant_id !== plantId) return bad('wrong_plant', topic);
+    // A device added, activated or moved a moment ago: read it again before refusing its message.
+    if (deviceRefusal(cached, plantId)) cached = await deviceOf(deviceId, true);
+    const refusal = deviceRefusal(cached, plantId);
+    if (refusal || !cached) return bad(refusal ?? 'unknown_device', topic);
     let device: TopicDevice = cached;
-    const entries = Object.entries(values);
-    if (ts > ctx.now() + TELEMETRY_FUTURE_TOLERANCE_MS)
-      return reject('future', topic, entries.length, { ts });
-    if (entries.some(([key]) => !device.signals.has(key)))
-      device = (await deviceOf(deviceId, true)) ?? device;
-    const points: PointToStore[] = [];
-    for (const [key, value] of entries) {
-      const signalId = device.signals.get(key);
-      if (signalId === undefined) reject('unknown_signal', topic, 1, { key: key.slice(0, 64) });
-      else if (signalId === null) reject('inactive_signal', topic, 1, { key });
-      else if (typeof value !== 'number' || !Number.isFinite(value)) reject('non_finite', topic, 1, { key });
-      else points.push({ signal_id: signalId, ts, value });
-    }
+    const keys = Object.keys(values);
+    if (isFuture(ts, ctx.now())) return reject('future', topic, keys.length, { ts });
+    // A signal added a moment ago: read the device again before refusing its key.
+    if (keys.some((key) => !device.signals.has(key))) device = (await deviceOf(deviceId, true)) ?? device;
+    const { points, refused } = pointsOf(device, ts, values);
+    for (const { reason, key } of refused) reject(reason, topic, 1, { key: key.slice(0, 64) });
     if (!points.length) return;
-    const stored = enqueue(points);
+    const stored = batcher.enqueue(points);
     if (ackMode === 'stored') await stored;
     else stored.catch(() => undefined);
   };
@@ -248,7 +184,7 @@ export function startMqttCollector(
   };
   client.on('connect', (connack) => {
     log.info({ url, clientId, sessionPresent: connack.sessionPresent }, 'mqtt: connected');
-    client.subscribe(topicFilter, { qos: MQTT_TELEMETRY_QOS }, (error) => {
+    client.subscribe(topics.filter, { qos: MQTT_TELEMETRY_QOS }, (error) => {
       if (error) log.error({ err: error }, 'mqtt: subscribe failed');
       else markReady();
     });
@@ -264,8 +200,8 @@ export function startMqttCollector(
       if (stopping) return;
       stopping = true;
       await inFlight.catch(() => undefined);
-      await flush().catch(() => undefined);
-      clearTimeout(timer);
+      await batcher.flush().catch(() => undefined);
+      batcher.cancelTimer();
       await client.endAsync();
     },
   };

@@ -50,7 +50,7 @@ export const telemetry: DialectMigration = {
           .addColumn('first_ts', 'bigint', (c) => c.notNull())
           .addColumn('last', 'double precision', (c) => c.notNull())
           .addColumn('last_ts', 'bigint', (c) => c.notNull())
-          // Counter signals only: the increase over the bucket, resets included (telemetry/aggregate.ts).
+          // Counter signals only: the increase over the bucket, resets included (telemetry-store/aggregate.ts).
           .addColumn('delta', 'double precision')
           .addPrimaryKeyConstraint(`${table}_pk`, ['signal_id', 'bucket']),
         dialect,

@@ -5,7 +5,6 @@ import { startAlarmEngine, type AlarmEngine } from '../../alarms/alarm-engine';
 import { scopeOf } from '../../lib/scope';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { streamHubOf } from '../stream/stream.service';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -164,7 +163,7 @@ describe(`alarms (${dialectUnderTest})`, () => {
     ).json<AlarmListenAnswer>();
     // An open SSE connection of the operator.
     const chunks: string[] = [];
-    const hub = streamHubOf(t.ctx);
+    const hub = t.ctx.stream;
     const connection = hub.open(
       {
         userId: operator.id,

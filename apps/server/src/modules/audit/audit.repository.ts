@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { AuditEntry, auditListQuery } from '@solar/shared';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { AuditLogTable } from '../../db/schema';
 import { iso, pageOf } from '../../lib/listing';
 
 export type AuditListFilter = z.output<typeof auditListQuery>;
@@ -50,4 +52,9 @@ export async function listAudit(
     })),
     total: Number(total),
   };
+}
+
+/** Appends one row to the audit log (lib/audit.ts builds it; this is the only SQL that writes the log). */
+export async function insertAuditRow(db: Db, row: Insertable<AuditLogTable>): Promise<void> {
+  await db.insertInto('audit_log').values(row).execute();
 }

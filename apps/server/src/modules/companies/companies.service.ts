@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import { E, type Company, type CompanyList, type companyBody } from '@solar/shared';
 import type { AppContext } from '../../context';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation } from '../../lib/db-errors';
-import { conflict, forbidden, notFound } from '../../lib/http-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
+import { conflict, forbidden } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { found, hasChildren, type Actor } from '../../lib/actor';
 import * as repo from './companies.repository';
@@ -36,24 +35,11 @@ export class CompaniesService {
   async save(actor: Actor, id: number, body: Body): Promise<Company> {
     if (!actor.isAdmin) throw forbidden();
     const scope = scopeOf(actor);
-    return this.ctx.db.transaction().execute(async (trx) => {
-      const now = this.ctx.now();
-      const before = id === 0 ? undefined : await repo.findCompany(trx, scope, id);
-      if (id !== 0 && !before) throw notFound();
-      if (before) await repo.updateCompany(trx, id, valuesOf(body), now);
-      const savedId = before ? id : await repo.insertCompany(trx, valuesOf(body), now);
-      const after = (await repo.findCompany(trx, scope, savedId))!;
-      await recordAudit(trx, {
-        userId: actor.userId,
-        action: before ? 'update' : 'create',
-        entity: 'company',
-        entityId: savedId,
-        before,
-        after,
-        ip: actor.ip,
-        at: now,
-      });
-      return after;
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'company',
+      find: (trx, companyId) => repo.findCompany(trx, scope, companyId),
+      insert: (trx, now) => repo.insertCompany(trx, valuesOf(body), now),
+      update: (trx, companyId, _before, now) => repo.updateCompany(trx, companyId, valuesOf(body), now),
     });
   }
 
@@ -61,26 +47,15 @@ export class CompaniesService {
   async remove(actor: Actor, id: number): Promise<void> {
     if (!actor.isAdmin) throw forbidden();
     const scope = scopeOf(actor);
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const before = await repo.findCompany(trx, scope, id);
-        if (!before) throw notFound();
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'company',
+      find: (trx, companyId) => repo.findCompany(trx, scope, companyId),
+      check: async (trx) => {
         const children = await repo.companyChildren(trx, id);
         if (children.fields || children.users) throw hasChildren(children);
-        await repo.deleteCompany(trx, id);
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: 'delete',
-          entity: 'company',
-          entityId: id,
-          before,
-          ip: actor.ip,
-          at: this.ctx.now(),
-        });
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(E.hasChildren);
-      throw error;
-    }
+      },
+      remove: (trx, companyId) => repo.deleteCompany(trx, companyId),
+      onForeignKey: () => conflict(E.hasChildren),
+    });
   }
 }

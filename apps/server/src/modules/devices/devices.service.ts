@@ -1,8 +1,7 @@
 import { E, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation } from '../../lib/db-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './devices.repository';
@@ -47,10 +46,10 @@ export class DevicesService {
   async save(actor: Actor, id: number, body: DeviceBodyParsed): Promise<Device> {
     const scope = scopeOf(actor);
     const values = valuesOf(body);
-    try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        const now = this.ctx.now();
-        const before = id === 0 ? undefined : found(await repo.findDevice(trx, scope, id));
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'device',
+      find: (trx, deviceId) => repo.findDevice(trx, scope, deviceId),
+      check: async (trx, before) => {
         if (
           before?.plant_id !== values.plant_id &&
           !(await repo.plantReachable(trx, scope, values.plant_id))
@@ -69,49 +68,26 @@ export class DevicesService {
             throw badRequest({ parent_device_id: [V.invalidValue] });
           }
         }
-        if (before) await repo.updateDevice(trx, id, values, now);
-        const savedId = before ? id : await repo.insertDevice(trx, values, now);
-        const after = found(await repo.findDevice(trx, scope, savedId));
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: before ? 'update' : 'create',
-          entity: 'device',
-          entityId: savedId,
-          before,
-          after,
-          ip: actor.ip,
-          at: now,
-        });
-        return after;
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw notFound();
-      throw error;
-    }
+      },
+      insert: (trx, now) => repo.insertDevice(trx, values, now),
+      update: (trx, deviceId, _before, now) => repo.updateDevice(trx, deviceId, values, now),
+      // The plant or parent device was deleted between the check and the write.
+      onForeignKey: notFound,
+    });
   }
 
   /** Refused with 409 while signals or child devices remain. */
   async remove(actor: Actor, id: number): Promise<void> {
     const scope = scopeOf(actor);
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const before = found(await repo.findDevice(trx, scope, id));
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'device',
+      find: (trx, deviceId) => repo.findDevice(trx, scope, deviceId),
+      check: async (trx) => {
         const children = await repo.deviceChildren(trx, id);
         if (children.signals || children.devices) throw hasChildren(children);
-        await repo.deleteDevice(trx, id);
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: 'delete',
-          entity: 'device',
-          entityId: id,
-          before,
-          ip: actor.ip,
-          at: this.ctx.now(),
-        });
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(E.hasChildren);
-      throw error;
-    }
+      },
+      remove: (trx, deviceId) => repo.deleteDevice(trx, deviceId),
+      onForeignKey: () => conflict(E.hasChildren),
+    });
   }
 }

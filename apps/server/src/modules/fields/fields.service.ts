@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { E, type Field, type FieldList, type fieldBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation } from '../../lib/db-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import { companyReach, scopeOf } from '../../lib/scope';
 import * as repo from './fields.repository';
@@ -40,60 +39,36 @@ export class FieldsService {
   async save(actor: Actor, id: number, body: Body): Promise<Field> {
     const scope = scopeOf(actor);
     const values = valuesOf(body);
-    try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        const now = this.ctx.now();
-        const before = id === 0 ? undefined : found(await repo.findField(trx, scope, id));
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'field',
+      find: (trx, fieldId) => repo.findField(trx, scope, fieldId),
+      check: async (trx, before) => {
         if (!before || before.company_id !== values.company_id) {
           const reach = companyReach(scope, values.company_id);
           if (reach === 'hidden' || !(await repo.companyExists(trx, values.company_id))) throw notFound();
           if (reach === 'narrowed') throw forbidden();
         }
-        if (before) await repo.updateField(trx, id, values, now);
-        const savedId = before ? id : await repo.insertField(trx, values, now);
-        const after = found(await repo.findField(trx, scope, savedId));
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: before ? 'update' : 'create',
-          entity: 'field',
-          entityId: savedId,
-          before,
-          after,
-          ip: actor.ip,
-          at: now,
-        });
-        return after;
-      });
-    } catch (error) {
+      },
+      insert: (trx, now) => repo.insertField(trx, values, now),
+      update: (trx, fieldId, _before, now) => repo.updateField(trx, fieldId, values, now),
       // The company was deleted between the check and the write.
-      if (isForeignKeyViolation(error)) throw notFound();
-      throw error;
-    }
+      onForeignKey: notFound,
+    });
   }
 
   /** Refused with 409 while plants remain in the field. */
   async remove(actor: Actor, id: number): Promise<void> {
     const scope = scopeOf(actor);
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const before = found(await repo.findField(trx, scope, id));
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'field',
+      find: (trx, fieldId) => repo.findField(trx, scope, fieldId),
+      check: async (trx, before) => {
         if (companyReach(scope, before.company_id) !== 'whole') throw forbidden();
         const plants = await repo.countPlants(trx, id);
         if (plants) throw hasChildren({ plants });
-        await repo.deleteField(trx, id);
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: 'delete',
-          entity: 'field',
-          entityId: id,
-          before,
-          ip: actor.ip,
-          at: this.ctx.now(),
-        });
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(E.hasChildren);
-      throw error;
-    }
+      },
+      remove: (trx, fieldId) => repo.deleteField(trx, fieldId),
+      onForeignKey: () => conflict(E.hasChildren),
+    });
   }
 }

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { E, type Plant, type PlantList, type plantBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation } from '../../lib/db-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './plants.repository';
@@ -41,61 +40,38 @@ export class PlantsService {
   async save(actor: Actor, id: number, body: Body): Promise<Plant> {
     const scope = scopeOf(actor);
     const values = valuesOf(body);
-    try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        const now = this.ctx.now();
-        const before = id === 0 ? undefined : found(await repo.findPlant(trx, scope, id));
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'plant',
+      find: (trx, plantId) => repo.findPlant(trx, scope, plantId),
+      check: async (trx, before) => {
         if (
           before?.field_id !== values.field_id &&
           !(await repo.fieldReachable(trx, scope, values.field_id))
         ) {
           throw notFound();
         }
-        if (before) await repo.updatePlant(trx, id, values, now);
-        const savedId = before ? id : await repo.insertPlant(trx, values, now);
-        const after = found(await repo.findPlant(trx, scope, savedId));
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: before ? 'update' : 'create',
-          entity: 'plant',
-          entityId: savedId,
-          before,
-          after,
-          ip: actor.ip,
-          at: now,
-        });
-        return after;
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw notFound();
-      throw error;
-    }
+      },
+      insert: (trx, now) => repo.insertPlant(trx, values, now),
+      update: (trx, plantId, _before, now) => repo.updatePlant(trx, plantId, values, now),
+      // The field was deleted between the check and the write.
+      onForeignKey: notFound,
+    });
   }
 
   /** Refused with 409 while devices remain in the plant. */
   async remove(actor: Actor, id: number): Promise<void> {
     const scope = scopeOf(actor);
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const before = found(await repo.findPlant(trx, scope, id));
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'plant',
+      find: (trx, plantId) => repo.findPlant(trx, scope, plantId),
+      check: async (trx, before) => {
         // Like creating one: a plant reached only through a plant unit cannot be deleted by that user.
         if (!(await repo.fieldReachable(trx, scope, before.field_id))) throw forbidden();
         const devices = await repo.countDevices(trx, id);
         if (devices) throw hasChildren({ devices });
-        await repo.deletePlant(trx, id);
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: 'delete',
-          entity: 'plant',
-          entityId: id,
-          before,
-          ip: actor.ip,
-          at: this.ctx.now(),
-        });
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(E.hasChildren);
-      throw error;
-    }
+      },
+      remove: (trx, plantId) => repo.deletePlant(trx, plantId),
+      onForeignKey: () => conflict(E.hasChildren),
+    });
   }
 }

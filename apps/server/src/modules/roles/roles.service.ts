@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { ALL_PERMISSIONS, E, V, type Role, type RoleList, type roleBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { conflict, forbidden } from '../../lib/http-errors';
 import * as repo from './roles.repository';
 
@@ -30,55 +29,38 @@ export class RolesService {
   async save(actor: Actor, id: number, body: Body): Promise<Role> {
     if (!actor.isAdmin) throw forbidden();
     const values: repo.RoleValues = { name: body.name, description: body.description ?? null };
-    try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        const now = this.ctx.now();
-        const before = id === 0 ? undefined : found(await repo.findRole(trx, id));
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'role',
+      find: (trx, roleId) => repo.findRole(trx, roleId),
+      check: async (trx) => {
         if (await repo.nameTaken(trx, values.name, id)) throw duplicateName();
-        if (before) await repo.updateRole(trx, id, values, now);
-        const savedId = before ? id : await repo.insertRole(trx, values, now);
-        await repo.setPermissions(trx, savedId, before?.is_admin ? ALL_PERMISSIONS : body.permissions);
-        const after = found(await repo.findRole(trx, savedId));
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: before ? 'update' : 'create',
-          entity: 'role',
-          entityId: savedId,
-          before,
-          after,
-          ip: actor.ip,
-          at: now,
-        });
-        return after;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateName();
-      throw error;
-    }
+      },
+      insert: async (trx, now) => {
+        const roleId = await repo.insertRole(trx, values, now);
+        await repo.setPermissions(trx, roleId, body.permissions);
+        return roleId;
+      },
+      update: async (trx, roleId, before, now) => {
+        await repo.updateRole(trx, roleId, values, now);
+        // The administrator role keeps every pair whatever the body says.
+        await repo.setPermissions(trx, roleId, before.is_admin ? ALL_PERMISSIONS : body.permissions);
+      },
+      onUnique: duplicateName,
+    });
   }
 
   /** Admin only. Refused with 409 while users hold the role, and always for the administrator role. */
   async remove(actor: Actor, id: number): Promise<void> {
     if (!actor.isAdmin) throw forbidden();
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        const before = found(await repo.findRole(trx, id));
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'role',
+      find: (trx, roleId) => repo.findRole(trx, roleId),
+      check: (_trx, before) => {
         if (before.is_admin) throw conflict(E.adminRoleLocked);
         if (before.user_count > 0) throw conflict(E.roleInUse);
-        await repo.deleteRole(trx, id);
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: 'delete',
-          entity: 'role',
-          entityId: id,
-          before,
-          ip: actor.ip,
-          at: this.ctx.now(),
-        });
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw conflict(E.roleInUse);
-      throw error;
-    }
+      },
+      remove: (trx, roleId) => repo.deleteRole(trx, roleId),
+      onForeignKey: () => conflict(E.roleInUse),
+    });
   }
 }

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { E, V, type Signal, type SignalList, type signalBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors';
+import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './signals.repository';
@@ -42,10 +41,10 @@ export class SignalsService {
   async save(actor: Actor, id: number, body: Body): Promise<Signal> {
     const scope = scopeOf(actor);
     const values = valuesOf(body);
-    try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
-        const now = this.ctx.now();
-        const before = id === 0 ? undefined : found(await repo.findSignal(trx, scope, id));
+    return auditedSave(this.ctx, actor, id, {
+      entity: 'signal',
+      find: (trx, signalId) => repo.findSignal(trx, scope, signalId),
+      check: async (trx, before) => {
         if (
           before?.device_id !== values.device_id &&
           !(await repo.deviceReachable(trx, scope, values.device_id))
@@ -53,41 +52,21 @@ export class SignalsService {
           throw notFound();
         }
         if (await repo.keyTaken(trx, values.device_id, values.key, id)) throw duplicateKey();
-        if (before) await repo.updateSignal(trx, id, values, now);
-        const savedId = before ? id : await repo.insertSignal(trx, values, now);
-        const after = found(await repo.findSignal(trx, scope, savedId));
-        await recordAudit(trx, {
-          userId: actor.userId,
-          action: before ? 'update' : 'create',
-          entity: 'signal',
-          entityId: savedId,
-          before,
-          after,
-          ip: actor.ip,
-          at: now,
-        });
-        return after;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateKey();
-      if (isForeignKeyViolation(error)) throw notFound();
-      throw error;
-    }
+      },
+      insert: (trx, now) => repo.insertSignal(trx, values, now),
+      update: (trx, signalId, _before, now) => repo.updateSignal(trx, signalId, values, now),
+      onUnique: duplicateKey,
+      // The device was deleted between the check and the write.
+      onForeignKey: notFound,
+    });
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const before = found(await repo.findSignal(trx, scopeOf(actor), id));
-      await repo.deleteSignal(trx, id);
-      await recordAudit(trx, {
-        userId: actor.userId,
-        action: 'delete',
-        entity: 'signal',
-        entityId: id,
-        before,
-        ip: actor.ip,
-        at: this.ctx.now(),
-      });
+    const scope = scopeOf(actor);
+    await auditedRemove(this.ctx, actor, id, {
+      entity: 'signal',
+      find: (trx, signalId) => repo.findSignal(trx, scope, signalId),
+      remove: (trx, signalId) => repo.deleteSignal(trx, signalId),
     });
   }
 }

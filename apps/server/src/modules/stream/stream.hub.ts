@@ -8,7 +8,7 @@ import {
   type StreamLatestEvent,
 } from '@solar/shared';
 import type { Scope } from '../../lib/scope';
-import type { StoredPoint, TelemetryHub } from '../../telemetry/telemetry-hub';
+import type { StoredPoint, TelemetryHub } from '../../telemetry-store/telemetry-hub';
 
 /** Where a connection's bytes go: the HTTP response in production, an array in unit tests. */
 export interface StreamSink {

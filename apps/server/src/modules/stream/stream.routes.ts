@@ -7,21 +7,16 @@ import { scopeOf } from '../../lib/scope';
 import { access, callerOf } from '../../plugins/auth';
 import { sendProblem } from '../../plugins/errors';
 import type { StreamSink } from './stream.hub';
-import { StreamService, streamHubOf } from './stream.service';
+import { StreamService } from './stream.service';
 
 /**
  * GET /api/stream (Server-Sent Events read with fetch, so the bearer token travels in the header, never
  * in the URL) and POST /api/stream/{connection_id}/subscriptions.
  */
 export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
-  const hub = streamHubOf(ctx);
+  const hub = ctx.stream;
   const service = new StreamService(ctx, hub);
   const tags = ['stream'];
-  // Open streams would keep the server from closing: end them before it stops listening.
-  app.addHook('preClose', (done) => {
-    hub.shutdown();
-    done();
-  });
 
   app.get(
     '/stream',

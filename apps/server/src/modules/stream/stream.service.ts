@@ -4,26 +4,19 @@ import { scopeOf, type ScopeSubject } from '../../lib/scope';
 import { StreamHub } from './stream.hub';
 import { plantReachable, sessionStates, signalsInScope } from './stream.repository';
 
-const hubs = new WeakMap<AppContext, StreamHub>();
-
 /**
- * The app's one StreamHub, created on first use. Other modules publish through it, e.g. the alarms
- * module: `streamHubOf(ctx).publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
+ * The app's one StreamHub, built by buildApp and handed around as `ctx.stream`. Other modules publish
+ * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
  */
-export function streamHubOf(ctx: AppContext): StreamHub {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    hub = new StreamHub(
-      ctx.telemetry,
-      {
-        plantReachable: (scope, plantId) => plantReachable(ctx.db, scope, plantId),
-        sessionStates: (userIds) => sessionStates(ctx.db, userIds),
-      },
-      () => ctx.now(),
-    );
-    hubs.set(ctx, hub);
-  }
-  return hub;
+export function createStreamHub(deps: Pick<AppContext, 'db' | 'telemetry' | 'now'>): StreamHub {
+  return new StreamHub(
+    deps.telemetry,
+    {
+      plantReachable: (scope, plantId) => plantReachable(deps.db, scope, plantId),
+      sessionStates: (userIds) => sessionStates(deps.db, userIds),
+    },
+    () => deps.now(),
+  );
 }
 
 /** Rules of live push: a connection is its owner's alone; only signals in the owner's scope are watched. */

@@ -4,7 +4,6 @@ import { STREAM_MAX_CONNECTIONS_PER_USER, XSRF_COOKIE, XSRF_HEADER } from '@sola
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { StreamHub, type StreamSink } from './stream.hub';
-import { streamHubOf } from './stream.service';
 
 interface SseEvent {
   event: string;
@@ -171,7 +170,7 @@ describe(`live push stream (${dialectUnderTest})`, () => {
     const a = await StreamClient.open(base, insider.token);
     const b = await StreamClient.open(base, outsider.token);
     await Promise.all([a.connectionId(), b.connectionId()]);
-    const sent = await streamHubOf(t.ctx).publishToPlant(tree.plantId, 'alarm', { id: 1 }, { page: 'alarm' });
+    const sent = await t.ctx.stream.publishToPlant(tree.plantId, 'alarm', { id: 1 }, { page: 'alarm' });
     expect(sent).toBeGreaterThanOrEqual(1);
     expect((await a.next('alarm')).data).toEqual({ id: 1 });
     await new Promise((r) => setTimeout(r, 100));
@@ -181,7 +180,7 @@ describe(`live push stream (${dialectUnderTest})`, () => {
   });
 
   it('forgets a connection when the client goes away, and caps connections per user', async () => {
-    const hub = streamHubOf(t.ctx);
+    const hub = t.ctx.stream;
     await vi.waitFor(() => expect(hub.size).toBe(0), { timeout: 5_000 });
     const user = await makeUser(t, {
       companyId: tree.companyId,

@@ -258,12 +258,16 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
       await until(() => poller.states().get(inverter.id)?.state === 'lost');
       expect(poller.states().get(inverter.id)!.missedPolls).toBeGreaterThanOrEqual(3);
       expect(poller.states().get(meter.id)!.state).toBe('online');
-      const row = await t.ctx.db
-        .selectFrom('device_status')
-        .selectAll()
-        .where('device_id', '=', inverter.id)
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ comm_state: 'lost' });
+      // The poller holds the new state before its device_status write commits: wait for the row.
+      const commState = async () =>
+        (
+          await t.ctx.db
+            .selectFrom('device_status')
+            .select('comm_state')
+            .where('device_id', '=', inverter.id)
+            .executeTakeFirstOrThrow()
+        ).comm_state;
+      await until(async () => (await commState()) === 'lost');
       expect(
         events.some((e) => e.deviceId === inverter.id && e.state === 'lost' && e.previous === 'online'),
       ).toBe(true);

@@ -1,48 +1,7 @@
 import type { RollupResolution } from '@solar/shared';
-import type { Db, Dialect } from '../../db/database';
+import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
-import { ROLLUP_TABLE } from '../../telemetry/telemetry-store.repository';
-import { chunks } from '../../telemetry/sql-batch';
-
-/** A signal as ingest checks it: where it belongs and whether it takes data. */
-export interface IngestSignal {
-  id: number;
-  device_id: number;
-  plant_id: number;
-  active: boolean;
-}
-
-/** The signals with these ids (any scope), with their device and plant. */
-export async function signalsForIngest(
-  db: Db,
-  dialect: Dialect,
-  ids: readonly number[],
-): Promise<Map<number, IngestSignal>> {
-  const out = new Map<number, IngestSignal>();
-  for (const part of chunks(ids, 1, dialect)) {
-    const rows = await db
-      .selectFrom('signals')
-      .innerJoin('devices', 'devices.id', 'signals.device_id')
-      .select([
-        'signals.id',
-        'signals.device_id',
-        'devices.plant_id',
-        'signals.is_active',
-        'devices.is_active as device_active',
-      ])
-      .where('signals.id', 'in', part)
-      .execute();
-    for (const r of rows) {
-      out.set(r.id, {
-        id: r.id,
-        device_id: r.device_id,
-        plant_id: r.plant_id,
-        active: r.is_active === 1 && r.device_active === 1,
-      });
-    }
-  }
-  return out;
-}
+import { ROLLUP_TABLE } from '../../telemetry-store/telemetry-store.repository';
 
 /** Plant ids a limited scope reaches. */
 export async function reachablePlantIds(db: Db, scope: Scope & { all: false }): Promise<Set<number>> {

@@ -22,8 +22,9 @@ import { badRequest, notFound } from '../../lib/http-errors';
 import { iso } from '../../lib/listing';
 import { scopeOf } from '../../lib/scope';
 import type { IngestPrincipal } from '../../plugins/auth';
-import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry/buckets';
-import type { PointToStore } from '../../telemetry/telemetry-hub';
+import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
+import type { PointToStore } from '../../telemetry-store/telemetry-hub';
+import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import type { IngestBodyParsed } from './fast-ingest';
 import * as repo from './telemetry.repository';
 
@@ -89,8 +90,8 @@ export class TelemetryService {
   async ingest(sender: Sender, body: IngestBodyParsed): Promise<TelemetryIngestAnswer> {
     const { db, dialect } = this.ctx;
     const ids = [...new Set(body.points.map((p) => p.signal_id))];
-    const signals = await repo.signalsForIngest(db, dialect, ids);
-    let inReach: (s: repo.IngestSignal) => boolean;
+    const signals = await loadSignalMeta(db, dialect, ids);
+    let inReach: (s: SignalMeta) => boolean;
     if ('key' in sender) {
       const { deviceId, plantId } = sender.key;
       inReach = (s) => (deviceId !== null ? s.device_id === deviceId : s.plant_id === plantId);

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnergyAnswer, TelemetryAnswer, TelemetryIngestAnswer } from '@solar/shared';
-import { deleteExpiredRaw } from '../../telemetry/retention';
+import { deleteExpiredRaw } from '../../telemetry-store/retention';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 

@@ -4,13 +4,15 @@ import type { Db, Dialect } from '../db/database';
 import type { Aggregate, Point } from './aggregate';
 import { chunks, compiled, valuesList } from './sql-batch';
 
-/** Where a signal belongs and how its values roll up. */
+/** Where a signal belongs, how its values roll up, and whether it takes data (ingest checks that). */
 export interface SignalMeta {
   signal_id: number;
   device_id: number;
   plant_id: number;
   is_counter: boolean;
   time_zone: string;
+  /** The signal and its device are both active. */
+  active: boolean;
 }
 
 export interface RawRow {
@@ -57,7 +59,10 @@ const toRollup = (r: Record<string, unknown>): RollupRow => ({
   delta: r.delta === null || r.delta === undefined ? null : num(r.delta),
 });
 
-/** Device, plant, counter flag and plant time zone of each signal id that exists. */
+/**
+ * Device, plant, counter flag, plant time zone and active flag of each signal id that exists (any scope).
+ * The store uses it to roll points up, the ingest route to check them.
+ */
 export async function loadSignalMeta(
   db: Db,
   dialect: Dialect,
@@ -75,6 +80,8 @@ export async function loadSignalMeta(
         'devices.plant_id',
         'signals.is_counter',
         'plants.time_zone',
+        'signals.is_active',
+        'devices.is_active as device_active',
       ])
       .where('signals.id', 'in', part)
       .execute();
@@ -85,6 +92,7 @@ export async function loadSignalMeta(
         plant_id: r.plant_id,
         is_counter: r.is_counter === 1,
         time_zone: r.time_zone,
+        active: r.is_active === 1 && r.device_active === 1,
       });
     }
   }
