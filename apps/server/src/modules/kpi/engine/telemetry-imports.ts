@@ -2,5 +2,5 @@
  * The telemetry store's counter and calendar rules the KPI engine reuses, imported in one place so the
  * store's move (telemetry → telemetry-store) touches one line.
  */
-export { counterDelta } from '../../../telemetry/aggregate';
-export { dayStart, floorBucket, localDate, nextDate } from '../../../telemetry/buckets';
+export { counterDelta } from '../../../telemetry-store/aggregate';
+export { dayStart, floorBucket, localDate, nextDate } from '../../../telemetry-store/buckets';
