@@ -1,42 +1,8 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractChecker, type OpenApiDocument } from '../test/openapi-contract';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
-
-interface MediaType {
-  schema?: unknown;
-}
-interface Operation {
-  responses: Record<string, { content?: Record<string, MediaType> }>;
-}
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components?: Record<string, unknown>;
-}
-
-/**
- * OpenAPI 3.0 schemas are JSON Schema draft 4 in this respect: `exclusiveMinimum: true` qualifies `minimum`.
- * Ajv speaks draft 7, where the exclusive bound is the number itself. (`nullable` ajv knows natively.)
- */
-function toDraft7(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toDraft7);
-  if (node === null || typeof node !== 'object') return node;
-  const schema = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, toDraft7(v)]));
-  for (const [bound, exclusive] of [
-    ['minimum', 'exclusiveMinimum'],
-    ['maximum', 'exclusiveMaximum'],
-  ] as const) {
-    if (typeof schema[exclusive] !== 'boolean') continue;
-    if (schema[exclusive]) schema[exclusive] = schema[bound];
-    else delete schema[exclusive];
-    if (schema[exclusive] !== undefined) delete schema[bound];
-  }
-  return schema;
-}
-
-/** A Fastify route url (`/api/plants/:id`) as an OpenAPI path (`/api/plants/{id}`). */
-const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /**
  * The real answers of every GET route, checked against what /api/docs/json promises for that route, status
@@ -48,62 +14,24 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
   let admin: TestUser;
   let nobody: TestUser;
   let tree: Tree;
-  let doc: Document;
-  let ajv: Ajv;
-  const validators = new Map<string, ValidateFunction>();
+  let checker: ContractChecker;
   const violations: string[] = [];
   const covered = new Set<string>();
   let checked = 0;
 
-  /** Validates one answer of `GET url` against the document; records a violation instead of throwing. */
-  function check(
-    url: string,
-    res: {
-      statusCode: number;
-      headers: Record<string, string | string[] | number | undefined>;
-      body: string;
-    },
-  ) {
-    const where = `GET ${url} → ${res.statusCode}`;
-    const operation = doc.paths[openapiPath(url)]?.get;
-    if (!operation) return violations.push(`${where}: no such operation in the document`);
-    const response = operation.responses[String(res.statusCode)];
-    if (!response) return violations.push(`${where}: status not declared`);
-    const mediaType = String(res.headers['content-type'] ?? '')
-      .split(';')[0]!
-      .trim();
-    const declared = response.content?.[mediaType];
-    if (!declared) {
-      const names = Object.keys(response.content ?? {}).join(', ') || 'none';
-      return violations.push(`${where}: media type ${mediaType} not declared (declared: ${names})`);
-    }
+  /** Holds one answer of `GET path` against the document; records a violation instead of throwing. */
+  function check(path: string, res: LightMyRequestResponse) {
     checked += 1;
-    if (!mediaType.endsWith('json')) return;
-    const key = `${url} ${res.statusCode} ${mediaType}`;
-    let validate = validators.get(key);
-    if (!validate) {
-      try {
-        validate = ajv.compile(
-          toDraft7({ ...(declared.schema as object), components: doc.components }) as object,
-        );
-      } catch (error) {
-        return violations.push(`${where}: schema does not compile: ${(error as Error).message}`);
-      }
-      validators.set(key, validate);
-    }
-    if (!validate(JSON.parse(res.body))) {
-      const errors = (validate.errors ?? [])
-        .slice(0, 5)
-        .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
-      violations.push(`${where}: answer does not match its schema: ${errors.join('; ')}`);
-    }
+    const { statusCode, headers, body } = res;
+    const violation = checker.check({ method: 'GET', path, statusCode, headers, body });
+    if (violation) violations.push(violation);
   }
 
   /** GET as `token` (admin by default), checks the answer, and answers it for further use. */
   async function get(url: string, path: string, query?: Record<string, string>, token = admin.token) {
     const res = await t.http.get(path, { token, ...(query ? { query } : {}) });
     covered.add(url);
-    check(url, res);
+    check(path, res);
     // Only the event stream refuses a plain call; every other call here must be a success to prove anything.
     expect(res.statusCode, `${path}: ${res.body}`).toBe(url === '/api/stream' ? 406 : 200);
     return res;
@@ -116,10 +44,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     tree = await makeTree(t, admin.token, 'Contract');
     const res = await t.http.get('/api/docs/json');
     expect(res.statusCode).toBe(200);
-    doc = res.json<Document>();
-    // OpenAPI 3.0 flavour: ajv knows `nullable` (with `type`); `example` and friends are not JSON Schema.
-    ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
+    checker = new ContractChecker(res.json<OpenApiDocument>());
   });
   afterAll(() => t.close());
 
@@ -267,12 +192,12 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       const path = route.url.replace(/:[A-Za-z_]+/g, String(2_000_000_000));
       const withIds = path !== route.url;
       if (route.access.kind !== 'public') {
-        check(route.url, await t.http.get(path, { query: { signal_ids: '1', ...range } }));
+        check(path, await t.http.get(path, { query: { signal_ids: '1', ...range } }));
       }
       if (route.access.kind === 'permission') {
-        check(route.url, await t.http.get(path, { token: nobody.token }));
+        check(path, await t.http.get(path, { token: nobody.token }));
       }
-      if (withIds) check(route.url, await t.http.get(path, { token: admin.token }));
+      if (withIds) check(path, await t.http.get(path, { token: admin.token }));
     }
     const invalid = await t.http.get('/api/telemetry', { token: admin.token, query: { signal_ids: 'x' } });
     expect(invalid.statusCode).toBe(400);
