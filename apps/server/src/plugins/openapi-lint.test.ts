@@ -67,4 +67,17 @@ describe(`OpenAPI lint (${dialectUnderTest})`, () => {
     const warnings = report.problems.filter((p) => p.severity === 'warn').map(where);
     expect(warnings.sort()).toEqual([...ACCEPTED_WARNINGS].sort());
   });
+
+  it('names every operation in camelCase, once, and sums it up', async () => {
+    const doc = (await t.app.inject('/api/docs/json')).json<{
+      paths: Record<string, Record<string, { operationId?: string; summary?: string }>>;
+    }>();
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ at: `${method} ${path}`, ...op })),
+    );
+    expect(operations.length).toBeGreaterThan(60);
+    const bad = operations.filter((op) => !/^[a-z][A-Za-z0-9]+$/.test(op.operationId ?? '') || !op.summary);
+    expect(bad.map((op) => op.at)).toEqual([]);
+    expect(new Set(operations.map((op) => op.operationId)).size).toBe(operations.length);
+  });
 });
