@@ -82,7 +82,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     {
       config: { access: access.authenticated() },
       schema: {
-        summary: 'Get a user, with its permissions and units',
+        summary: 'Get a user, and a fresh token of the caller with current permissions',
         operationId: 'getUser',
         tags,
         params: idParam,
