@@ -18,6 +18,8 @@ const PROBLEM_TEXT: Record<number, string> = {
   404: 'No such record, or one outside the caller’s reach (its existence is not revealed).',
   406: 'The client did not ask for `text/event-stream`.',
   409: 'The change conflicts with the current state; `detail` says which rule.',
+  413: 'The body is larger than the server takes (8 MB).',
+  415: 'The body is of a media type the server does not read (send JSON).',
   422: 'The device answers, but not as the call needs (e.g. no SunSpec marker).',
   429: 'Too many attempts or connections; `Retry-After` says when to try again.',
   500: 'Unexpected failure; the answer carries no internal detail.',
@@ -80,6 +82,8 @@ function securityOf(access: Access, method: string): Record<string, string[]>[] 
 function derivedProblems(access: Access, method: string, schema: FastifySchema, url: string): number[] {
   const statuses = [500];
   if (schema.body || schema.querystring || schema.params) statuses.push(400);
+  // Fastify's own answers to a body it cannot take, before any validation.
+  if (schema.body) statuses.push(413, 415);
   if (access.kind !== 'public') statuses.push(401);
   if (access.kind === 'permission' || access.kind === 'ingest' || !SAFE_METHODS.has(method))
     statuses.push(403);
