@@ -94,7 +94,8 @@ export const alarmSchema = z.object({
   priority_id: z.number().int().min(1).max(4),
   /** i18n key of the alarm text (`alarms.msg.*`); the client translates it with `message_params`. */
   message: z.string(),
-  message_params: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  // Null sits on the number branch so that each branch has a type (OpenAPI 3.0 allows nullable only with a type).
+  message_params: z.record(z.string(), z.union([z.string(), z.number().nullable()])),
   status_id: z.number().int().min(1).max(4),
   status: z.enum(ALARM_STATUS_NAMES),
   started_at: z.string(),

@@ -112,7 +112,11 @@ export const userListSchema = z.array(userSchema);
 
 /** GET/POST users/dashboard: the saved layout, opaque to the server. */
 export const dashboardLayoutBody = z.object({ data: z.unknown() });
-export const dashboardLayoutAnswer = z.object({ data: z.unknown().nullable() });
+/**
+ * `data` is any JSON value, null when nothing is saved. `z.unknown()` already admits null; `.nullable()`
+ * on it wrote `nullable` without a `type` into the OpenAPI document, which OpenAPI 3.0 and ajv refuse.
+ */
+export const dashboardLayoutAnswer = z.object({ data: z.unknown() });
 export type DashboardLayout = z.infer<typeof dashboardLayoutAnswer>;
 
 /** GET /api/health */

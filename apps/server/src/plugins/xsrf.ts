@@ -5,7 +5,8 @@ import type {} from '@fastify/cookie';
 import { E, XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
 import { sendProblem } from './errors';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods the anti-forgery check lets through; the OpenAPI document requires the pair on all others. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -8,6 +8,7 @@ import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
 import { buildApp } from '../app';
 import { loadConfig, type AppConfig } from '../config';
 import type { AppContext } from '../context';
+import { ContractChecker, type Answer, type OpenApiDocument } from './openapi-contract';
 
 /** PostgreSQL URL for the server suite's second run; unset means SQLite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -35,6 +36,8 @@ export interface CallOptions {
 
 export class TestClient {
   private xsrf = '';
+  /** Every GET answer, held against the OpenAPI document when the app closes (see `contractViolations`). */
+  readonly answers: Answer[] = [];
   constructor(private readonly app: FastifyInstance) {}
 
   /** Fetches the anti-forgery cookie once, as the page load does. */
@@ -57,7 +60,7 @@ export class TestClient {
       cookies[XSRF_COOKIE] = xsrf;
       headers[XSRF_HEADER] = xsrf;
     }
-    return this.app.inject({
+    const res = await this.app.inject({
       method,
       url,
       headers,
@@ -66,6 +69,18 @@ export class TestClient {
       remoteAddress: options.remoteAddress,
       ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
     });
+    if (method === 'GET') {
+      const json = /json/.test(String(res.headers['content-type']));
+      const { statusCode, headers: answerHeaders } = res;
+      this.answers.push({
+        method,
+        path: url,
+        statusCode,
+        headers: answerHeaders,
+        body: json ? res.body : '',
+      });
+    }
+    return res;
   }
 
   get = (url: string, options?: CallOptions) => this.call('GET', url, options);
@@ -104,6 +119,26 @@ async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The GET answers a test file received that break what /api/docs/json promises for them (status, media
+ * type, schema), one line per distinct violation. Every test file thereby also tests the document against
+ * the real answers of the states it builds, which no single contract test could reach. Calls to paths and
+ * methods the document does not describe (deliberately unknown routes) are not its promises.
+ */
+async function contractViolations(app: FastifyInstance, answers: Answer[]): Promise<string[]> {
+  const api = answers.filter((a) => /^\/api\//i.test(a.path) && !/^\/api\/docs/i.test(a.path));
+  if (api.length === 0) return [];
+  const checker = new ContractChecker((await app.inject('/api/docs/json')).json<OpenApiDocument>());
+  const violations = new Set<string>();
+  for (const answer of api) {
+    const path = checker.pathOf(answer.path);
+    if (!path || !checker.describes(path, answer.method)) continue;
+    const violation = checker.check(answer);
+    if (violation) violations.add(violation);
+  }
+  return [...violations];
+}
+
+/**
  * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
  * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
  */
@@ -127,11 +162,12 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
   const { app, ctx } = await underSchemaLock(() => buildApp(config));
   await app.ready();
   const outboxDir = config.outboxDir;
+  const http = new TestClient(app);
   return {
     app,
     ctx,
     dataDir,
-    http: new TestClient(app),
+    http,
     outbox: () => {
       try {
         return readdirSync(outboxDir)
@@ -142,6 +178,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
       }
     },
     async close() {
+      const violations = await contractViolations(app, http.answers).catch((error: unknown) => [
+        `the contract check failed: ${String(error)}`,
+      ]);
       try {
         await app.close();
       } finally {
@@ -154,6 +193,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
           });
         }
         rmSync(dataDir, { recursive: true, force: true });
+      }
+      if (violations.length > 0) {
+        throw new Error(`Answers that break the OpenAPI document:\n${violations.join('\n')}`);
       }
     },
   };

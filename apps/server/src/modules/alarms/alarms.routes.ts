@@ -17,6 +17,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { AlarmsService } from './alarms.service';
 
 /**
@@ -33,6 +34,8 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('alarm', 'view') },
       schema: {
+        summary: 'List alarms',
+        operationId: 'listAlarms',
         tags,
         description:
           'Newest first. Without page/pageSize: the plain list (at most 1,000 alarms); with either: { items, total }.',
@@ -48,6 +51,8 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('alarm', 'view') },
       schema: {
+        summary: 'List the alarms of a plant',
+        operationId: 'listPlantAlarms',
         tags,
         description: 'Alarms of the plant with this id.',
         params: alarmIdParam,
@@ -62,10 +67,12 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('alarm', 'update') },
       schema: {
+        summary: 'Approve an alarm into a fault',
+        operationId: 'approveAlarm',
         tags,
         description: 'Approves the alarm and creates a fault from it; a second approval answers 409.',
         params: alarmIdParam,
-        response: { 200: alarmApproveAnswer },
+        response: { 200: alarmApproveAnswer, ...problems(409) },
       },
     },
     (request) => service.approve(actorOf(request), request.params.id),
@@ -75,7 +82,13 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/alarms/:id/reject',
     {
       config: { access: access.to('alarm', 'update') },
-      schema: { tags, params: alarmIdParam, response: { 200: alarmSchema } },
+      schema: {
+        summary: 'Reject an alarm',
+        operationId: 'rejectAlarm',
+        tags,
+        params: alarmIdParam,
+        response: { 200: alarmSchema, ...problems(409) },
+      },
     },
     (request) => service.reject(actorOf(request), request.params.id),
   );
@@ -85,6 +98,8 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('alarm', 'view') },
       schema: {
+        summary: 'Alarm events after a cursor',
+        operationId: 'listenAlarms',
         tags,
         description:
           'Alarm events after the cursor (oldest first) and the cursor to pass next; without a cursor the newest events.',
@@ -100,6 +115,8 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('alarm', 'view') },
       schema: {
+        summary: 'Active alarms of substation devices',
+        operationId: 'listSubstationAlarms',
         tags,
         description: 'Active alarms of transformers, protection relays and meters; never cached.',
         response: { 200: alarmList },
@@ -115,7 +132,12 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/alarms/custom',
     {
       config: { access: access.to('dashboard', 'view') },
-      schema: { tags, response: { 200: customAlarmList } },
+      schema: {
+        summary: 'List custom alarm rules',
+        operationId: 'listCustomAlarms',
+        tags,
+        response: { 200: customAlarmList },
+      },
     },
     (request) => service.listRules(actorOf(request)),
   );
@@ -124,7 +146,13 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/alarms/custom/:id',
     {
       config: { access: access.to('dashboard', 'view') },
-      schema: { tags, params: alarmIdParam, response: { 200: customAlarmSchema } },
+      schema: {
+        summary: 'Get a custom alarm rule',
+        operationId: 'getCustomAlarm',
+        tags,
+        params: alarmIdParam,
+        response: { 200: customAlarmSchema },
+      },
     },
     (request) => service.getRule(actorOf(request), request.params.id),
   );
@@ -133,7 +161,14 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/alarms/custom/:id',
     {
       config: { access: access.to('dashboard', 'upsert') },
-      schema: { tags, params: idParam, body: customAlarmBody, response: { 200: customAlarmSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a custom alarm rule',
+        operationId: 'saveCustomAlarm',
+        tags,
+        params: idParam,
+        body: customAlarmBody,
+        response: { 200: customAlarmSchema },
+      },
     },
     (request) => service.saveRule(actorOf(request), request.params.id, request.body),
   );
@@ -142,7 +177,13 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/alarms/custom/:id',
     {
       config: { access: access.to('dashboard', 'delete') },
-      schema: { tags, params: alarmIdParam },
+      schema: {
+        summary: 'Delete a custom alarm rule',
+        operationId: 'deleteCustomAlarm',
+        tags,
+        params: alarmIdParam,
+        response: { 204: noContent },
+      },
     },
     async (request, reply) => {
       await service.removeRule(actorOf(request), request.params.id);

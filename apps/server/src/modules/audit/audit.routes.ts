@@ -11,7 +11,13 @@ export const auditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/audit',
     {
       config: { access: access.to('admin_panel', 'view') },
-      schema: { tags: ['audit'], querystring: auditListQuery, response: { 200: auditList } },
+      schema: {
+        summary: 'List the change log (administrator only)',
+        operationId: 'listAudit',
+        tags: ['audit'],
+        querystring: auditListQuery,
+        response: { 200: auditList },
+      },
     },
     async (request) => {
       if (!callerOf(request).isAdmin) throw forbidden();

@@ -10,6 +10,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { access } from '../../plugins/auth';
+import { problems } from '../../plugins/openapi';
 import { AuthService } from './auth.service';
 
 /** Sign-in and the password reset by mail (spec §7); all public. */
@@ -21,7 +22,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
     '/users/login',
     {
       config: { access: access.public() },
-      schema: { tags, body: loginBody, response: { 200: tokenAnswer } },
+      schema: {
+        summary: 'Sign in with email and password',
+        operationId: 'login',
+        tags,
+        body: loginBody,
+        response: { 200: tokenAnswer, ...problems(401, 429) },
+      },
     },
     (request) => service.login(request.body, request.ip),
   );
@@ -30,7 +37,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
     '/users/resetpasswordrequest',
     {
       config: { access: access.public() },
-      schema: { tags, body: resetRequestBody, response: { 200: okAnswer } },
+      schema: {
+        summary: 'Mail a password reset link',
+        operationId: 'requestPasswordReset',
+        tags,
+        body: resetRequestBody,
+        response: { 200: okAnswer, ...problems(429) },
+      },
     },
     (request) => service.requestReset(request.body.email, request.ip),
   );
@@ -39,7 +52,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
     '/users/checkresetpasswordrequest',
     {
       config: { access: access.public() },
-      schema: { tags, body: resetCheckBody, response: { 200: resetCheckAnswer } },
+      schema: {
+        summary: 'Check that a password reset link is valid',
+        operationId: 'checkPasswordReset',
+        tags,
+        body: resetCheckBody,
+        response: { 200: resetCheckAnswer },
+      },
     },
     (request) => service.checkReset(request.body.guid),
   );
@@ -48,7 +67,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
     '/users/resetpassword',
     {
       config: { access: access.public() },
-      schema: { tags, body: resetPasswordBody, response: { 200: okAnswer } },
+      schema: {
+        summary: 'Set a new password with a reset link',
+        operationId: 'resetPassword',
+        tags,
+        body: resetPasswordBody,
+        response: { 200: okAnswer },
+      },
     },
     (request) => service.resetPassword(request.body.guid, request.body.password, request.ip),
   );

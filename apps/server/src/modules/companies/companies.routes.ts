@@ -3,6 +3,7 @@ import { companyBody, companyList, companyListQuery, companySchema, idParam } fr
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { CompaniesService } from './companies.service';
 
 /** GET/POST/DELETE /api/companies (NOTES.md resource calls); changes are admin only. */
@@ -14,7 +15,13 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/companies',
     {
       config: { access: access.to('company_management', 'view') },
-      schema: { tags, querystring: companyListQuery, response: { 200: companyList } },
+      schema: {
+        summary: 'List companies',
+        operationId: 'listCompanies',
+        tags,
+        querystring: companyListQuery,
+        response: { 200: companyList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/companies/:id',
     {
       config: { access: access.to('company_management', 'view') },
-      schema: { tags, params: idParam, response: { 200: companySchema } },
+      schema: {
+        summary: 'Get a company',
+        operationId: 'getCompany',
+        tags,
+        params: idParam,
+        response: { 200: companySchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/companies/:id',
     {
       config: { access: access.to('company_management', 'upsert') },
-      schema: { tags, params: idParam, body: companyBody, response: { 200: companySchema } },
+      schema: {
+        summary: 'Create (id 0) or update a company',
+        operationId: 'saveCompany',
+        tags,
+        params: idParam,
+        body: companyBody,
+        response: { 200: companySchema },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/companies/:id',
     {
       config: { access: access.to('company_management', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a company',
+        operationId: 'deleteCompany',
+        tags,
+        params: idParam,
+        response: { 204: noContent, ...problems(409) },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

@@ -3,6 +3,7 @@ import { deviceBody, deviceList, deviceListQuery, deviceSchema, idParam } from '
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { DevicesService } from './devices.service';
 
 /** GET/POST/DELETE /api/devices (NOTES.md resource calls). */
@@ -14,7 +15,13 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices',
     {
       config: { access: access.to('device_management', 'view') },
-      schema: { tags, querystring: deviceListQuery, response: { 200: deviceList } },
+      schema: {
+        summary: 'List devices',
+        operationId: 'listDevices',
+        tags,
+        querystring: deviceListQuery,
+        response: { 200: deviceList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices/:id',
     {
       config: { access: access.to('device_management', 'view') },
-      schema: { tags, params: idParam, response: { 200: deviceSchema } },
+      schema: {
+        summary: 'Get a device',
+        operationId: 'getDevice',
+        tags,
+        params: idParam,
+        response: { 200: deviceSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices/:id',
     {
       config: { access: access.to('device_management', 'upsert') },
-      schema: { tags, params: idParam, body: deviceBody, response: { 200: deviceSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a device',
+        operationId: 'saveDevice',
+        tags,
+        params: idParam,
+        body: deviceBody,
+        response: { 200: deviceSchema },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices/:id',
     {
       config: { access: access.to('device_management', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a device',
+        operationId: 'deleteDevice',
+        tags,
+        params: idParam,
+        response: { 204: noContent, ...problems(409) },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { FaultsService } from './faults.service';
 
 /** GET/POST/DELETE /api/faults (NOTES.md resource calls) and POST /api/faults/{id}/comments. */
@@ -22,7 +23,13 @@ export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/faults',
     {
       config: { access: access.to('fault', 'view') },
-      schema: { tags, querystring: faultListQuery, response: { 200: faultList } },
+      schema: {
+        summary: 'List faults',
+        operationId: 'listFaults',
+        tags,
+        querystring: faultListQuery,
+        response: { 200: faultList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -31,7 +38,13 @@ export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/faults/:id',
     {
       config: { access: access.to('fault', 'view') },
-      schema: { tags, params: idParam, response: { 200: faultDetailSchema } },
+      schema: {
+        summary: 'Get a fault',
+        operationId: 'getFault',
+        tags,
+        params: idParam,
+        response: { 200: faultDetailSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -40,7 +53,14 @@ export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/faults/:id',
     {
       config: { access: access.to('fault', 'upsert') },
-      schema: { tags, params: idParam, body: faultBody, response: { 200: faultDetailSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a fault',
+        operationId: 'saveFault',
+        tags,
+        params: idParam,
+        body: faultBody,
+        response: { 200: faultDetailSchema, ...problems(409) },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -49,7 +69,14 @@ export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/faults/:id/comments',
     {
       config: { access: access.to('fault', 'update') },
-      schema: { tags, params: idParam, body: faultCommentBody, response: { 200: faultCommentSchema } },
+      schema: {
+        summary: 'Add a comment to a fault',
+        operationId: 'commentOnFault',
+        tags,
+        params: idParam,
+        body: faultCommentBody,
+        response: { 200: faultCommentSchema },
+      },
     },
     (request) => service.comment(actorOf(request), request.params.id, request.body.body),
   );
@@ -58,7 +85,13 @@ export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/faults/:id',
     {
       config: { access: access.to('fault', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a fault',
+        operationId: 'deleteFault',
+        tags,
+        params: idParam,
+        response: { 204: noContent },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

@@ -3,6 +3,7 @@ import { fieldBody, fieldList, fieldListQuery, fieldSchema, idParam } from '@sol
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { FieldsService } from './fields.service';
 
 /** GET/POST/DELETE /api/fields (NOTES.md resource calls). */
@@ -14,7 +15,13 @@ export const fieldsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/fields',
     {
       config: { access: access.to('field_management', 'view') },
-      schema: { tags, querystring: fieldListQuery, response: { 200: fieldList } },
+      schema: {
+        summary: 'List fields',
+        operationId: 'listFields',
+        tags,
+        querystring: fieldListQuery,
+        response: { 200: fieldList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const fieldsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/fields/:id',
     {
       config: { access: access.to('field_management', 'view') },
-      schema: { tags, params: idParam, response: { 200: fieldSchema } },
+      schema: {
+        summary: 'Get a field',
+        operationId: 'getField',
+        tags,
+        params: idParam,
+        response: { 200: fieldSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const fieldsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/fields/:id',
     {
       config: { access: access.to('field_management', 'upsert') },
-      schema: { tags, params: idParam, body: fieldBody, response: { 200: fieldSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a field',
+        operationId: 'saveField',
+        tags,
+        params: idParam,
+        body: fieldBody,
+        response: { 200: fieldSchema },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const fieldsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/fields/:id',
     {
       config: { access: access.to('field_management', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a field',
+        operationId: 'deleteField',
+        tags,
+        params: idParam,
+        response: { 204: noContent, ...problems(409) },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

@@ -11,7 +11,12 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/health',
     {
       config: { access: access.public() },
-      schema: { tags: ['health'], response: { 200: healthAnswer, 503: healthAnswer } },
+      schema: {
+        summary: 'Health of the server and its database',
+        operationId: 'getHealth',
+        tags: ['health'],
+        response: { 200: healthAnswer, 503: healthAnswer },
+      },
     },
     async (_request, reply) => {
       const t0 = performance.now();

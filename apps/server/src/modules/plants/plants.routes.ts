@@ -3,6 +3,7 @@ import { plantBody, plantList, plantListQuery, plantSchema, idParam } from '@sol
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { PlantsService } from './plants.service';
 
 /** GET/POST/DELETE /api/plants (NOTES.md resource calls). */
@@ -14,7 +15,13 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/plants',
     {
       config: { access: access.to('plant_management', 'view') },
-      schema: { tags, querystring: plantListQuery, response: { 200: plantList } },
+      schema: {
+        summary: 'List plants',
+        operationId: 'listPlants',
+        tags,
+        querystring: plantListQuery,
+        response: { 200: plantList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/plants/:id',
     {
       config: { access: access.to('plant_management', 'view') },
-      schema: { tags, params: idParam, response: { 200: plantSchema } },
+      schema: {
+        summary: 'Get a plant',
+        operationId: 'getPlant',
+        tags,
+        params: idParam,
+        response: { 200: plantSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/plants/:id',
     {
       config: { access: access.to('plant_management', 'upsert') },
-      schema: { tags, params: idParam, body: plantBody, response: { 200: plantSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a plant',
+        operationId: 'savePlant',
+        tags,
+        params: idParam,
+        body: plantBody,
+        response: { 200: plantSchema },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     '/plants/:id',
     {
       config: { access: access.to('plant_management', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a plant',
+        operationId: 'deletePlant',
+        tags,
+        params: idParam,
+        response: { 204: noContent, ...problems(409) },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

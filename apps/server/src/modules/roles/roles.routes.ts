@@ -3,6 +3,7 @@ import { roleBody, roleList, roleListQuery, roleSchema, idParam } from '@solar/s
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { RolesService } from './roles.service';
 
 /** GET/POST/DELETE /api/roles (NOTES.md resource calls); changes are admin only. */
@@ -14,7 +15,13 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/roles',
     {
       config: { access: access.to('role_management', 'view') },
-      schema: { tags, querystring: roleListQuery, response: { 200: roleList } },
+      schema: {
+        summary: 'List roles',
+        operationId: 'listRoles',
+        tags,
+        querystring: roleListQuery,
+        response: { 200: roleList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/roles/:id',
     {
       config: { access: access.to('role_management', 'view') },
-      schema: { tags, params: idParam, response: { 200: roleSchema } },
+      schema: {
+        summary: 'Get a role',
+        operationId: 'getRole',
+        tags,
+        params: idParam,
+        response: { 200: roleSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/roles/:id',
     {
       config: { access: access.to('role_management', 'upsert') },
-      schema: { tags, params: idParam, body: roleBody, response: { 200: roleSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a role',
+        operationId: 'saveRole',
+        tags,
+        params: idParam,
+        body: roleBody,
+        response: { 200: roleSchema, ...problems(409) },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/roles/:id',
     {
       config: { access: access.to('role_management', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a role',
+        operationId: 'deleteRole',
+        tags,
+        params: idParam,
+        response: { 204: noContent, ...problems(409) },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

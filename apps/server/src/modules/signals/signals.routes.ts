@@ -3,6 +3,7 @@ import { signalBody, signalList, signalListQuery, signalSchema, idParam } from '
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { noContent, problems } from '../../plugins/openapi';
 import { SignalsService } from './signals.service';
 
 /** GET/POST/DELETE /api/signals (NOTES.md resource calls). */
@@ -14,7 +15,13 @@ export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/signals',
     {
       config: { access: access.to('device_signals', 'view') },
-      schema: { tags, querystring: signalListQuery, response: { 200: signalList } },
+      schema: {
+        summary: 'List signals',
+        operationId: 'listSignals',
+        tags,
+        querystring: signalListQuery,
+        response: { 200: signalList },
+      },
     },
     (request) => service.list(actorOf(request), request.query),
   );
@@ -23,7 +30,13 @@ export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/signals/:id',
     {
       config: { access: access.to('device_signals', 'view') },
-      schema: { tags, params: idParam, response: { 200: signalSchema } },
+      schema: {
+        summary: 'Get a signal',
+        operationId: 'getSignal',
+        tags,
+        params: idParam,
+        response: { 200: signalSchema },
+      },
     },
     (request) => service.get(actorOf(request), request.params.id),
   );
@@ -32,7 +45,14 @@ export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/signals/:id',
     {
       config: { access: access.to('device_signals', 'upsert') },
-      schema: { tags, params: idParam, body: signalBody, response: { 200: signalSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a signal',
+        operationId: 'saveSignal',
+        tags,
+        params: idParam,
+        body: signalBody,
+        response: { 200: signalSchema, ...problems(409) },
+      },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),
   );
@@ -41,7 +61,13 @@ export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/signals/:id',
     {
       config: { access: access.to('device_signals', 'delete') },
-      schema: { tags, params: idParam },
+      schema: {
+        summary: 'Delete a signal',
+        operationId: 'deleteSignal',
+        tags,
+        params: idParam,
+        response: { 204: noContent },
+      },
     },
     async (request, reply) => {
       await service.remove(actorOf(request), request.params.id);

@@ -1,11 +1,13 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { E, streamConnectionParam, streamSubscriptionAnswer, streamSubscriptionBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { scopeOf } from '../../lib/scope';
 import { access, callerOf } from '../../plugins/auth';
 import { sendProblem } from '../../plugins/errors';
+import { problems } from '../../plugins/openapi';
 import type { StreamSink } from './stream.hub';
 import { StreamService } from './stream.service';
 
@@ -24,8 +26,16 @@ export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
       // A connection alone reveals nothing: it carries events the owner may see (subscriptions are checked).
       config: { access: access.authenticated() },
       schema: {
+        operationId: 'openStream',
         tags,
         summary: 'Live push as Server-Sent Events: hello, latest, alarm; a heartbeat comment every 15 s',
+        response: {
+          200: {
+            description: 'An endless `text/event-stream`; ask for it with `Accept: text/event-stream`.',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          ...problems(406, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -76,6 +86,8 @@ export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
     {
       config: { access: access.to('dashboard', 'view') },
       schema: {
+        summary: 'Choose the signals a live stream carries',
+        operationId: 'subscribeStream',
         tags,
         params: streamConnectionParam,
         body: streamSubscriptionBody,

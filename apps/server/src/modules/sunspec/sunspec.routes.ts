@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { problems } from '../../plugins/openapi';
 import { SunSpecService } from './sunspec.service';
 
 /** GET /api/sunspec/templates, POST /api/devices/{id}/sunspec/discover and …/apply (issue 5). */
@@ -16,10 +17,20 @@ export const sunspecRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
   const service = new SunSpecService(ctx);
   const tags = ['sunspec'];
   const permission = access.to('device_management', 'update');
+  // A device of another protocol (409), no SunSpec marker (422), unreachable (502) or silent (504).
+  const deviceProblems = problems(409, 422, 502, 504);
 
   app.get(
     '/sunspec/templates',
-    { config: { access: permission }, schema: { tags, response: { 200: sunspecTemplatesAnswer } } },
+    {
+      config: { access: permission },
+      schema: {
+        summary: 'List the SunSpec models signals can be made from',
+        operationId: 'listSunspecTemplates',
+        tags,
+        response: { 200: sunspecTemplatesAnswer },
+      },
+    },
     () => service.templates(),
   );
 
@@ -27,7 +38,13 @@ export const sunspecRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices/:id/sunspec/discover',
     {
       config: { access: permission },
-      schema: { tags, params: idParam, response: { 200: sunspecDiscoverAnswer } },
+      schema: {
+        summary: 'Read a Modbus TCP device’s SunSpec model chain',
+        operationId: 'discoverSunspec',
+        tags,
+        params: idParam,
+        response: { 200: sunspecDiscoverAnswer, ...deviceProblems },
+      },
     },
     (request) => service.discover(actorOf(request), request.params.id),
   );
@@ -36,7 +53,14 @@ export const sunspecRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
     '/devices/:id/sunspec/apply',
     {
       config: { access: permission },
-      schema: { tags, params: idParam, body: sunspecApplyBody, response: { 200: sunspecApplyAnswer } },
+      schema: {
+        summary: 'Create a device’s signals from SunSpec models',
+        operationId: 'applySunspec',
+        tags,
+        params: idParam,
+        body: sunspecApplyBody,
+        response: { 200: sunspecApplyAnswer, ...deviceProblems },
+      },
     },
     (request) => service.apply(actorOf(request), request.params.id, request.body),
   );

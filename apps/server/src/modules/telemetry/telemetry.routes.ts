@@ -16,9 +16,11 @@ import {
   telemetryIngestBody,
   telemetryQuery,
 } from '@solar/shared';
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { binaryFile, noContent, problems } from '../../plugins/openapi';
 import { parseIngestFast } from './fast-ingest';
 import { IngestKeysService } from './ingest-keys.service';
 import { toCsv, toXlsx } from './telemetry.export';
@@ -43,6 +45,8 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     {
       config: { access: access.ingest('device_management', 'update') },
       schema: {
+        summary: 'Store telemetry points (ingest)',
+        operationId: 'ingestTelemetry',
         tags,
         description:
           'Up to 10,000 points. Authenticated by `X-Api-Key` (a device or plant ingest key) or a user token with device_management/update. A malformed body stores nothing (400); single points are refused with a reason.',
@@ -66,7 +70,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/telemetry',
     {
       config: { access: access.to('dashboard', 'view') },
-      schema: { tags, querystring: telemetryQuery, response: { 200: telemetryAnswer } },
+      schema: {
+        summary: 'Query telemetry series of signals',
+        operationId: 'getTelemetry',
+        tags,
+        querystring: telemetryQuery,
+        response: { 200: telemetryAnswer, ...problems(404) },
+      },
     },
     async (request) => {
       const answer = await service.query(actorOf(request), request.query);
@@ -79,11 +89,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     {
       config: { access: access.to('dashboard', 'view') },
       schema: {
+        summary: 'Plants, devices and signals to chart',
+        operationId: 'getTelemetryCatalog',
         tags,
         description:
           'Plants, devices and signals to choose on the data page, for anyone with dashboard/view: the active plants in reach by name; with `plant_id` also its active devices and their active signals. An unknown or unreachable plant is 404.',
         querystring: telemetryCatalogQuery,
-        response: { 200: telemetryCatalogAnswer },
+        response: { 200: telemetryCatalogAnswer, ...problems(404) },
       },
     },
     (request) => service.catalog(actorOf(request), request.query),
@@ -93,7 +105,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/telemetry/latest',
     {
       config: { access: access.to('dashboard', 'view') },
-      schema: { tags, querystring: latestQuery, response: { 200: latestAnswer } },
+      schema: {
+        summary: 'Latest value of each signal of a device or plant',
+        operationId: 'getLatestTelemetry',
+        tags,
+        querystring: latestQuery,
+        response: { 200: latestAnswer, ...problems(404) },
+      },
     },
     (request) => service.latest(actorOf(request), request.query),
   );
@@ -102,7 +120,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     '/telemetry/energy',
     {
       config: { access: access.to('dashboard', 'view') },
-      schema: { tags, querystring: energyQuery, response: { 200: energyAnswer } },
+      schema: {
+        summary: 'Energy of a plant or device per day, month or year',
+        operationId: 'getEnergy',
+        tags,
+        querystring: energyQuery,
+        response: { 200: energyAnswer, ...problems(404) },
+      },
     },
     (request) => service.energy(actorOf(request), request.query),
   );
@@ -112,10 +136,22 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     {
       config: { access: access.to('dashboard', 'view') },
       schema: {
+        summary: 'Download telemetry series as CSV or XLSX',
+        operationId: 'exportTelemetry',
         tags,
         description:
           'The series of GET /api/telemetry as CSV (UTC and plant-local time) or an XLSX workbook.',
         querystring: telemetryExportQuery,
+        response: {
+          200: {
+            description: 'The series as an attachment: CSV by default, an XLSX workbook with `format=xlsx`.',
+            content: {
+              'text/csv': { schema: z.string() },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: binaryFile },
+            },
+          },
+          ...problems(404),
+        },
       },
     },
     async (request, reply) => {
@@ -140,11 +176,15 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
     ['plants', 'plant_management'],
   ] as const) {
     const ownerOf = (id: number) => (owner === 'devices' ? { device_id: id } : { plant_id: id });
+    // One operation per owner kind in the OpenAPI document, so each needs its own name.
+    const noun = owner === 'devices' ? 'Device' : 'Plant';
     app.post(
       `/${owner}/:id/ingest-key`,
       {
         config: { access: access.to(page, 'update') },
         schema: {
+          summary: `Create or rotate the ingest key of a ${noun.toLowerCase()}`,
+          operationId: `create${noun}IngestKey`,
           tags,
           description:
             'Creates or rotates the ingest key (the previous one stops working). The key is answered only here.',
@@ -158,7 +198,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
       `/${owner}/:id/ingest-key`,
       {
         config: { access: access.to(page, 'view') },
-        schema: { tags, params: idParam, response: { 200: ingestKeyInfo } },
+        schema: {
+          summary: `Whether a ${noun.toLowerCase()} has an ingest key, and since when`,
+          operationId: `get${noun}IngestKey`,
+          tags,
+          params: idParam,
+          response: { 200: ingestKeyInfo },
+        },
       },
       (request) => keys.info(actorOf(request), ownerOf(request.params.id)),
     );
@@ -166,7 +212,13 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
       `/${owner}/:id/ingest-key`,
       {
         config: { access: access.to(page, 'update') },
-        schema: { tags, params: idParam },
+        schema: {
+          summary: `Revoke the ingest key of a ${noun.toLowerCase()}`,
+          operationId: `revoke${noun}IngestKey`,
+          tags,
+          params: idParam,
+          response: { 204: noContent },
+        },
       },
       async (request, reply) => {
         await keys.revoke(actorOf(request), ownerOf(request.params.id));

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access, callerOf } from '../../plugins/auth';
+import { problems } from '../../plugins/openapi';
 import { UsersService, type UserActor } from './users.service';
 
 function userActorOf(request: FastifyRequest): UserActor {
@@ -36,7 +37,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users',
     {
       config: { access: access.to('user_management', 'view') },
-      schema: { tags, response: { 200: userListSchema } },
+      schema: {
+        summary: 'List the users in reach',
+        operationId: 'listUsers',
+        tags,
+        response: { 200: userListSchema },
+      },
     },
     (request) => service.list(userActorOf(request)),
   );
@@ -45,7 +51,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/dashboard',
     {
       config: { access: access.authenticated() },
-      schema: { tags, response: { 200: dashboardLayoutAnswer } },
+      schema: {
+        summary: 'Get the own dashboard layout',
+        operationId: 'getDashboardLayout',
+        tags,
+        response: { 200: dashboardLayoutAnswer },
+      },
     },
     (request) => service.getDashboard(userActorOf(request)),
   );
@@ -54,7 +65,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/dashboard',
     {
       config: { access: access.authenticated() },
-      schema: { tags, body: dashboardLayoutBody, response: { 200: okAnswer } },
+      schema: {
+        summary: 'Save the own dashboard layout',
+        operationId: 'saveDashboardLayout',
+        tags,
+        body: dashboardLayoutBody,
+        response: { 200: okAnswer },
+      },
     },
     (request) => service.saveDashboard(userActorOf(request), request.body.data),
   );
@@ -64,7 +81,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/:id',
     {
       config: { access: access.authenticated() },
-      schema: { tags, params: idParam, response: { 200: userWithTokenSchema } },
+      schema: {
+        summary: 'Get a user, and a fresh token of the caller with current permissions',
+        operationId: 'getUser',
+        tags,
+        params: idParam,
+        // Another user's id needs user_management view, checked by the service.
+        response: { 200: userWithTokenSchema, ...problems(403) },
+      },
     },
     (request) => service.get(userActorOf(request), request.params.id),
   );
@@ -73,7 +97,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/:id',
     {
       config: { access: access.to('user_management', 'upsert') },
-      schema: { tags, params: idParam, body: userUpsertBody, response: { 200: userSchema } },
+      schema: {
+        summary: 'Create (id 0) or update a user',
+        operationId: 'saveUser',
+        tags,
+        params: idParam,
+        body: userUpsertBody,
+        response: { 200: userSchema, ...problems(409) },
+      },
     },
     (request) => service.save(userActorOf(request), request.params.id, request.body),
   );
@@ -82,7 +113,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/profile/:id',
     {
       config: { access: access.authenticated() },
-      schema: { tags, params: idParam, body: profileBody, response: { 200: userSchema } },
+      schema: {
+        summary: 'Update the own profile',
+        operationId: 'saveProfile',
+        tags,
+        params: idParam,
+        body: profileBody,
+        response: { 200: userSchema, ...problems(409) },
+      },
     },
     (request) => service.saveProfile(userActorOf(request), request.params.id, request.body),
   );
@@ -91,7 +129,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
     '/users/:id/password',
     {
       config: { access: access.authenticated() },
-      schema: { tags, params: idParam, body: passwordBody, response: { 200: okAnswer } },
+      schema: {
+        summary: 'Change a user’s password',
+        operationId: 'changePassword',
+        tags,
+        params: idParam,
+        body: passwordBody,
+        response: { 200: okAnswer },
+      },
     },
     (request) => service.changePassword(userActorOf(request), request.params.id, request.body.password),
   );

@@ -1,0 +1,212 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractChecker, type OpenApiDocument } from '../test/openapi-contract';
+import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
+
+/**
+ * The real answers of every GET route, checked against what /api/docs/json promises for that route, status
+ * and media type. Other tools (client generators, gateways, contract tests of API users) trust the
+ * document; an answer that does not match it breaks them even when our own console copes.
+ */
+describe(`OpenAPI contract (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let nobody: TestUser;
+  let tree: Tree;
+  let checker: ContractChecker;
+  const violations: string[] = [];
+  const covered = new Set<string>();
+  let checked = 0;
+
+  /** Holds one answer of `GET path` against the document; records a violation instead of throwing. */
+  function check(path: string, res: LightMyRequestResponse) {
+    checked += 1;
+    const { statusCode, headers, body } = res;
+    const violation = checker.check({ method: 'GET', path, statusCode, headers, body });
+    if (violation) violations.push(violation);
+  }
+
+  /** GET as `token` (admin by default), checks the answer, and answers it for further use. */
+  async function get(url: string, path: string, query?: Record<string, string>, token = admin.token) {
+    const res = await t.http.get(path, { token, ...(query ? { query } : {}) });
+    covered.add(url);
+    check(path, res);
+    // Only the event stream refuses a plain call; every other call here must be a success to prove anything.
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(url === '/api/stream' ? 406 : 200);
+    return res;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await makeUser(t, { admin: true });
+    nobody = await makeUser(t, { permissions: [] });
+    tree = await makeTree(t, admin.token, 'Contract');
+    const res = await t.http.get('/api/docs/json');
+    expect(res.statusCode).toBe(200);
+    checker = new ContractChecker(res.json<OpenApiDocument>());
+  });
+  afterAll(() => t.close());
+
+  it('every GET route answers what the document says, for the admin and on refusal', async () => {
+    const now = Date.now();
+    // Data behind every list, so that item schemas are exercised and not only empty arrays.
+    await t.http.post(
+      '/api/telemetry',
+      {
+        points: [
+          { signal_id: tree.signalId, ts: now - 120_000, value: 41.5 },
+          { signal_id: tree.signalId, ts: now - 60_000, value: 42.5 },
+        ],
+      },
+      { token: admin.token },
+    );
+    const plantAlarm = await t.ctx.db
+      .insertInto('alarms')
+      .values({
+        plant_id: tree.plantId,
+        device_id: tree.deviceId,
+        tag_id: tree.signalId,
+        source: 'device_status',
+        rule_id: null,
+        condition_key: 'contract-test',
+        active_key: 'contract-test',
+        priority_id: 3,
+        message: 'alarms.msg.deviceCode',
+        // A null parameter as the engine writes for a value it could not read.
+        message_params: JSON.stringify({ code: 'E42', value: null, limit: 70 }),
+        status_id: 1,
+        started_at: now - 30_000,
+        cleared_at: null,
+        approved_at: null,
+        approved_by: null,
+        rejected_at: null,
+        rejected_by: null,
+        fault_id: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('alarm_events')
+      .values({ alarm_id: plantAlarm.id, kind: 'raised', at: now - 30_000 })
+      .execute();
+    const fault = await save(t, admin.token, '/api/faults/0', {
+      plant_id: tree.plantId,
+      device_id: tree.deviceId,
+      title: 'Contract fault',
+      priority_id: 2,
+    });
+    await save(t, admin.token, `/api/faults/${fault.id}/comments`, { body: 'Looked at it.' });
+    const rule = await save(t, admin.token, '/api/alarms/custom/0', {
+      name: 'Contract rule',
+      description: null,
+      priority_id: 3,
+      tag_id: tree.signalId,
+      operant: '>',
+      value: 70,
+      started_at: null,
+      end_at: null,
+      is_active: true,
+    });
+    for (const owner of ['devices', 'plants']) {
+      const id = owner === 'devices' ? tree.deviceId : tree.plantId;
+      expect(
+        (await t.http.post(`/api/${owner}/${id}/ingest-key`, {}, { token: admin.token })).statusCode,
+      ).toBe(200);
+    }
+    const dashboard = await t.http.post(
+      '/api/users/dashboard',
+      { data: { widgets: [{ kind: 'energy', plant_id: tree.plantId }] } },
+      { token: admin.token },
+    );
+    expect(dashboard.statusCode, dashboard.body).toBe(200);
+
+    const range = { from: String(now - 3_600_000), to: String(now) };
+    const today = new Date(now).toISOString().slice(0, 10);
+    const role = await t.ctx.db
+      .selectFrom('users')
+      .select('role_id')
+      .where('id', '=', admin.id)
+      .executeTakeFirstOrThrow();
+
+    await get('/api/health', '/api/health', undefined, '');
+    await get('/api/users', '/api/users');
+    await get('/api/users/dashboard', '/api/users/dashboard');
+    await get('/api/users/:id', `/api/users/${admin.id}`);
+    for (const [resource, id] of [
+      ['roles', role.role_id],
+      ['companies', tree.companyId],
+      ['fields', tree.fieldId],
+      ['plants', tree.plantId],
+      ['devices', tree.deviceId],
+      ['signals', tree.signalId],
+      ['faults', fault.id],
+    ] as const) {
+      await get(`/api/${resource}`, `/api/${resource}`);
+      await get(`/api/${resource}/:id`, `/api/${resource}/${id}`);
+    }
+    // The demo organisation's signals, with registers and without (word_order null).
+    await get('/api/signals', '/api/signals', { pageSize: '200' });
+    await get('/api/sunspec/templates', '/api/sunspec/templates');
+    await get('/api/telemetry', '/api/telemetry', { signal_ids: String(tree.signalId), ...range });
+    await get('/api/telemetry', '/api/telemetry', {
+      signal_ids: String(tree.signalId),
+      ...range,
+      resolution: 'raw',
+    });
+    await get('/api/telemetry/catalog', '/api/telemetry/catalog');
+    await get('/api/telemetry/catalog', '/api/telemetry/catalog', { plant_id: String(tree.plantId) });
+    await get('/api/telemetry/latest', '/api/telemetry/latest', { plant_id: String(tree.plantId) });
+    await get('/api/telemetry/latest', '/api/telemetry/latest', { device_id: String(tree.deviceId) });
+    await get('/api/telemetry/energy', '/api/telemetry/energy', {
+      plant_id: String(tree.plantId),
+      from: today,
+      to: today,
+    });
+    for (const format of ['csv', 'xlsx']) {
+      const res = await get('/api/telemetry/export', '/api/telemetry/export', {
+        signal_ids: String(tree.signalId),
+        ...range,
+        format,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    await get('/api/devices/:id/ingest-key', `/api/devices/${tree.deviceId}/ingest-key`);
+    await get('/api/plants/:id/ingest-key', `/api/plants/${tree.plantId}/ingest-key`);
+    await get('/api/audit', '/api/audit');
+    // A plain call to the event stream is refused (406); its 200 is an endless text/event-stream.
+    await get('/api/stream', '/api/stream');
+    await get('/api/alarms', '/api/alarms');
+    await get('/api/alarms', '/api/alarms', { page: '1', pageSize: '10' });
+    await get('/api/alarms/:id/plant', `/api/alarms/${tree.plantId}/plant`);
+    await get('/api/alarms/listen', '/api/alarms/listen');
+    await get('/api/alarms/substationAlarms', '/api/alarms/substationAlarms');
+    await get('/api/alarms/custom', '/api/alarms/custom');
+    await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
+
+    // Refusals are answers too: each must be declared with the problem schema and its media type.
+    const getRoutes = t.app.accessTable.filter(
+      (r) => r.method === 'GET' && r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'),
+    );
+    for (const route of getRoutes) {
+      const path = route.url.replace(/:[A-Za-z_]+/g, String(2_000_000_000));
+      const withIds = path !== route.url;
+      if (route.access.kind !== 'public') {
+        check(path, await t.http.get(path, { query: { signal_ids: '1', ...range } }));
+      }
+      if (route.access.kind === 'permission') {
+        check(path, await t.http.get(path, { token: nobody.token }));
+      }
+      if (withIds) check(path, await t.http.get(path, { token: admin.token }));
+    }
+    const invalid = await t.http.get('/api/telemetry', { token: admin.token, query: { signal_ids: 'x' } });
+    expect(invalid.statusCode).toBe(400);
+    check('/api/telemetry', invalid);
+
+    const missing = getRoutes.map((r) => r.url).filter((url) => !covered.has(url));
+    expect(missing, 'GET routes without a checked answer').toEqual([]);
+    expect(violations).toEqual([]);
+    // Each route's success and at least one refusal were held against the document.
+    expect(checked).toBeGreaterThanOrEqual(getRoutes.length * 2);
+  });
+});
