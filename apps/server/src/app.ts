@@ -10,6 +10,10 @@ import { createMailer } from './lib/mailer';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
+import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
+import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
+import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
+import { streamHubOf } from './modules/stream/stream.service';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -26,14 +30,26 @@ export interface BuiltApp {
   ctx: AppContext;
 }
 
+/** What tests may set that the environment does not. */
+export interface BuildOptions {
+  /** Thresholds, delays and timer of the alarm engine (defaults: the engine's). */
+  alarmEngine?: AlarmEngineOptions;
+}
+
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
-export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
   const handle = openDatabase(config.database);
   const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
 
   const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect });
+  const alarmFeed = createAlarmFeed();
+  const alarmPublisher = createAlarmPublisher({
+    db: handle.db,
+    feed: alarmFeed,
+    pushToPlant: (plantId, event, data, opts) => streamHubOf(ctx).publishToPlant(plantId, event, data, opts),
+  });
   const ctx: AppContext = {
     config,
     db: handle.db,
@@ -45,6 +61,12 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     now: Date.now,
     telemetry,
+    alarmFeed,
+    alarmPublisher,
+    alarmEngine: createAlarmEngine(
+      { db: handle.db, now: () => ctx.now(), telemetry, publisher: alarmPublisher },
+      options.alarmEngine,
+    ),
   };
   if (config.demo) await seedDemo(ctx);
 
@@ -70,6 +92,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   telemetry.log = app.log;
+  alarmPublisher.log = app.log;
   const ingestKeys = new IngestKeysService(ctx);
   await app.register(authPlugin, {
     db: ctx.db,

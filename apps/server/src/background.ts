@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startAlarmEngine, type AlarmEngine } from './alarms/alarm-engine';
-import { alarmFeedOf } from './alarms/alarm-feed';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import type { AppContext } from './context';
+import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
 
@@ -36,11 +35,21 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
   // The engine judges what arrives from now on: a month of back-filled history would replay old trips as
   // new alarms (and mails), so it starts once the back-fill is written.
   let stopping = false;
-  const alarms = (simulator?.backfilled ?? Promise.resolve()).then(() =>
-    stopping ? undefined : startAlarmEngine(ctx, log, { modbus }),
-  );
+  const alarms = (simulator?.backfilled ?? Promise.resolve()).then(async () => {
+    if (stopping) return undefined;
+    const engine = ctx.alarmEngine;
+    await engine.start({ log, commStatesAtStart: !!modbus });
+    const unsubscribe = modbus?.onDeviceState((event) => engine.deviceState(event));
+    return {
+      ...engine,
+      async stop() {
+        unsubscribe?.();
+        await engine.stop();
+      },
+    };
+  });
   alarms.catch((error: unknown) => log.error({ err: error }, 'alarm engine failed to start'));
-  const alarmNotifications = startAlarmNotifications(ctx, alarmFeedOf(ctx), log);
+  const alarmNotifications = startAlarmNotifications(ctx, ctx.alarmFeed, log);
   return {
     simulator,
     mqtt,

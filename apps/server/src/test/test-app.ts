@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
 import { loadConfig, type AppConfig } from '../config';
 import type { AppContext } from '../context';
 
@@ -107,7 +107,10 @@ async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
  * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
  * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
  */
-export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig(
@@ -124,7 +127,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     },
     overrides,
   );
-  const { app, ctx } = await underSchemaLock(() => buildApp(config));
+  const { app, ctx } = await underSchemaLock(() => buildApp(config, options));
   await app.ready();
   const outboxDir = config.outboxDir;
   return {
