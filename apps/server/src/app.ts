@@ -28,12 +28,16 @@ import { TelemetryStore } from './telemetry/telemetry-store';
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** What runs beside the HTTP server, once the app is ready (tests drive the demo simulator through it). */
+  background: () => BackgroundWork | undefined;
 }
 
 /** What tests may set that the environment does not. */
 export interface BuildOptions {
   /** Thresholds, delays and timer of the alarm engine (defaults: the engine's). */
   alarmEngine?: AlarmEngineOptions;
+  /** The clock (default Date.now): tests inject time. */
+  now?: () => number;
 }
 
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
@@ -59,7 +63,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
     loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
-    now: Date.now,
+    now: options.now ?? Date.now,
     telemetry,
     alarmFeed,
     alarmPublisher,
@@ -118,5 +122,5 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await retention.stop();
     await handle.close();
   });
-  return { app, ctx };
+  return { app, ctx, background: () => background };
 }

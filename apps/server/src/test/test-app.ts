@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
 import { buildApp, type BuildOptions } from '../app';
+import type { BackgroundWork } from '../background';
 import { loadConfig, type AppConfig } from '../config';
 import type { AppContext } from '../context';
 
@@ -16,6 +17,8 @@ export const dialectUnderTest = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The app's background work (simulator, engine, digest), once ready. */
+  background: () => BackgroundWork | undefined;
   dataDir: string;
   /** HTTP calls that carry the anti-forgery cookie and header like the console does. */
   http: TestClient;
@@ -127,12 +130,13 @@ export async function createTestApp(
     },
     overrides,
   );
-  const { app, ctx } = await underSchemaLock(() => buildApp(config, options));
+  const { app, ctx, background } = await underSchemaLock(() => buildApp(config, options));
   await app.ready();
   const outboxDir = config.outboxDir;
   return {
     app,
     ctx,
+    background,
     dataDir,
     http: new TestClient(app),
     outbox: () => {

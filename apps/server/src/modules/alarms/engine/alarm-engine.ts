@@ -14,7 +14,7 @@ import { ALARM_PRIORITY } from '@solar/shared';
 import type { DeviceStateEvent } from '../../../collectors/modbus/modbus-poller';
 import type { AppContext } from '../../../context';
 import type { StoredPoint } from '../../../telemetry/telemetry-hub';
-import type { AlarmPublisher } from './alarm-publish';
+import { SILENT_PUBLISHER, type AlarmPublisher } from './alarm-publish';
 import {
   EVENT_KEYS,
   IRRADIANCE_KEYS,
@@ -77,6 +77,11 @@ export interface AlarmEngine {
   /** Rules loaded and points judged since start. */
   stats(): { rules: number; points: number; evaluations: number };
   stop(): Promise<void>;
+  /**
+   * A new, stopped engine with the same options that publishes nothing (no live push, no mail): for
+   * replaying history, whose alarms are written but are not news.
+   */
+  replayer(): AlarmEngine;
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -388,5 +393,6 @@ export function createAlarmEngine(
       for (const cleanup of cleanups.splice(0)) cleanup();
       await writer.idle();
     },
+    replayer: () => createAlarmEngine({ ...deps, publisher: SILENT_PUBLISHER }, options),
   };
 }
