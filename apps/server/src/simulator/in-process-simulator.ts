@@ -31,14 +31,14 @@ export interface InProcessSimulator {
 }
 
 /**
- * Told what the back-filled history contains, one sample time after another across all plants: the alarm
+ * Told what the back-filled history contains, plant by plant, one sample time after another: the alarm
  * engine replays it, so the demo's month has the alarms it really contains.
  */
 export interface SimulatorHistory {
   observe(points: readonly StoredPoint[]): void;
   deviceState(event: DeviceStateEvent): void;
-  /** Every sample time is judged once its points are observed. */
-  tick(now: number): Promise<void>;
+  /** Each sample time of a plant is judged once its points are observed. */
+  tick(now: number, plantId: number): Promise<void>;
 }
 
 /** A fault the demo forces, so that a short history and the first live minutes surely have events. */
@@ -148,8 +148,8 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
  * The demo's plants, alive: every active plant of the database becomes a virtual plant (apps/simulator)
  * whose readings go in through the same door as real telemetry (ctx.telemetry.store), so everything
  * downstream — rollups, live push, alarms — sees no difference. On a first start it writes `backfillDays`
- * of history in the background while the server already answers, all plants one sample time after
- * another so that `history` can replay it in order; then it samples every `intervalMs`. A device that the
+ * of history in the background while the server already answers, each plant in time order so that
+ * `history` can replay it; then it samples every `intervalMs`. A device that the
  * simulation takes offline sends nothing and is announced on `onDeviceState`.
  */
 export async function startInProcessSimulator(
@@ -191,11 +191,12 @@ export async function startInProcessSimulator(
     if (!stopped && points.length) await ctx.telemetry.store(points);
   };
 
-  /** Forces the scheduled faults that are due at `ts`. */
-  const applyDue = (ts: number) => {
+  /** Forces the scheduled faults that are due at `ts` (only the plant at `only`, when given). */
+  const applyDue = (ts: number, only?: number) => {
     if (!pending.length) return;
-    const due = pending.filter((f) => f.at <= ts);
-    pending = pending.filter((f) => f.at > ts);
+    const isDue = (f: ScheduledFault) => f.at <= ts && (only === undefined || f.plant === only);
+    const due = pending.filter(isDue);
+    pending = pending.filter((f) => !isDue(f));
     for (const f of due) {
       const plant = plants[f.plant];
       if (!plant) continue;
@@ -205,12 +206,13 @@ export async function startInProcessSimulator(
     }
   };
 
-  /** Samples every plant at `ts`: the points to store, and the communication changes. */
-  const sampleAll = (ts: number) => {
-    applyDue(ts);
+  /** Samples the plants at `ts`: the points to store, and the communication changes. */
+  const sampleAll = (ts: number, only?: number) => {
+    applyDue(ts, only);
     const points: StoredPoint[] = [];
     const changes: DeviceStateEvent[] = [];
-    for (const plant of plants) {
+    for (const [index, plant] of plants.entries()) {
+      if (only !== undefined && index !== only) continue;
       const plantId = Number(plant.definition.plantId);
       for (const device of plant.sample(ts)) {
         const deviceId = Number(device.deviceId);
@@ -242,31 +244,37 @@ export async function startInProcessSimulator(
     timer.unref();
   };
 
-  /** Writes the history from `from` to `to`, all plants per sample time, in batches of one ingest call. */
+  /**
+   * Writes the history from `from` to `to` plant after plant (a batch then holds many sample times of few
+   * signals, which keeps the rollups cheap), in batches of one ingest call.
+   */
   const backfill = async (from: number, to: number) => {
-    let buffer: TelemetryPoint[] = [];
     let points = 0;
     // A history starts with every device answering: only losses within it are announced.
     for (const id of deviceIds) commStates.set(id, 'online');
-    for (let ts = from; ts <= to && !stopped; ts += stepMs) {
-      const sampled = sampleAll(ts);
-      for (const p of sampled.points) buffer.push({ signal_id: p.signal_id, ts, value: p.value });
-      if (options.history) {
-        for (const change of sampled.changes) options.history.deviceState(change);
-        options.history.observe(sampled.points);
-        await options.history.tick(ts);
+    for (const [index, plant] of plants.entries()) {
+      const plantId = Number(plant.definition.plantId);
+      let buffer: TelemetryPoint[] = [];
+      for (let ts = from; ts <= to && !stopped; ts += stepMs) {
+        const sampled = sampleAll(ts, index);
+        for (const p of sampled.points) buffer.push({ signal_id: p.signal_id, ts, value: p.value });
+        if (options.history) {
+          for (const change of sampled.changes) options.history.deviceState(change);
+          options.history.observe(sampled.points);
+          await options.history.tick(ts, plantId);
+        }
+        while (buffer.length >= TELEMETRY_MAX_POINTS) {
+          const batch = buffer.slice(0, TELEMETRY_MAX_POINTS);
+          buffer = buffer.slice(TELEMETRY_MAX_POINTS);
+          points += batch.length;
+          await store(batch);
+          // Let requests in between batches: the server answers while the history is written.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
-      while (buffer.length >= TELEMETRY_MAX_POINTS) {
-        const batch = buffer.slice(0, TELEMETRY_MAX_POINTS);
-        buffer = buffer.slice(TELEMETRY_MAX_POINTS);
-        points += batch.length;
-        await store(batch);
-        // Let requests in between batches: the server answers while the history is written.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      points += buffer.length;
+      await store(buffer);
     }
-    points += buffer.length;
-    await store(buffer);
     return points;
   };
 
@@ -276,7 +284,7 @@ export async function startInProcessSimulator(
     const now = ctx.now();
     if (newest === null && options.backfillDays > 0 && plants.length) {
       const from = now - options.backfillDays * DAY_MS;
-      pending = (options.schedule ?? demoFaultSchedule)(now).sort((a, b) => a.at - b.at);
+      pending = (options.schedule ?? demoFaultSchedule)(now);
       const started = performance.now();
       const points = await backfill(from, now);
       log.info(

@@ -70,8 +70,12 @@ export interface AlarmEngine {
   deviceState(event: DeviceStateEvent): void;
   /** Re-reads the custom rules (after create, update, delete); clears alarms of rules that went away. */
   reloadRules(): Promise<void>;
-  /** Runs the timer evaluation now (tests and replay; the timer calls it every tickMs). */
-  tick(now?: number): Promise<void>;
+  /**
+   * Runs the timer evaluation now (tests and replay; the timer calls it every tickMs). With `plantId`
+   * only that plant's rules and conditions: a replay that goes plant by plant has the others elsewhere
+   * in time.
+   */
+  tick(now?: number, plantId?: number): Promise<void>;
   /** Resolves once everything queued so far is written and published. */
   idle(): Promise<void>;
   /** Rules loaded and points judged since start. */
@@ -274,8 +278,9 @@ export function createAlarmEngine(
   };
 
   /** Plant-level conditions on the timer: no production in sunshine, and underperforming inverters. */
-  const judgePlants = (now: number) => {
+  const judgePlants = (now: number, only?: number) => {
     for (const plantId of new Set([...power.keys(), ...irradiance.keys()])) {
+      if (only !== undefined && plantId !== only) continue;
       const { states, actions } = judgePlant(
         {
           plantId,
@@ -308,11 +313,12 @@ export function createAlarmEngine(
     }
   };
 
-  async function tick(now = deps.now()): Promise<void> {
+  async function tick(now = deps.now(), plantId?: number): Promise<void> {
     if (!started || stopped) return;
     try {
-      for (const l of rules.values()) judge(l, { kind: 'tick', now });
-      judgePlants(now);
+      for (const l of rules.values())
+        if (plantId === undefined || l.row.plant_id === plantId) judge(l, { kind: 'tick', now });
+      judgePlants(now, plantId);
     } catch (error) {
       log.error({ err: error }, 'alarm timer evaluation failed');
     }
