@@ -6,7 +6,8 @@
  *   BENCH_SECONDS (20)  BENCH_RATE (20000)  BENCH_RULES (1000)
  */
 import { ALL_PERMISSIONS, type AlarmEvent } from '@solar/shared';
-import { startAlarmEngine } from '../src/alarms/alarm-engine';
+import { createAlarmEngine } from '../src/modules/alarms/engine/alarm-engine';
+import { SILENT_PUBLISHER } from '../src/modules/alarms/engine/alarm-publish';
 import type { StoredPoint } from '../src/telemetry-store/telemetry-hub';
 import { benchApp, pct, rssMiB, seedPlants } from './setup';
 
@@ -50,7 +51,9 @@ const probeRule = await ctx.db
   .returning('id')
   .executeTakeFirstOrThrow();
 
-const engine = await startAlarmEngine(ctx, silent);
+// The app's engine, started here so that it has read the rules before the clock runs.
+const engine = ctx.alarmEngine;
+await engine.start({ log: silent });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const role = await ctx.db
   .insertInto('roles')
@@ -185,7 +188,7 @@ await engine.stop();
 
 // Evaluation cost: the real engine on a feed of its own (no HTTP, no database writes: nothing fires).
 let feed: ((points: readonly StoredPoint[]) => void) | undefined;
-const bare = await startAlarmEngine(
+const bare = createAlarmEngine(
   {
     db: ctx.db,
     now: () => Date.now(),
@@ -193,11 +196,11 @@ const bare = await startAlarmEngine(
       store: () => Promise.reject(new Error('unused')),
       onStored: (l) => ((feed = l), () => undefined),
     },
-    stream: ctx.stream,
+    publisher: SILENT_PUBLISHER,
   },
-  silent,
   { tickMs: 3_600_000 },
 );
+await bare.start({ log: silent });
 const ruleSignals = ruleRows.map((r) => r.tag_id);
 const signalInfo = new Map<number, { plant: number }>();
 plants.forEach((p, i) => p.signals.forEach((s) => signalInfo.set(s, { plant: i })));

@@ -11,6 +11,9 @@ import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
 import { createStreamHub } from './modules/stream/stream.service';
+import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
+import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
+import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -25,16 +28,32 @@ import { TelemetryStore } from './telemetry-store/telemetry-store';
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** What runs beside the HTTP server, once the app is ready (tests drive the demo simulator through it). */
+  background: () => BackgroundWork | undefined;
+}
+
+/** What tests may set that the environment does not. */
+export interface BuildOptions {
+  /** Thresholds, delays and timer of the alarm engine (defaults: the engine's). */
+  alarmEngine?: AlarmEngineOptions;
+  /** The clock (default Date.now): tests inject time. */
+  now?: () => number;
 }
 
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
-export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
   const handle = openDatabase(config.database);
   const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
 
   const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect });
+  const alarmFeed = createAlarmFeed();
+  const alarmPublisher = createAlarmPublisher({
+    db: handle.db,
+    feed: alarmFeed,
+    pushToPlant: (plantId, event, data, opts) => ctx.stream.publishToPlant(plantId, event, data, opts),
+  });
   const ctx: AppContext = {
     config,
     db: handle.db,
@@ -44,10 +63,16 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
     loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
-    now: Date.now,
+    now: options.now ?? Date.now,
     telemetry,
     // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now() }),
+    alarmFeed,
+    alarmPublisher,
+    alarmEngine: createAlarmEngine(
+      { db: handle.db, now: () => ctx.now(), telemetry, publisher: alarmPublisher },
+      options.alarmEngine,
+    ),
   };
   if (config.demo) await seedDemo(ctx);
 
@@ -73,6 +98,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   telemetry.log = app.log;
+  alarmPublisher.log = app.log;
   const ingestKeys = new IngestKeysService(ctx);
   await app.register(authPlugin, {
     db: ctx.db,
@@ -103,5 +129,5 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     await retention.stop();
     await handle.close();
   });
-  return { app, ctx };
+  return { app, ctx, background: () => background };
 }

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startAlarmEngine, type AlarmEngine } from './alarms/alarm-engine';
-import { alarmFeedOf } from './alarms/alarm-feed';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import type { AppContext } from './context';
+import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
+import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
 
 /**
@@ -25,22 +25,45 @@ export interface BackgroundWork {
 /** Starts what the configuration turns on. */
 export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): Promise<BackgroundWork> {
   const { config } = ctx;
+  const engine = ctx.alarmEngine;
+  // The demo's first start replays its back-filled month through an engine of its own that publishes
+  // nothing: the history gets the alarms it contains, and no one is mailed about the past.
+  const history = config.simulator.enabled ? engine.replayer() : undefined;
+  await history?.start({ log, listen: false });
   const simulator = config.simulator.enabled
-    ? await startInProcessSimulator(ctx, log, { backfillDays: config.simulator.backfillDays })
+    ? await startInProcessSimulator(ctx, log, { backfillDays: config.simulator.backfillDays, history })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
   const modbus = config.modbusPoller
     ? startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false })
     : undefined;
-  // The engine judges what arrives from now on: a month of back-filled history would replay old trips as
-  // new alarms (and mails), so it starts once the back-fill is written.
+  // The live engine judges what arrives once the history is written and worked into the demo's faults.
   let stopping = false;
-  const alarms = (simulator?.backfilled ?? Promise.resolve()).then(() =>
-    stopping ? undefined : startAlarmEngine(ctx, log, { modbus }),
-  );
+  const alarms = (simulator?.backfilled ?? Promise.resolve(false)).then(async (wroteHistory) => {
+    await history?.stop();
+    if (stopping) return undefined;
+    if (wroteHistory && config.demo) {
+      const made = await seedDemoFaults(ctx, ctx.now());
+      log.info(made, 'demo: faults worked from the history');
+    }
+    await engine.start({ log, commStatesAtStart: !!modbus });
+    // Catch up with the simulated devices as with the poller's: what history left lost may be back.
+    for (const event of simulator?.deviceStates() ?? []) engine.deviceState(event);
+    const unsubscribe = [
+      modbus?.onDeviceState((event) => engine.deviceState(event)),
+      simulator?.onDeviceState((event) => engine.deviceState(event)),
+    ];
+    return {
+      ...engine,
+      async stop() {
+        for (const u of unsubscribe) u?.();
+        await engine.stop();
+      },
+    };
+  });
   alarms.catch((error: unknown) => log.error({ err: error }, 'alarm engine failed to start'));
-  const alarmNotifications = startAlarmNotifications(ctx, alarmFeedOf(ctx), log);
+  const alarmNotifications = startAlarmNotifications(ctx, ctx.alarmFeed, log);
   return {
     simulator,
     mqtt,

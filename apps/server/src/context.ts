@@ -3,6 +3,9 @@ import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
 import type { TokenService } from './lib/tokens';
+import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
+import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
+import type { AlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import type { StreamHub } from './modules/stream/stream.hub';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
@@ -22,4 +25,10 @@ export interface AppContext {
   telemetry: TelemetryHub;
   /** Live push to the browsers' Server-Sent Event streams (latest values, alarms), scoped per connection. */
   stream: StreamHub;
+  /** Committed alarm changes, in process (the mail digest listens). */
+  alarmFeed: AlarmFeed;
+  /** Sends committed alarm events to live clients and to the feed. */
+  alarmPublisher: AlarmPublisher;
+  /** The one alarm engine; background.ts starts it, the alarm routes ask it to reload rules. */
+  alarmEngine: AlarmEngine;
 }

@@ -128,10 +128,18 @@ export interface VirtualPlant {
     onBatch: BackfillBatchHandler,
     options?: { batchSize?: number },
   ): Promise<BackfillResult>;
-  /** Starts a fault on a device now, whatever the rates. */
-  forceFault(deviceId: number | string, kind: FaultKind, tsMs: number, durationMs: number): void;
+  /** Starts a fault on a device now, whatever the rates; a string loss takes `lostFraction` of its DC. */
+  forceFault(
+    deviceId: number | string,
+    kind: FaultKind,
+    tsMs: number,
+    durationMs: number,
+    lostFraction?: number,
+  ): void;
   /** The weather at the last sample; undefined before the first. */
   weather(): PlantWeather | undefined;
+  /** Changes every device's fault rates from the next sample on (false: no faults). */
+  setFaultRates(faults: boolean | Partial<FaultRates>): void;
 }
 
 /** Internal steps are at most this long, so counters integrate correctly whatever the sampling interval. */
@@ -186,10 +194,7 @@ export function createVirtualPlant(
   options: VirtualPlantOptions = {},
 ): VirtualPlant {
   const seed = hashString(`${options.seed ?? 1}:${definition.plantId}`);
-  const rates: FaultRates =
-    options.faults === false
-      ? NO_FAULTS
-      : { ...DEFAULT_FAULT_RATES, ...(typeof options.faults === 'object' ? options.faults : {}) };
+  const rates = faultRatesOf(options.faults);
   const climate: Climate = { ...climateForLatitude(definition.latitude), ...definition.climate };
   const random: Random = createRandom(seed);
   const clouds =
@@ -481,13 +486,30 @@ export function createVirtualPlant(
     return { samples, points, elapsedMs: performance.now() - started };
   }
 
-  function forceFault(deviceId: number | string, kind: FaultKind, tsMs: number, durationMs: number): void {
+  function forceFault(
+    deviceId: number | string,
+    kind: FaultKind,
+    tsMs: number,
+    durationMs: number,
+    lostFraction?: number,
+  ): void {
     const device = [...inverters, ...others].find((d) => d.def.deviceId === deviceId);
     if (!device) throw new RangeError(`Plant ${definition.plantId} has no device ${deviceId}`);
-    device.faults.force(kind, tsMs, durationMs);
+    device.faults.force(kind, tsMs, durationMs, lostFraction);
   }
 
-  return { definition, sample, backfill, forceFault, weather: () => weather };
+  function setFaultRates(faults: boolean | Partial<FaultRates>): void {
+    const next = faultRatesOf(faults);
+    for (const device of [...inverters, ...others]) device.faults.setRates(next);
+  }
+
+  return { definition, sample, backfill, forceFault, weather: () => weather, setFaultRates };
+}
+
+/** The rates an option asks for: false none, true or omitted the defaults, an object some overridden. */
+function faultRatesOf(faults: boolean | Partial<FaultRates> | undefined): FaultRates {
+  if (faults === false) return NO_FAULTS;
+  return { ...DEFAULT_FAULT_RATES, ...(typeof faults === 'object' ? faults : {}) };
 }
 
 /** Share of an inverter's DC on MPPT input i; lost strings come off input 1. */

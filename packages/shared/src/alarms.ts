@@ -6,6 +6,13 @@ import { ID_MAX, V, flag, optionalText, requiredText } from './validation';
 /** Alarm priorities (issue 6): 1 low, 2 medium, 3 high, 4 high and dangerous. */
 export const ALARM_PRIORITIES = [1, 2, 3, 4] as const;
 export type AlarmPriority = (typeof ALARM_PRIORITIES)[number];
+/** The priorities by name, so code says `ALARM_PRIORITY.high` rather than 3. */
+export const ALARM_PRIORITY = {
+  low: 1,
+  medium: 2,
+  high: 3,
+  dangerous: 4,
+} as const satisfies Record<string, AlarmPriority>;
 /** i18n key of each priority label. */
 export const ALARM_PRIORITY_KEYS: Record<AlarmPriority, string> = {
   1: 'alarms.priority.low',

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { translate } from '@solar/i18n';
-import { localeOfLanguageId, type Locale } from '@solar/shared';
-import type { AlarmChange, AlarmFeed } from '../alarms/alarm-feed';
+import { ALARM_PRIORITY, localeOfLanguageId, type Locale } from '@solar/shared';
+import type { AlarmChange, AlarmFeed } from '../modules/alarms/engine/alarm-feed';
 import type { AppContext } from '../context';
 import { scopeOf } from '../lib/scope';
 import { alarmRecipients, plantsInfo, type AlarmRecipient } from './recipients.repository';
 
 /** Priorities that are mailed: 3 high, 4 high and dangerous. */
-export const DIGEST_MIN_PRIORITY = 3;
+export const DIGEST_MIN_PRIORITY = ALARM_PRIORITY.high;
 /** Kinds that are mailed: an alarm appearing and an alarm ending by itself. */
 const DIGEST_KINDS: ReadonlySet<AlarmChange['kind']> = new Set(['raised', 'cleared']);
 
@@ -84,7 +84,7 @@ function renderDigest(
     const at = kind === 'cleared' && alarm.cleared_at ? alarm.cleared_at : alarm.started_at;
     return t('line', {
       kind: t(kind),
-      priority: t(alarm.priority_id >= 4 ? 'priorityDangerous' : 'priorityHigh'),
+      priority: t(alarm.priority_id >= ALARM_PRIORITY.dangerous ? 'priorityDangerous' : 'priorityHigh'),
       time: formatTime(at, locale, zones.get(alarm.plant_id)?.timeZone),
       plant: alarm.plant_name,
       device: alarm.device_name ?? '—',

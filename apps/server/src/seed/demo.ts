@@ -1,4 +1,5 @@
-import { ALL_PERMISSIONS, type Permission } from '@solar/shared';
+import { randomBytes } from 'node:crypto';
+import { ALL_PERMISSIONS, languageIdOf, type Permission } from '@solar/shared';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
@@ -12,6 +13,7 @@ export const DEMO_ACCOUNTS = {
 
 export const ADMIN_ROLE_NAME = 'Yönetici';
 export const OPERATOR_ROLE_NAME = 'Operatör';
+export const TECHNICIAN_ROLE_NAME = 'Teknisyen';
 
 /** The operator sees the monitoring pages and changes nothing (NOTES.md). */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = (
@@ -25,7 +27,24 @@ export interface SeededAccounts {
   operatorId: number;
 }
 
-async function roleId(db: Db, name: string, description: string, isAdmin: boolean, now: number) {
+/** Technicians follow alarms and work on faults in their company's plants. */
+export const TECHNICIAN_PERMISSIONS: readonly Permission[] = [
+  ...(['map', 'plant', 'dashboard'] as const).map((page) => ({ page, method: 'view' as const })),
+  { page: 'alarm', method: 'view' },
+  { page: 'alarm', method: 'update' },
+  { page: 'fault', method: 'view' },
+  { page: 'fault', method: 'create' },
+  { page: 'fault', method: 'update' },
+];
+
+async function roleId(
+  db: Db,
+  name: string,
+  description: string,
+  isAdmin: boolean,
+  now: number,
+  permissions: readonly Permission[] = isAdmin ? ALL_PERMISSIONS : OPERATOR_PERMISSIONS,
+) {
   const existing = await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirst();
   if (existing) return existing.id;
   const { id } = await db
@@ -33,7 +52,6 @@ async function roleId(db: Db, name: string, description: string, isAdmin: boolea
     .values({ name, description, is_admin: isAdmin ? 1 : 0, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const permissions = isAdmin ? ALL_PERMISSIONS : OPERATOR_PERMISSIONS;
   await db
     .insertInto('role_permissions')
     .values(permissions.map((p) => ({ role_id: id, page: p.page, method: p.method })))
@@ -100,8 +118,105 @@ export async function seedAccounts(
   });
 }
 
-/** Seeds the demo on an empty database (NOTES.md): the accounts, then the organisation. */
+/** The demo companies' field technicians, by company tax number (they sign in only after a reset). */
+const TECHNICIANS: Record<
+  string,
+  {
+    name: string;
+    surname: string;
+    username: string;
+    email: string;
+    telephone: string;
+    locale: 'tr_TR' | 'mk_MK';
+  }[]
+> = {
+  '0680421957': [
+    {
+      name: 'Mehmet',
+      surname: 'Kaya',
+      username: 'mkaya',
+      email: 'mehmet.kaya@anadolugunes.example.com',
+      telephone: '+90 532 555 11 21',
+      locale: 'tr_TR',
+    },
+    {
+      name: 'Zeynep',
+      surname: 'Arslan',
+      username: 'zarslan',
+      email: 'zeynep.arslan@anadolugunes.example.com',
+      telephone: '+90 532 555 11 22',
+      locale: 'tr_TR',
+    },
+  ],
+  '4030021548763': [
+    {
+      name: 'Никола',
+      surname: 'Стојановски',
+      username: 'nstojanovski',
+      email: 'nikola.stojanovski@vardarsolar.example.com',
+      telephone: '+389 70 384 121',
+      locale: 'mk_MK',
+    },
+    {
+      name: 'Ана',
+      surname: 'Петровска',
+      username: 'apetrovska',
+      email: 'ana.petrovska@vardarsolar.example.com',
+      telephone: '+389 70 384 122',
+      locale: 'mk_MK',
+    },
+  ],
+};
+
+/**
+ * Gives each demo company two technicians, so that faults have someone of the plant's company to be
+ * assigned to. Only on a demo organisation without them (the technician role does not exist yet). Their
+ * passwords are random and never shown: they are people in the story, not accounts to sign in with.
+ */
+export async function seedTechnicians(ctx: Pick<AppContext, 'db' | 'config' | 'now'>): Promise<void> {
+  const { db } = ctx;
+  if (await db.selectFrom('roles').select('id').where('name', '=', TECHNICIAN_ROLE_NAME).executeTakeFirst())
+    return;
+  const companies = await db.selectFrom('companies').select(['id', 'tax_number']).execute();
+  const people = companies.flatMap((c) =>
+    (TECHNICIANS[c.tax_number ?? ''] ?? []).map((p) => ({ ...p, companyId: c.id })),
+  );
+  if (!people.length) return;
+  const hashes = await Promise.all(
+    people.map(() => hashPassword(randomBytes(24).toString('base64url'), ctx.config.scryptLogN)),
+  );
+  await db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const role = await roleId(
+      trx,
+      TECHNICIAN_ROLE_NAME,
+      'Arıza kayıtlarında çalışır',
+      false,
+      now,
+      TECHNICIAN_PERMISSIONS,
+    );
+    await trx
+      .insertInto('users')
+      .values(
+        people.map(({ locale, companyId, ...person }, i) => ({
+          ...person,
+          password_hash: hashes[i]!,
+          role_id: role,
+          company_id: companyId,
+          language_id: languageIdOf(locale),
+          is_active: 1,
+          tokens_valid_after: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  });
+}
+
+/** Seeds the demo on an empty database (NOTES.md): the accounts, the organisation, its technicians. */
 export async function seedDemo(ctx: AppContext): Promise<void> {
   await seedAccounts(ctx);
   await seedOrganisation(ctx);
+  await seedTechnicians(ctx);
 }

@@ -72,7 +72,7 @@ describe(`seedOrganisation (${dialectUnderTest})`, () => {
       .executeTakeFirstOrThrow();
     const keys = await db
       .selectFrom('signals')
-      .select(['key', 'unit', 'is_counter'])
+      .select(['key', 'name', 'unit', 'is_counter'])
       .where('device_id', '=', inverter.id)
       .execute();
     expect(keys.map((k) => k.key).sort()).toEqual(
@@ -84,12 +84,16 @@ describe(`seedOrganisation (${dialectUnderTest})`, () => {
         'dc_current',
         'dc_power',
         'dc_voltage',
+        'event_bits',
         'status_code',
         'temperature',
         'total_energy',
       ].sort(),
     );
     expect(keys.find((k) => k.key === 'total_energy')).toMatchObject({ unit: 'kWh', is_counter: 1 });
+    // Turkish display names; the key stays the technical name.
+    expect(keys.find((k) => k.key === 'ac_power')?.name).toBe('AC Güç');
+    expect(keys.find((k) => k.key === 'temperature')?.name).toBe('İç Sıcaklık');
 
     const first = await db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
     const op = await db

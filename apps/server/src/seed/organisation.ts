@@ -192,36 +192,42 @@ const topic = (key: string, name: string, unit: string | null): SignalDef => ({
   is_counter: 0,
 });
 
-/** Signals per device type; register addresses follow a common string-inverter and meter map. */
+/**
+ * Signals per device type; register addresses follow a common string-inverter and meter map. `name` is
+ * the Turkish display name people pick by; `key` stays the technical name (the SunSpec point or the
+ * simulator's key) that collectors, alarms and exports use.
+ */
 const SIGNALS: Record<string, SignalDef[]> = {
   inverter: [
-    reg('ac_power', 'AC Power', 'kW', 'int32', 32080, 0.001),
-    reg('dc_power', 'DC Power', 'kW', 'int32', 32064, 0.001),
-    reg('daily_energy', 'Daily Energy', 'kWh', 'uint32', 32114, 0.01),
-    reg('total_energy', 'Total Energy', 'kWh', 'uint32', 32106, 0.01, 1),
-    reg('ac_voltage', 'AC Voltage', 'V', 'uint16', 32069, 0.1),
-    reg('ac_current', 'AC Current', 'A', 'int32', 32072, 0.001),
-    reg('dc_voltage', 'DC Voltage', 'V', 'int16', 32016, 0.1),
-    reg('dc_current', 'DC Current', 'A', 'int16', 32017, 0.01),
-    reg('temperature', 'Internal Temperature', '°C', 'int16', 32087, 0.1),
-    reg('status_code', 'Status Code', null, 'uint16', 32089, 1),
+    reg('ac_power', 'AC Güç', 'kW', 'int32', 32080, 0.001),
+    reg('dc_power', 'DC Güç', 'kW', 'int32', 32064, 0.001),
+    reg('daily_energy', 'Günlük Enerji', 'kWh', 'uint32', 32114, 0.01),
+    reg('total_energy', 'Toplam Enerji', 'kWh', 'uint32', 32106, 0.01, 1),
+    reg('ac_voltage', 'AC Gerilim', 'V', 'uint16', 32069, 0.1),
+    reg('ac_current', 'AC Akım', 'A', 'int32', 32072, 0.001),
+    reg('dc_voltage', 'DC Gerilim', 'V', 'int16', 32016, 0.1),
+    reg('dc_current', 'DC Akım', 'A', 'int16', 32017, 0.01),
+    reg('temperature', 'İç Sıcaklık', '°C', 'int16', 32087, 0.1),
+    reg('status_code', 'Durum Kodu', null, 'uint16', 32089, 1),
+    // SunSpec model 103 Evt1: the cause of a trip (ground fault, grid disconnect, over-temperature…).
+    reg('event_bits', 'Olay Bitleri', null, 'uint32', 32008, 1),
   ],
   meter: [
-    reg('active_power', 'Active Power', 'kW', 'float32', 52, 1),
-    reg('import_energy', 'Imported Energy', 'kWh', 'float32', 72, 1, 1),
-    reg('export_energy', 'Exported Energy', 'kWh', 'float32', 74, 1, 1),
-    reg('voltage', 'Voltage', 'V', 'float32', 0, 1),
-    reg('current', 'Current', 'A', 'float32', 6, 1),
-    reg('frequency', 'Frequency', 'Hz', 'float32', 70, 1),
-    reg('power_factor', 'Power Factor', null, 'float32', 62, 1),
+    reg('active_power', 'Aktif Güç', 'kW', 'float32', 52, 1),
+    reg('import_energy', 'Alınan Enerji', 'kWh', 'float32', 72, 1, 1),
+    reg('export_energy', 'Verilen Enerji', 'kWh', 'float32', 74, 1, 1),
+    reg('voltage', 'Gerilim', 'V', 'float32', 0, 1),
+    reg('current', 'Akım', 'A', 'float32', 6, 1),
+    reg('frequency', 'Frekans', 'Hz', 'float32', 70, 1),
+    reg('power_factor', 'Güç Faktörü', null, 'float32', 62, 1),
   ],
   weather_station: [
-    topic('irradiance', 'Irradiance', 'W/m²'),
-    topic('module_temperature', 'Module Temperature', '°C'),
-    topic('ambient_temperature', 'Ambient Temperature', '°C'),
-    topic('wind_speed', 'Wind Speed', 'm/s'),
+    topic('irradiance', 'Işınım', 'W/m²'),
+    topic('module_temperature', 'Modül Sıcaklığı', '°C'),
+    topic('ambient_temperature', 'Ortam Sıcaklığı', '°C'),
+    topic('wind_speed', 'Rüzgâr Hızı', 'm/s'),
   ],
-  transformer: [topic('temperature', 'Winding Temperature', '°C'), topic('load', 'Load', '%')],
+  transformer: [topic('temperature', 'Sargı Sıcaklığı', '°C'), topic('load', 'Yük', '%')],
 };
 
 const slug = (name: string) =>

@@ -1,14 +1,57 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createVirtualPlant, type TelemetryPoint, type VirtualPlant } from '@solar/simulator';
+import type { CommState, DeviceType } from '@solar/shared';
+import { TELEMETRY_MAX_POINTS } from '@solar/shared';
+import {
+  createVirtualPlant,
+  type FaultKind,
+  type FaultRates,
+  type TelemetryPoint,
+  type VirtualPlant,
+} from '@solar/simulator';
+import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
+import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
 
 export interface InProcessSimulator {
   /** Devices the simulator feeds; the Modbus poller leaves them alone. */
   readonly deviceIds: ReadonlySet<number>;
-  /** Resolves when the first-start history is written (at once when there was none to write). */
-  readonly backfilled: Promise<void>;
+  /**
+   * Resolves when the first-start history is written (at once when there was none to write): true when
+   * history was written, false when not (a restart, or none asked for, or it failed).
+   */
+  readonly backfilled: Promise<boolean>;
+  /** Samples every plant at `ctx.now()` and stores it; the timer does this every `intervalMs`. */
+  sample(): Promise<void>;
+  /** A device stopped or started answering (the simulator's communication loss); answers unsubscribe. */
+  onDeviceState(listener: (event: DeviceStateEvent) => void): () => void;
+  /** Every device's communication state now, for a listener that starts late (the alarm engine). */
+  deviceStates(): DeviceStateEvent[];
   stop(): Promise<void>;
+}
+
+/**
+ * Told what the back-filled history contains, plant by plant, one sample time after another: the alarm
+ * engine replays it, so the demo's month has the alarms it really contains.
+ */
+export interface SimulatorHistory {
+  observe(points: readonly StoredPoint[]): void;
+  deviceState(event: DeviceStateEvent): void;
+  /** Each sample time of a plant is judged once its points are observed. */
+  tick(now: number, plantId: number): Promise<void>;
+}
+
+/** A fault the demo forces, so that a short history and the first live minutes surely have events. */
+export interface ScheduledFault {
+  /** Index of the plant among the simulated ones (by id); skipped when there is no such plant. */
+  plant: number;
+  /** The `index`-th device of `type` in the plant; `index: 'all'` every device of the type. */
+  device: { type: DeviceType; index: number | 'all' };
+  kind: FaultKind;
+  at: number;
+  durationMs: number;
+  /** Share of DC lost by a string loss. */
+  lostFraction?: number;
 }
 
 export interface InProcessSimulatorOptions {
@@ -19,16 +62,95 @@ export interface InProcessSimulatorOptions {
   /** Step of the back-filled history. */
   backfillStepMs?: number;
   seed?: number;
+  /** Replays the back-fill's sample times (the alarm engine); absent: the history is only stored. */
+  history?: SimulatorHistory;
+  /** Fault rates once live (default LIVE_FAULT_RATES). */
+  liveFaultRates?: Partial<FaultRates>;
+  /** Faults forced on a first start, from its end time (default demoFaultSchedule). */
+  schedule?: (backfillEndMs: number) => ScheduledFault[];
 }
 
 const DEFAULT_INTERVAL_MS = 30_000;
 const DEFAULT_BACKFILL_STEP_MS = 5 * 60_000;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Live fault rates: busier than the history's defaults so that an operator watching the demo sees an
+ * event now and then (about one communication dropout per 40 minutes and one inverter trip per 5
+ * daylight hours across the six demo plants), while the month of history keeps a believable density.
+ */
+export const LIVE_FAULT_RATES: Partial<FaultRates> = {
+  commLossesPerDay: 0.5,
+  commLossDurationMinutes: [3, 20],
+  inverterTripsPerDay: 0.1,
+};
+
+/**
+ * The demo's story, forced whatever the random faults do, from the end of the back-fill: yesterday at
+ * 10:00 UTC (daylight in Türkiye and North Macedonia all year) a grid outage trips every inverter of the
+ * first plant; an inverter of the fourth trips on its own; an inverter of the second stops answering; a
+ * string fault costs an inverter of the fifth 40 % of its DC for a day; two hours before the end an
+ * inverter of the third trips and is still down; and six minutes into the live phase the meter of the
+ * sixth stops answering, so a new alarm arrives within the first quarter of an hour.
+ */
+export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
+  const yesterday10Utc = Math.floor(backfillEndMs / DAY_MS) * DAY_MS - DAY_MS + 10 * HOUR_MS;
+  return [
+    {
+      plant: 0,
+      device: { type: 'inverter', index: 'all' },
+      kind: 'trip',
+      at: yesterday10Utc,
+      durationMs: 40 * MINUTE_MS,
+    },
+    {
+      plant: 4,
+      device: { type: 'inverter', index: 5 },
+      kind: 'string_loss',
+      at: yesterday10Utc + 15 * MINUTE_MS,
+      durationMs: 26 * HOUR_MS,
+      lostFraction: 0.4,
+    },
+    {
+      plant: 3,
+      device: { type: 'inverter', index: 3 },
+      kind: 'trip',
+      at: yesterday10Utc + 90 * MINUTE_MS,
+      durationMs: 50 * MINUTE_MS,
+    },
+    {
+      plant: 1,
+      device: { type: 'inverter', index: 1 },
+      kind: 'comm_loss',
+      at: yesterday10Utc + 2 * HOUR_MS,
+      durationMs: 45 * MINUTE_MS,
+    },
+    {
+      plant: 2,
+      device: { type: 'inverter', index: 0 },
+      kind: 'trip',
+      at: backfillEndMs - 2 * HOUR_MS,
+      durationMs: 10 * HOUR_MS,
+    },
+    {
+      plant: 5,
+      device: { type: 'meter', index: 0 },
+      kind: 'comm_loss',
+      at: backfillEndMs + 6 * MINUTE_MS,
+      durationMs: 10 * MINUTE_MS,
+    },
+  ];
+}
 
 /**
  * The demo's plants, alive: every active plant of the database becomes a virtual plant (apps/simulator)
  * whose readings go in through the same door as real telemetry (ctx.telemetry.store), so everything
  * downstream — rollups, live push, alarms — sees no difference. On a first start it writes `backfillDays`
- * of history in the background while the server already answers; then it samples every `intervalMs`.
+ * of history in the background while the server already answers, each plant in time order so that
+ * `history` can replay it; then it samples every `intervalMs`. A device that the
+ * simulation takes offline sends nothing and is announced on `onDeviceState`.
  */
 export async function startInProcessSimulator(
   ctx: Pick<AppContext, 'db' | 'telemetry' | 'now'>,
@@ -40,6 +162,9 @@ export async function startInProcessSimulator(
   const topology = await loadPlantTopology(ctx.db);
   const signalIds = topology.flatMap((p) => p.devices.flatMap((d) => d.signals.map((s) => s.signalId)));
   const deviceIds = new Set(topology.flatMap((p) => p.devices.map((d) => Number(d.deviceId))));
+  const plantOfDevice = new Map(
+    topology.flatMap((p) => p.devices.map((d) => [Number(d.deviceId), Number(p.plantId)] as const)),
+  );
 
   // Counters continue from what is stored, so a restart does not show a drop to zero.
   const latest = await latestValues(ctx.db, signalIds);
@@ -57,66 +182,149 @@ export async function startInProcessSimulator(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
+  const listeners = new Set<(event: DeviceStateEvent) => void>();
+  /** Each device's communication state as last announced; empty: the next sample announces all. */
+  const commStates = new Map<number, CommState>();
+  let pending: ScheduledFault[] = [];
+
   const store = async (points: TelemetryPoint[]) => {
     if (!stopped && points.length) await ctx.telemetry.store(points);
   };
-  const tick = async () => {
-    const now = ctx.now();
-    const points: TelemetryPoint[] = [];
-    for (const plant of plants) {
-      for (const device of plant.sample(now)) {
-        for (const p of device.points) points.push({ signal_id: p.signalId, ts: now, value: p.value });
+
+  /** Forces the scheduled faults that are due at `ts` (only the plant at `only`, when given). */
+  const applyDue = (ts: number, only?: number) => {
+    if (!pending.length) return;
+    const isDue = (f: ScheduledFault) => f.at <= ts && (only === undefined || f.plant === only);
+    const due = pending.filter(isDue);
+    pending = pending.filter((f) => !isDue(f));
+    for (const f of due) {
+      const plant = plants[f.plant];
+      if (!plant) continue;
+      const ofType = plant.definition.devices.filter((d) => d.type === f.device.type);
+      const targets = f.device.index === 'all' ? ofType : ofType.slice(f.device.index, f.device.index + 1);
+      for (const d of targets) plant.forceFault(d.deviceId, f.kind, ts, f.durationMs, f.lostFraction);
+    }
+  };
+
+  /** Samples the plants at `ts`: the points to store, and the communication changes. */
+  const sampleAll = (ts: number, only?: number) => {
+    applyDue(ts, only);
+    const points: StoredPoint[] = [];
+    const changes: DeviceStateEvent[] = [];
+    for (const [index, plant] of plants.entries()) {
+      if (only !== undefined && index !== only) continue;
+      const plantId = Number(plant.definition.plantId);
+      for (const device of plant.sample(ts)) {
+        const deviceId = Number(device.deviceId);
+        const state: CommState = device.online ? 'online' : 'lost';
+        const previous = commStates.get(deviceId) ?? 'unknown';
+        if (previous !== state) {
+          commStates.set(deviceId, state);
+          changes.push({ deviceId, plantId, previous, state, at: ts, lastError: null });
+        }
+        for (const p of device.points)
+          points.push({ signal_id: p.signalId, ts, value: p.value, device_id: deviceId, plant_id: plantId });
       }
     }
-    await store(points);
+    return { points, changes };
+  };
+
+  const sample = async () => {
+    const { points, changes } = sampleAll(ctx.now());
+    await store(points.map(({ signal_id, ts, value }) => ({ signal_id, ts, value })));
+    for (const change of changes) for (const listener of [...listeners]) listener(change);
   };
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      inFlight = tick()
+      inFlight = sample()
         .catch((error: unknown) => log.error({ err: error }, 'simulator: storing a live sample failed'))
         .finally(schedule);
     }, intervalMs);
     timer.unref();
   };
 
-  const newest = await newestPointTs(ctx.db, signalIds);
-  const backfilled = (async () => {
-    const now = ctx.now();
-    if (newest === null && options.backfillDays > 0 && plants.length) {
-      const from = now - options.backfillDays * 86_400_000;
-      const started = performance.now();
-      let points = 0;
-      for (const plant of plants) {
-        if (stopped) break;
-        const r = await plant.backfill(from, now, stepMs, async (batch) => {
+  /**
+   * Writes the history from `from` to `to` plant after plant (a batch then holds many sample times of few
+   * signals, which keeps the rollups cheap), in batches of one ingest call.
+   */
+  const backfill = async (from: number, to: number) => {
+    let points = 0;
+    // A history starts with every device answering: only losses within it are announced.
+    for (const id of deviceIds) commStates.set(id, 'online');
+    for (const [index, plant] of plants.entries()) {
+      const plantId = Number(plant.definition.plantId);
+      let buffer: TelemetryPoint[] = [];
+      for (let ts = from; ts <= to && !stopped; ts += stepMs) {
+        const sampled = sampleAll(ts, index);
+        for (const p of sampled.points) buffer.push({ signal_id: p.signal_id, ts, value: p.value });
+        if (options.history) {
+          for (const change of sampled.changes) options.history.deviceState(change);
+          options.history.observe(sampled.points);
+          await options.history.tick(ts, plantId);
+        }
+        while (buffer.length >= TELEMETRY_MAX_POINTS) {
+          const batch = buffer.slice(0, TELEMETRY_MAX_POINTS);
+          buffer = buffer.slice(TELEMETRY_MAX_POINTS);
+          points += batch.length;
           await store(batch);
           // Let requests in between batches: the server answers while the history is written.
           await new Promise((resolve) => setImmediate(resolve));
-        });
-        points += r.points;
+        }
       }
+      points += buffer.length;
+      await store(buffer);
+    }
+    return points;
+  };
+
+  const newest = await newestPointTs(ctx.db, signalIds);
+  let wrote = false;
+  const backfilled = (async () => {
+    const now = ctx.now();
+    if (newest === null && options.backfillDays > 0 && plants.length) {
+      const from = now - options.backfillDays * DAY_MS;
+      pending = (options.schedule ?? demoFaultSchedule)(now);
+      const started = performance.now();
+      const points = await backfill(from, now);
       log.info(
         { days: options.backfillDays, points, ms: Math.round(performance.now() - started) },
         'simulator: history back-filled',
       );
+      wrote = !stopped;
     } else {
       // Start the counters' integration now rather than from the epoch.
       for (const plant of plants) plant.sample(newest ?? now);
     }
-    await tick();
+    for (const plant of plants) plant.setFaultRates(options.liveFaultRates ?? LIVE_FAULT_RATES);
+    await sample();
     schedule();
+    return wrote;
   })();
   backfilled.catch((error: unknown) => log.error({ err: error }, 'simulator: back-fill failed'));
   log.info({ plants: plants.length, devices: deviceIds.size, intervalMs }, 'simulator: running in-process');
 
   return {
     deviceIds,
-    backfilled: backfilled.catch(() => undefined),
+    backfilled: backfilled.catch(() => false),
+    sample,
+    onDeviceState(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    deviceStates: () =>
+      [...commStates].map(([deviceId, state]) => ({
+        deviceId,
+        plantId: plantOfDevice.get(deviceId)!,
+        previous: 'unknown' as const,
+        state,
+        at: ctx.now(),
+        lastError: null,
+      })),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await backfilled.catch(() => undefined);
+      await backfilled.catch(() => false);
       await inFlight;
     },
   };

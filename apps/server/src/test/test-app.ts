@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
+import type { BackgroundWork } from '../background';
 import { loadConfig, type AppConfig } from '../config';
 import type { AppContext } from '../context';
 import { ContractChecker, type Answer, type OpenApiDocument } from './openapi-contract';
@@ -17,6 +18,8 @@ export const dialectUnderTest = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The app's background work (simulator, engine, digest), once ready. */
+  background: () => BackgroundWork | undefined;
   dataDir: string;
   /** HTTP calls that carry the anti-forgery cookie and header like the console does. */
   http: TestClient;
@@ -142,7 +145,10 @@ async function contractViolations(app: FastifyInstance, answers: Answer[]): Prom
  * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
  * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
  */
-export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const config = loadConfig(
@@ -159,13 +165,14 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     },
     overrides,
   );
-  const { app, ctx } = await underSchemaLock(() => buildApp(config));
+  const { app, ctx, background } = await underSchemaLock(() => buildApp(config, options));
   await app.ready();
   const outboxDir = config.outboxDir;
   const http = new TestClient(app);
   return {
     app,
     ctx,
+    background,
     dataDir,
     http,
     outbox: () => {

@@ -72,9 +72,14 @@ export class FaultProcess {
   constructor(
     seed: number,
     deviceKey: string,
-    private readonly rates: FaultRates,
+    private rates: FaultRates,
   ) {
     this.random = createRandom(hashString(`faults:${seed}:${deviceKey}`));
+  }
+
+  /** Changes the rates from now on (the demo's live phase is busier than its history). */
+  setRates(rates: FaultRates): void {
+    this.rates = rates;
   }
 
   private happens(perDay: number, dtS: number): boolean {

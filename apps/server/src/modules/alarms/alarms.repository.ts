@@ -1,9 +1,121 @@
-import type { AlarmListQuery, AlarmOperant, AlarmRecord, CustomAlarm } from '@solar/shared';
-import { SUBSTATION_DEVICE_TYPES } from '@solar/shared';
-import { scopedAlarms, selectAlarm, toAlarmRecord } from '../../alarms/alarm-store.repository';
+import type {
+  AlarmListQuery,
+  AlarmOperant,
+  AlarmRecord,
+  AlarmSource,
+  AlarmStatusId,
+  CustomAlarm,
+  DeviceType,
+} from '@solar/shared';
+import { ALARM_STATUS, SUBSTATION_DEVICE_TYPES, alarmStatusName } from '@solar/shared';
 import type { Db } from '../../db/database';
 import { bool, iso } from '../../lib/listing';
 import { reachable, type Scope } from '../../lib/scope';
+
+/*
+ * Reads of alarms as answers, alarm decisions and custom rules. The engine's writes (raise, clear, event
+ * log) are in engine/alarm-store.repository.ts, which uses the reads below; nothing here imports it.
+ */
+
+/** Rows per multi-row statement (SQLite allows 32,766 variables; an alarm row has 15). */
+const CHUNK = 500;
+
+/** Splits a list into statement-sized parts. */
+export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Alarms joined with what an answer names, limited to the scope. */
+export function scopedAlarms(db: Db, scope: Scope) {
+  const q = db
+    .selectFrom('alarms')
+    .innerJoin('plants', 'plants.id', 'alarms.plant_id')
+    .innerJoin('fields', 'fields.id', 'plants.field_id')
+    .leftJoin('devices', 'devices.id', 'alarms.device_id');
+  return scope.all ? q : q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
+}
+
+/** The columns of an alarm answer. */
+export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
+  return q.select([
+    'alarms.id',
+    'fields.company_id',
+    'alarms.plant_id',
+    'plants.name as plant_name',
+    'alarms.device_id',
+    'devices.name as device_name',
+    'devices.type as device_type',
+    'alarms.tag_id',
+    'alarms.source',
+    'alarms.rule_id',
+    'alarms.priority_id',
+    'alarms.message',
+    'alarms.message_params',
+    'alarms.status_id',
+    'alarms.started_at',
+    'alarms.cleared_at',
+    'alarms.approved_at',
+    'alarms.approved_by',
+    'alarms.rejected_at',
+    'alarms.rejected_by',
+    'alarms.fault_id',
+  ]);
+}
+
+type AlarmRow = Awaited<ReturnType<ReturnType<typeof selectAlarm>['executeTakeFirstOrThrow']>>;
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+function params(json: string): AlarmRecord['message_params'] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' ? (value as AlarmRecord['message_params']) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Row → answer. */
+export function toAlarmRecord(r: AlarmRow): AlarmRecord {
+  const statusId = Number(r.status_id) as AlarmStatusId;
+  return {
+    id: r.id,
+    company_id: r.company_id,
+    plant_id: r.plant_id,
+    plant_name: r.plant_name,
+    device_id: r.device_id,
+    device_name: r.device_name,
+    device_type: r.device_type as DeviceType | null,
+    tag_id: r.tag_id,
+    source: r.source as AlarmSource,
+    rule_id: r.rule_id,
+    priority_id: Number(r.priority_id),
+    message: r.message,
+    message_params: params(r.message_params),
+    status_id: statusId,
+    status: alarmStatusName(statusId),
+    started_at: iso(r.started_at),
+    cleared_at: isoOrNull(r.cleared_at),
+    approved_at: isoOrNull(r.approved_at),
+    approved_by: r.approved_by,
+    rejected_at: isoOrNull(r.rejected_at),
+    rejected_by: r.rejected_by,
+    fault_id: r.fault_id,
+  };
+}
+
+/** The alarms with these ids (any scope), by id. */
+export async function alarmsByIds(db: Db, ids: readonly number[]): Promise<Map<number, AlarmRecord>> {
+  const out = new Map<number, AlarmRecord>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await selectAlarm(scopedAlarms(db, { all: true }))
+      .where('alarms.id', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.id, toAlarmRecord(r));
+  }
+  return out;
+}
 
 /** Alarms in scope, newest first, filtered; `limit`/`offset` page them. */
 export async function listAlarms(
@@ -41,7 +153,7 @@ export async function findAlarm(db: Db, scope: Scope, id: number): Promise<Alarm
 /** Active alarms of transformers, protection relays and meters in scope, newest first. */
 export async function substationAlarms(db: Db, scope: Scope, cap: number): Promise<AlarmRecord[]> {
   const rows = await selectAlarm(scopedAlarms(db, scope))
-    .where('alarms.status_id', '=', 1)
+    .where('alarms.status_id', '=', ALARM_STATUS.active)
     .where('devices.type', 'in', [...SUBSTATION_DEVICE_TYPES])
     .orderBy('alarms.started_at', 'desc')
     .orderBy('alarms.id', 'desc')
@@ -73,11 +185,11 @@ export async function decide(
     .updateTable('alarms')
     .set(
       decision === 'approve'
-        ? { status_id: 2, approved_at: at, approved_by: by }
-        : { status_id: 3, rejected_at: at, rejected_by: by },
+        ? { status_id: ALARM_STATUS.approved, approved_at: at, approved_by: by }
+        : { status_id: ALARM_STATUS.rejected, rejected_at: at, rejected_by: by },
     )
     .where('id', '=', id)
-    .where('status_id', 'in', [1, 4])
+    .where('status_id', 'in', [ALARM_STATUS.active, ALARM_STATUS.cleared])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -111,7 +223,6 @@ function selectRule(q: ReturnType<typeof scopedRules>) {
 }
 
 type RuleRow = Awaited<ReturnType<ReturnType<typeof selectRule>['executeTakeFirstOrThrow']>>;
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 const toRule = (r: RuleRow): CustomAlarm => ({
   id: r.id,

@@ -26,7 +26,7 @@ import { AlarmsService } from './alarms.service';
  * rules GET/POST/DELETE alarms/custom[/{id}] (page `dashboard`, like /customized-alarms).
  */
 export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
-  const service = new AlarmsService(ctx, app.log);
+  const service = new AlarmsService(ctx);
   const tags = ['alarms'];
 
   app.get(

@@ -8,9 +8,6 @@ import {
   type CustomAlarm,
   type CustomAlarmBodyParsed,
 } from '@solar/shared';
-import { alarmEngineOf } from '../../alarms/alarm-engine';
-import { publishAlarmEvents } from '../../alarms/alarm-publish';
-import { eventsAfter, logEvents, type WrittenEvent } from '../../alarms/alarm-store.repository';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
@@ -18,6 +15,7 @@ import { conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { createFaultFromAlarm } from '../faults/faults.service';
 import * as repo from './alarms.repository';
+import { eventsAfter, logEvents, type WrittenEvent } from './engine/alarm-store.repository';
 
 /** The text a fault made from an alarm is titled with: the alarm's message in Turkish, the source language. */
 function faultTitle(alarm: AlarmRecord): string {
@@ -32,10 +30,7 @@ const ms = (v: string | null | undefined) => (v ? Date.parse(v) : null);
 
 /** Alarms and custom alarm rules, always limited to the caller's scope (another company's alarm is a 404). */
 export class AlarmsService {
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly log: { error(obj: object, msg: string): void } = { error: () => undefined },
-  ) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'alarmPublisher' | 'alarmEngine'>) {}
 
   /**
    * Newest first. Without `page`/`pageSize` the plain list the spec implies (at most ALARM_LIST_CAP rows);
@@ -137,7 +132,7 @@ export class AlarmsService {
       });
       return { alarm: after, fault_id: faultId ?? 0 };
     });
-    await publishAlarmEvents(this.ctx, written, this.log);
+    await this.ctx.alarmPublisher.publish(written);
     return result;
   }
 
@@ -188,7 +183,7 @@ export class AlarmsService {
       });
       return after;
     });
-    await alarmEngineOf(this.ctx)?.reloadRules();
+    await this.ctx.alarmEngine.reloadRules();
     return saved;
   }
 
@@ -207,6 +202,6 @@ export class AlarmsService {
         at: this.ctx.now(),
       });
     });
-    await alarmEngineOf(this.ctx)?.reloadRules();
+    await this.ctx.alarmEngine.reloadRules();
   }
 }

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmEvent, AlarmListenAnswer, AlarmRecord, CustomAlarm, Problem } from '@solar/shared';
-import { alarmFeedOf, type AlarmChange } from '../../alarms/alarm-feed';
-import { startAlarmEngine, type AlarmEngine } from '../../alarms/alarm-engine';
 import { scopeOf } from '../../lib/scope';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import type { AlarmEngine } from './engine/alarm-engine';
+import type { AlarmChange } from './engine/alarm-feed';
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe(`alarms (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -42,9 +41,10 @@ describe(`alarms (${dialectUnderTest})`, () => {
   });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    engine = await startAlarmEngine(t.ctx, silent, { tickMs: 3_600_000 });
-    alarmFeedOf(t.ctx).onAlarmChange((c) => changes.push(c));
+    t = await createTestApp({}, { alarmEngine: { tickMs: 3_600_000 } });
+    // The app's own engine (started by its background work) and feed.
+    engine = t.ctx.alarmEngine;
+    t.ctx.alarmFeed.onAlarmChange((c) => changes.push(c));
     admin = await makeUser(t, { admin: true });
     tree = await makeTree(t, admin.token, 'Alarm');
     other = await makeTree(t, admin.token, 'Foreign');
@@ -53,7 +53,6 @@ describe(`alarms (${dialectUnderTest})`, () => {
     outsider = await makeUser(t, { companyId: other.companyId, permissions: perms });
   });
   afterAll(async () => {
-    await engine.stop();
     await t.close();
   });
 

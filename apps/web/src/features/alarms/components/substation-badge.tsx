@@ -6,14 +6,14 @@ import Tooltip from 'antd/es/tooltip';
 import AlertOutlined from '@ant-design/icons/AlertOutlined';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ALARM_PRIORITY_KEYS, type AlarmEvent, type AlarmPriority } from '@solar/shared';
+import { ALARM_PRIORITY, ALARM_PRIORITY_KEYS, type AlarmEvent, type AlarmPriority } from '@solar/shared';
 import { useCan } from '../../../lib/management';
 import { useAlarmEvents } from '../api/alarm-events';
 import { useSubstationAlarms } from '../api/get-substation-alarms';
 import { useAlarmText } from './alarm-parts';
 
-/** Priorities that raise a toast: 3 high and 4 high and dangerous. */
-const TOAST_MIN_PRIORITY = 3;
+/** Priorities that raise a toast: high, and high and dangerous. */
+const TOAST_MIN_PRIORITY = ALARM_PRIORITY.high;
 const TOAST_SECONDS = 10;
 
 function HeaderAlarms() {
@@ -27,7 +27,8 @@ function HeaderAlarms() {
     (event: AlarmEvent) => {
       const { alarm } = event;
       if (event.kind !== 'raised' || alarm.priority_id < TOAST_MIN_PRIORITY) return;
-      const open = alarm.priority_id >= 4 ? notifications.error : notifications.warning;
+      const open =
+        alarm.priority_id >= ALARM_PRIORITY.dangerous ? notifications.error : notifications.warning;
       // Silent and non-blocking: a corner toast per new alarm, keyed so a repeated push shows once.
       open({
         key: `alarm-${alarm.id}`,

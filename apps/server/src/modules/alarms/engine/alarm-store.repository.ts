@@ -1,113 +1,15 @@
-import type {
-  AlarmEvent,
-  AlarmEventKind,
-  AlarmRecord,
-  AlarmSource,
-  AlarmStatusId,
-  DeviceType,
-} from '@solar/shared';
-import { alarmStatusName } from '@solar/shared';
-import type { Db } from '../db/database';
-import { iso } from '../lib/listing';
-import { reachable, type Scope } from '../lib/scope';
+import type { AlarmEvent, AlarmEventKind, AlarmSource } from '@solar/shared';
+import { ALARM_STATUS } from '@solar/shared';
+import type { Db } from '../../../db/database';
+import { iso } from '../../../lib/listing';
+import { reachable, type Scope } from '../../../lib/scope';
+import { alarmsByIds, chunks } from '../alarms.repository';
 
-/** Rows per multi-row statement (SQLite allows 32,766 variables; an alarm row has 15). */
-const CHUNK = 500;
-
-function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/** Alarms joined with what an answer names, limited to the scope. */
-export function scopedAlarms(db: Db, scope: Scope) {
-  const q = db
-    .selectFrom('alarms')
-    .innerJoin('plants', 'plants.id', 'alarms.plant_id')
-    .innerJoin('fields', 'fields.id', 'plants.field_id')
-    .leftJoin('devices', 'devices.id', 'alarms.device_id');
-  return scope.all ? q : q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
-}
-
-export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
-  return q.select([
-    'alarms.id',
-    'fields.company_id',
-    'alarms.plant_id',
-    'plants.name as plant_name',
-    'alarms.device_id',
-    'devices.name as device_name',
-    'devices.type as device_type',
-    'alarms.tag_id',
-    'alarms.source',
-    'alarms.rule_id',
-    'alarms.priority_id',
-    'alarms.message',
-    'alarms.message_params',
-    'alarms.status_id',
-    'alarms.started_at',
-    'alarms.cleared_at',
-    'alarms.approved_at',
-    'alarms.approved_by',
-    'alarms.rejected_at',
-    'alarms.rejected_by',
-    'alarms.fault_id',
-  ]);
-}
-
-type AlarmRow = Awaited<ReturnType<ReturnType<typeof selectAlarm>['executeTakeFirstOrThrow']>>;
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-
-function params(json: string): AlarmRecord['message_params'] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' ? (value as AlarmRecord['message_params']) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** Row → answer. */
-export function toAlarmRecord(r: AlarmRow): AlarmRecord {
-  const statusId = Number(r.status_id) as AlarmStatusId;
-  return {
-    id: r.id,
-    company_id: r.company_id,
-    plant_id: r.plant_id,
-    plant_name: r.plant_name,
-    device_id: r.device_id,
-    device_name: r.device_name,
-    device_type: r.device_type as DeviceType | null,
-    tag_id: r.tag_id,
-    source: r.source as AlarmSource,
-    rule_id: r.rule_id,
-    priority_id: Number(r.priority_id),
-    message: r.message,
-    message_params: params(r.message_params),
-    status_id: statusId,
-    status: alarmStatusName(statusId),
-    started_at: iso(r.started_at),
-    cleared_at: isoOrNull(r.cleared_at),
-    approved_at: isoOrNull(r.approved_at),
-    approved_by: r.approved_by,
-    rejected_at: isoOrNull(r.rejected_at),
-    rejected_by: r.rejected_by,
-    fault_id: r.fault_id,
-  };
-}
-
-/** The alarms with these ids (any scope), by id. */
-export async function alarmsByIds(db: Db, ids: readonly number[]): Promise<Map<number, AlarmRecord>> {
-  const out = new Map<number, AlarmRecord>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await selectAlarm(scopedAlarms(db, { all: true }))
-      .where('alarms.id', 'in', part)
-      .execute();
-    for (const r of rows) out.set(r.id, toAlarmRecord(r));
-  }
-  return out;
-}
+/**
+ * The engine's repository: raising and clearing alarms, the alarm event log, and what the engine loads at
+ * start (rules, signal catalog, communication states). Reads of alarms as answers live in
+ * ../alarms.repository.ts; this file depends on that one, never the other way round.
+ */
 
 /** What the engine raises. */
 export interface RaiseRequest {
@@ -151,7 +53,7 @@ export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Pro
           priority_id: r.priority_id,
           message: r.message,
           message_params: JSON.stringify(r.message_params),
-          status_id: 1,
+          status_id: ALARM_STATUS.active,
           started_at: r.at,
         })),
       )
@@ -192,7 +94,7 @@ export async function clearAlarms(
         .set({
           active_key: null,
           cleared_at: at,
-          status_id: Number(r.status_id) === 1 ? 4 : Number(r.status_id),
+          status_id: Number(r.status_id) === ALARM_STATUS.active ? ALARM_STATUS.cleared : Number(r.status_id),
         })
         .where('id', '=', r.id)
         .execute();

@@ -21,7 +21,7 @@ export interface AlarmFeed {
   publish(change: AlarmChange): void;
 }
 
-/** A new, empty feed. */
+/** A new, empty feed; buildApp makes the app's one and hands it around on AppContext. */
 export function createAlarmFeed(onError: (error: unknown) => void = () => undefined): AlarmFeed {
   const listeners = new Set<AlarmChangeListener>();
   return {
@@ -39,16 +39,4 @@ export function createAlarmFeed(onError: (error: unknown) => void = () => undefi
       }
     },
   };
-}
-
-const feeds = new WeakMap<object, AlarmFeed>();
-
-/**
- * The one feed of an application context (created on first use), so the alarm routes, the engine and
- * the notifications digest meet without either importing the other's internals.
- */
-export function alarmFeedOf(ctx: object): AlarmFeed {
-  let feed = feeds.get(ctx);
-  if (!feed) feeds.set(ctx, (feed = createAlarmFeed()));
-  return feed;
 }

@@ -1,33 +1,16 @@
 /**
  * Engine-level tests of the built-in alarms over the real database: communication loss (from the Modbus
- * poller's device-state events), a plant producing nothing in daylight, and an underperforming inverter.
+ * poller's device-state events, handed to the engine as background.ts does), a plant producing nothing in daylight, and an underperforming inverter.
  * Plant conditions are judged on the timer at the `now` given to `tick`, against the latest points'
  * own timestamps, so the tests drive time with explicit timestamps and ticks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmRecord } from '@solar/shared';
-import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
-import { makeTree, makeUser, save, type TestUser } from '../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
-import { startAlarmEngine, type AlarmEngine } from './alarm-engine';
+import type { DeviceStateEvent } from '../../../collectors/modbus/modbus-poller';
+import { makeTree, makeUser, save, type TestUser } from '../../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../../test/test-app';
+import { createAlarmEngine, type AlarmEngine } from './alarm-engine';
 import { MSG } from './device-codes';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** A stand-in for the Modbus poller's event source: what the engine subscribes to, and nothing else. */
-function fakeModbus() {
-  const listeners = new Set<(event: DeviceStateEvent) => void>();
-  return {
-    onDeviceState(listener: (event: DeviceStateEvent) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    emit(event: DeviceStateEvent) {
-      for (const l of listeners) l(event);
-    },
-    listeners,
-  };
-}
 
 const DELAY_MS = 200;
 
@@ -35,7 +18,6 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
   let t: TestApp;
   let engine: AlarmEngine;
   let admin: TestUser;
-  const modbus = fakeModbus();
 
   const store = async (points: { signal_id: number; ts: number; value: number }[]) => {
     await t.ctx.telemetry.store(points);
@@ -55,25 +37,28 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
     save(t, admin.token, '/api/signals/0', { device_id: deviceId, key, name: key });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    engine = await startAlarmEngine(t.ctx, silent, {
-      tickMs: 3_600_000,
-      modbus,
-      irradianceThresholdWm2: 200,
-      noProductionDelayMs: DELAY_MS,
-      performanceThresholdPct: 15,
-      performanceDelayMs: DELAY_MS,
-    });
+    t = await createTestApp(
+      {},
+      {
+        alarmEngine: {
+          tickMs: 3_600_000,
+          irradianceThresholdWm2: 200,
+          noProductionDelayMs: DELAY_MS,
+          performanceThresholdPct: 15,
+          performanceDelayMs: DELAY_MS,
+        },
+      },
+    );
+    // The app's own engine, started by the app's background work.
+    engine = t.ctx.alarmEngine;
     admin = await makeUser(t, { admin: true });
   });
   afterAll(async () => {
-    await engine.stop();
     await t.close();
   });
 
   it('communication loss: lost raises one alarm with the comm-loss message, online clears it', async () => {
     const tree = await makeTree(t, admin.token, 'Comm');
-    expect(modbus.listeners.size).toBe(1);
     const at = Date.now() - 60_000;
     const event = (state: 'lost' | 'online', previous: 'lost' | 'online', ts: number): DeviceStateEvent => ({
       deviceId: tree.deviceId,
@@ -84,9 +69,9 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
       lastError: state === 'lost' ? 'ETIMEDOUT' : null,
     });
 
-    modbus.emit(event('lost', 'online', at));
+    engine.deviceState(event('lost', 'online', at));
     // A repeated `lost` (e.g. after a restart of the poller) does not raise a second alarm.
-    modbus.emit(event('lost', 'online', at + 500));
+    engine.deviceState(event('lost', 'online', at + 500));
     await engine.idle();
     let alarms = await alarmsOfPlant(tree.plantId);
     expect(alarms).toHaveLength(1);
@@ -104,7 +89,7 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
       cleared_at: null,
     });
 
-    modbus.emit(event('online', 'lost', at + 5_000));
+    engine.deviceState(event('online', 'lost', at + 5_000));
     await engine.idle();
     alarms = await alarmsOfPlant(tree.plantId);
     expect(alarms).toHaveLength(1);
@@ -116,11 +101,11 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
     });
 
     // Lost again: a new alarm for the same condition.
-    modbus.emit(event('lost', 'online', at + 10_000));
+    engine.deviceState(event('lost', 'online', at + 10_000));
     await engine.idle();
     alarms = await alarmsOfPlant(tree.plantId);
     expect(alarms.map((a) => a.status_id)).toEqual([4, 1]);
-    modbus.emit(event('online', 'lost', at + 11_000));
+    engine.deviceState(event('online', 'lost', at + 11_000));
     await engine.idle();
     expect((await alarmsOfPlant(tree.plantId)).map((a) => a.status_id)).toEqual([4, 4]);
   });
@@ -140,15 +125,16 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
         updated_at: now - 300_000,
       })
       .execute();
-    const second = fakeModbus();
-    const other = await startAlarmEngine(t.ctx, silent, { tickMs: 3_600_000, modbus: second });
+    // A second engine over the same database, as after a restart with the poller on.
+    const other = createAlarmEngine({ ...t.ctx, publisher: t.ctx.alarmPublisher }, { tickMs: 3_600_000 });
+    await other.start({ commStatesAtStart: true });
     try {
       await other.idle();
       const alarms = await alarmsOfPlant(tree.plantId);
       expect(alarms.map((a) => [a.source, a.device_id, a.status_id, a.message])).toEqual([
         ['comm_loss', tree.deviceId, 1, MSG.commLoss],
       ]);
-      second.emit({
+      other.deviceState({
         deviceId: tree.deviceId,
         plantId: tree.plantId,
         previous: 'lost',
@@ -161,7 +147,6 @@ describe(`alarm engine built-in alarms (${dialectUnderTest})`, () => {
     } finally {
       await other.stop();
     }
-    expect(second.listeners.size).toBe(0);
   });
 
   it('plant producing nothing in daylight for longer than the delay raises; power back clears', async () => {
