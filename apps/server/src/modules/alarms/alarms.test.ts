@@ -6,7 +6,6 @@ import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-a
 import type { AlarmEngine } from './engine/alarm-engine';
 import type { AlarmChange } from './engine/alarm-feed';
 
-
 describe(`alarms (${dialectUnderTest})`, () => {
   let t: TestApp;
   let engine: AlarmEngine;
