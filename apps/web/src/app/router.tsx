@@ -17,11 +17,7 @@ import {
   ProfilePage,
   ResetPasswordPage,
 } from './page-registry';
-
-/** Route data read by the layout: the i18n key of the page title. */
-export interface RouteHandle {
-  titleKey: string;
-}
+import type { RouteHandle } from './route-handle';
 
 /** The permission-guarded routes, built from the shared route table. */
 const consoleRoutes: RouteObject[] = CONSOLE_ROUTES.map((route) => {

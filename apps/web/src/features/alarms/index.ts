@@ -1,0 +1,2 @@
+// The alarm feature's public face: what the app shell and other features may use.
+export { SubstationBadge } from './components/substation-badge';
