@@ -13,7 +13,7 @@ import {
   type Role,
 } from '@solar/shared';
 import { api } from './api-client';
-import { withQuery, type QueryValue } from './management';
+import { withQuery, type QueryValue } from './list-query';
 
 /**
  * Option lists for the parent selects of the management forms (a field's company, a plant's field…),

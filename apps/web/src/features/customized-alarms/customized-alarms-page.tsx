@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { ALARM_PRIORITY_KEYS, type AlarmPriority, type CustomAlarm } from '@solar/shared';
 import { ManagementCard, RowActions } from '../../components';
 import { formatNumber } from '../../lib/format';
-import { useCan, useEditor } from '../../lib/management';
+import { useEditor } from '../../lib/editor-state';
+import { useCan } from '../../lib/permissions';
 import { bodyOf, useCustomAlarms, useDeleteCustomAlarm, useSaveCustomAlarm } from './api/custom-alarms';
 import { CustomAlarmForm } from './components/custom-alarm-form';
 

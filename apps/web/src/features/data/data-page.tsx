@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { AGGREGATES, RESOLUTIONS, type Aggregate, type Resolution } from '@solar/shared';
 import { TelemetryChart } from '../../components';
 import { toOptions } from '../../lib/lookups';
-import { errorMessageOf } from '../../lib/management';
+import { errorMessageOf } from '../../lib/api-errors';
 import { notify } from '../../lib/notify';
 import { usePreferences } from '../../lib/preferences-store';
 import { downloadExport, type ExportFormat } from './api/download-export';

@@ -10,7 +10,10 @@ import { DEVICE_TYPES, PROTOCOLS, type Device, type DeviceType, type Protocol } 
 import { ActiveFilterSelect, ActiveTag, ManagementCard, RowActions } from '../../components';
 import { formatNumber } from '../../lib/format';
 import { usePlantOptions } from '../../lib/lookups';
-import { isActiveParam, sortOrderOf, useCan, useEditor, useListState } from '../../lib/management';
+import { useEditor } from '../../lib/editor-state';
+import { isActiveParam, sortOrderOf } from '../../lib/list-query';
+import { useListState } from '../../lib/list-state';
+import { useCan } from '../../lib/permissions';
 import { useDevices } from './api/get-devices';
 import { useDeleteDevice } from './api/delete-device';
 import { DeviceForm } from './components/device-form';

@@ -7,7 +7,7 @@ import AlertOutlined from '@ant-design/icons/AlertOutlined';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ALARM_PRIORITY_KEYS, type AlarmEvent, type AlarmPriority } from '@solar/shared';
-import { useCan } from '../../../lib/management';
+import { useCan } from '../../../lib/permissions';
 import { useAlarmEvents } from '../api/alarm-events';
 import { useSubstationAlarms } from '../api/get-substation-alarms';
 import { useAlarmText } from './alarm-parts';

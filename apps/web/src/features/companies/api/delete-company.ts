@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE companies/{id}: refused with 409 errors.hasChildren while fields or users remain. */
 export async function deleteCompany(id: number): Promise<void> {

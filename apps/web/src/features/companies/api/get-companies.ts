@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { companyList, type CompanyList, type CompanyListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET companies: one page of companies, searched, filtered and sorted by the server. */
 export async function getCompanies(query: CompanyListQuery): Promise<CompanyList> {

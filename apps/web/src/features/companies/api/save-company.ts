@@ -1,6 +1,6 @@
 import { companySchema, type Company, type CompanyBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST companies/{id}: id 0 creates, any other id updates. */
 export async function saveCompany({ id, body }: { id: number; body: CompanyBody }): Promise<Company> {

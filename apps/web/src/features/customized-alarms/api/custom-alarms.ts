@@ -7,7 +7,7 @@ import {
   type CustomAlarmBody,
 } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation, useSaveMutation } from '../../../lib/management';
+import { useDeleteMutation, useSaveMutation } from '../../../lib/mutations';
 
 /** GET alarms/custom: every custom rule in reach. */
 export async function getCustomAlarms(): Promise<CustomAlarm[]> {

@@ -19,7 +19,9 @@ import {
   type CustomAlarmBody,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useRulePlantDevices, useRulePlants, useSaveCustomAlarm } from '../api/custom-alarms';
 
 interface Values {

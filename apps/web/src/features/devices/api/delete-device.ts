@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE devices/{id}: refused with 409 errors.hasChildren while signals or child devices remain. */
 export async function deleteDevice(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deviceList, type DeviceList, type DeviceListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET devices: one page of devices, searched, filtered and sorted by the server. */
 export async function getDevices(query: DeviceListQuery): Promise<DeviceList> {

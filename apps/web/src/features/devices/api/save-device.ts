@@ -1,6 +1,6 @@
 import { deviceSchema, type Device, type DeviceBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST devices/{id}: id 0 creates, any other id updates; only the chosen protocol's settings are kept. */
 export async function saveDevice({ id, body }: { id: number; body: DeviceBody }): Promise<Device> {

@@ -19,7 +19,10 @@ import {
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
 import { useDeviceOptions, usePlantOptions } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveDevice } from '../api/save-device';
 import { IngestKeySection } from './ingest-key-section';
 

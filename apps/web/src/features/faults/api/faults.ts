@@ -10,7 +10,8 @@ import {
   type FaultListQuery,
 } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation, useSaveMutation, withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
+import { useDeleteMutation, useSaveMutation } from '../../../lib/mutations';
 
 /** GET faults: one page of faults, filtered and sorted by the server. */
 export async function getFaults(query: FaultListQuery): Promise<FaultList> {

@@ -10,7 +10,10 @@ import {
   type FaultDetail,
   type FaultStatus,
 } from '@solar/shared';
-import { applyFieldErrors, orNull, schemaRule, useCan } from '../../../lib/management';
+import { applyFieldErrors } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveFault } from '../api/faults';
 import { useAssignees } from '../api/lookups';
 

@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE fields/{id}: refused with 409 errors.hasChildren while plants remain. */
 export async function deleteField(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { fieldList, type FieldList, type FieldListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET fields: one page of fields (sites), searched, filtered and sorted by the server. */
 export async function getFields(query: FieldListQuery): Promise<FieldList> {

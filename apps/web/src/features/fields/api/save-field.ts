@@ -1,6 +1,6 @@
 import { fieldSchema, type Field, type FieldBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST fields/{id}: id 0 creates, any other id updates. */
 export async function saveField({ id, body }: { id: number; body: FieldBody }): Promise<Field> {

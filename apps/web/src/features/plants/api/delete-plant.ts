@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE plants/{id}: refused with 409 errors.hasChildren while devices remain. */
 export async function deletePlant(id: number): Promise<void> {

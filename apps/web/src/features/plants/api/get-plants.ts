@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { plantList, type PlantList, type PlantListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET plants: one page of plants, searched, filtered and sorted by the server. */
 export async function getPlants(query: PlantListQuery): Promise<PlantList> {

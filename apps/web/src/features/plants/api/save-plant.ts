@@ -1,6 +1,6 @@
 import { plantSchema, type Plant, type PlantBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST plants/{id}: id 0 creates, any other id updates. */
 export async function savePlant({ id, body }: { id: number; body: PlantBody }): Promise<Plant> {

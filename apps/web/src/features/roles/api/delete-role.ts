@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE roles/{id}: refused with 409 while users hold the role, and always for the admin role. */
 export async function deleteRole(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { roleList, type RoleList, type RoleListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET roles: one page of roles, searched and sorted by the server. */
 export async function getRoles(query: RoleListQuery): Promise<RoleList> {

@@ -1,6 +1,6 @@
 import { roleSchema, type Role, type RoleBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST roles/{id}: id 0 creates, any other id updates (admin only; a taken name answers 409). */
 export async function saveRole({ id, body }: { id: number; body: RoleBody }): Promise<Role> {

@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
 
 /** DELETE signals/{id}. */
 export async function deleteSignal(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { signalList, type SignalList, type SignalListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
 
 /** GET signals: one page of signals (of one device here), searched and sorted by the server. */
 export async function getSignals(query: SignalListQuery): Promise<SignalList> {

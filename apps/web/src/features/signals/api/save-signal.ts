@@ -1,6 +1,6 @@
 import { signalSchema, type Signal, type SignalBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST signals/{id}: id 0 creates, any other id updates; a key taken on the device answers 409. */
 export async function saveSignal({ id, body }: { id: number; body: SignalBody }): Promise<Signal> {

@@ -1,6 +1,6 @@
 import { userSchema, type User, type UserUpsertBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
 
 /** POST users/{id}: id 0 creates (with a password), any other id updates. */
 export async function saveUser({ id, body }: { id: number; body: UserUpsertBody }): Promise<User> {

@@ -22,7 +22,9 @@ import {
   usePlantOptions,
   useRoleOptions,
 } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, schemaRule, useCan, useIsAdmin } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { useCan, useIsAdmin } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSession } from '../../../lib/session-store';
 import { useSaveUser } from '../api/save-user';
 
