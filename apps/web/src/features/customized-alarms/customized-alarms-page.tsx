@@ -9,7 +9,9 @@ import { ManagementCard, RowActions } from '../../components';
 import { formatNumber } from '../../lib/format';
 import { useEditor } from '../../lib/editor-state';
 import { useCan } from '../../lib/permissions';
-import { bodyOf, useCustomAlarms, useDeleteCustomAlarm, useSaveCustomAlarm } from './api/custom-alarms';
+import { useDeleteCustomAlarm } from './api/delete-custom-alarm';
+import { useCustomAlarms } from './api/get-custom-alarms';
+import { bodyOf, useSaveCustomAlarm } from './api/save-custom-alarm';
 import { CustomAlarmForm } from './components/custom-alarm-form';
 
 /** Tag colour of each priority: 1 low … 4 high and dangerous. */

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { DEVICE_TYPES, PROTOCOLS, type Device, type DeviceType, type Protocol } from '@solar/shared';
 import { ActiveFilterSelect, ActiveTag, ManagementCard, RowActions } from '../../components';
 import { formatNumber } from '../../lib/format';
-import { usePlantOptions } from '../../lib/lookups';
+import { usePlantOptions } from '../plants';
 import { useEditor } from '../../lib/editor-state';
 import { isActiveParam, sortOrderOf } from '../../lib/list-query';
 import { useListState } from '../../lib/list-state';

@@ -13,7 +13,7 @@ import { NotFoundPage } from '../../components';
 import { ApiError } from '../../lib/problem';
 import { errorMessageOf } from '../../lib/api-errors';
 import { useCan } from '../../lib/permissions';
-import { useFault } from './api/faults';
+import { useFault } from './api/get-fault';
 import { FaultChart } from './components/fault-chart';
 import { FaultComments } from './components/fault-comments';
 import { PriorityTag, StatusTag } from './components/fault-tags';

@@ -14,7 +14,7 @@ import { useEditor } from '../../lib/editor-state';
 import { isActiveParam, sortOrderOf } from '../../lib/list-query';
 import { useListState } from '../../lib/list-state';
 import { useCan } from '../../lib/permissions';
-import { useDevice } from './api/get-device';
+import { useDevice } from '../devices';
 import { useSignals } from './api/get-signals';
 import { useDeleteSignal } from './api/delete-signal';
 import { SignalForm } from './components/signal-form';

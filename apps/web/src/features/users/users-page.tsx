@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@solar/shared';
 import { ActiveFilterSelect, ActiveTag, ManagementCard, RowActions } from '../../components';
-import { useCompanyOptions } from '../../lib/lookups';
+import { useCompanyOptions } from '../companies';
 import { useEditor } from '../../lib/editor-state';
 import type { ActiveFilter } from '../../lib/list-query';
 import { useCan } from '../../lib/permissions';

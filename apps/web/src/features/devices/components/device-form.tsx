@@ -18,7 +18,8 @@ import {
   type Protocol,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { useDeviceOptions, usePlantOptions } from '../../../lib/lookups';
+import { useDeviceOptions } from '../api/get-device-options';
+import { usePlantOptions } from '../../plants';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';

@@ -4,7 +4,7 @@ import Empty from 'antd/es/empty';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { faultCommentBody, type FaultComment } from '@solar/shared';
-import { useAddComment } from '../api/faults';
+import { useAddComment } from '../api/add-comment';
 import { formatDateTime } from '../format';
 
 /** The comment thread of a fault, oldest first, with a box to add one. */

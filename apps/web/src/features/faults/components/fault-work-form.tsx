@@ -14,8 +14,8 @@ import { applyFieldErrors } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
-import { useSaveFault } from '../api/faults';
-import { useAssignees } from '../api/lookups';
+import { useAssignees } from '../../users';
+import { useSaveFault } from '../api/save-fault';
 
 interface Values {
   status: FaultStatus;

@@ -12,7 +12,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { plantBody, type Plant } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { useFieldOptions } from '../../../lib/lookups';
+import { useFieldOptions } from '../../fields';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
