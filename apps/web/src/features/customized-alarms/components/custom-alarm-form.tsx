@@ -12,7 +12,6 @@ import { useTranslation } from 'react-i18next';
 import {
   ALARM_OPERANTS,
   ALARM_PRIORITIES,
-  ALARM_PRIORITY_KEYS,
   customAlarmBody,
   type AlarmOperant,
   type CustomAlarm,
@@ -30,6 +29,7 @@ import {
   usePlantCatalog,
 } from '../../telemetry';
 import { useSaveCustomAlarm } from '../api/save-custom-alarm';
+import { priorityKey } from '../../alarms';
 
 interface Values {
   plant_id: number | undefined;
@@ -228,7 +228,7 @@ export function CustomAlarmForm({ open, rule, error, onError, onClose }: CustomA
               rules={[schemaRule(shape.priority_id, t, true)]}
             >
               <Select
-                options={ALARM_PRIORITIES.map((p) => ({ value: p, label: t(ALARM_PRIORITY_KEYS[p]) }))}
+                options={ALARM_PRIORITIES.map((p) => ({ value: p, label: t(priorityKey(p)) }))}
                 data-testid="custom-alarm-field-priority_id"
               />
             </Form.Item>
