@@ -47,6 +47,18 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // A literal query key drifts from the feature's own: keys come from the feature's key factory.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+        },
+        {
+          selector: 'CallExpression[callee.name=/^use(Save|Delete)Mutation$/] > ArrayExpression',
+          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+        },
+      ],
     },
   },
   {
