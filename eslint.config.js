@@ -64,7 +64,7 @@ export default tseslint.config(
   {
     // Import rules resolve every specifier the way TypeScript does (workspace packages included), so a
     // boundary holds whatever relative spelling an import uses.
-    files: ['apps/web/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    files: ['apps/web/**/*.{ts,tsx}', 'packages/**/*.ts', 'apps/server/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       // Without these the rules skip .ts/.tsx files as unparseable and see no cycle at all.
@@ -72,7 +72,12 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['apps/web/tsconfig.json', 'packages/shared/tsconfig.json', 'packages/i18n/tsconfig.json'],
+          project: [
+            'apps/web/tsconfig.json',
+            'packages/shared/tsconfig.json',
+            'packages/i18n/tsconfig.json',
+            'apps/server/tsconfig.json',
+          ],
           noWarnOnMultipleProjects: true,
         }),
       ],
