@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const WEB = `${import.meta.dirname}/apps/web/src`;
+/** The web's feature folders: each gets a zone below that keeps the others out of its internals. */
+const FEATURES = readdirSync(`${WEB}/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -38,14 +47,72 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      // Features meet in app/: a feature must not reach into another feature's internals.
-      'no-restricted-imports': [
+      // A literal query key drifts from the feature's own: keys come from the feature's key factory.
+      'no-restricted-syntax': [
         'error',
         {
-          patterns: [
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+        },
+        {
+          selector: 'CallExpression[callee.name=/^use(Save|Delete)Mutation$/] > ArrayExpression',
+          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+        },
+      ],
+    },
+  },
+  {
+    // Import rules resolve every specifier the way TypeScript does (workspace packages included), so a
+    // boundary holds whatever relative spelling an import uses.
+    files: ['apps/web/**/*.{ts,tsx}', 'packages/**/*.ts', 'apps/server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these the rules skip .ts/.tsx files as unparseable and see no cycle at all.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [
+            'apps/web/tsconfig.json',
+            'packages/shared/tsconfig.json',
+            'packages/i18n/tsconfig.json',
+            'apps/server/tsconfig.json',
+          ],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      // A cycle makes module order matter and, through lazy pages, splits bundles badly.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      // Dependencies flow one way (lib, components → features → app), and a feature reaches another
+      // only through its public index.ts, never its api/, components/ or pages.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
             {
-              group: ['../../features/*/*', '../*/components/*', '../*/api/*'],
-              message: 'Import another feature through app/ or lib/, not its internals.',
+              target: [`${WEB}/lib`, `${WEB}/components`],
+              from: [`${WEB}/features`, `${WEB}/app`],
+              message: 'Shared code must not depend on features or the app shell.',
+            },
+            ...FEATURES.map((feature) => ({
+              target: `${WEB}/features/${feature}`,
+              from: [`${WEB}/features/*/**`, `${WEB}/app/**`],
+              except: [`${WEB}/features/${feature}/**`, `${WEB}/features/*/index.ts`],
+              message: 'Import another feature through its index.ts, and never the app shell.',
+            })),
+            {
+              // The page registry lazy-loads each page module: the pages are the routes' entry points.
+              target: `${WEB}/app/!(page-registry).{ts,tsx}`,
+              from: `${WEB}/features/*/**`,
+              except: [`${WEB}/features/*/index.ts`],
+              message: 'Import a feature through its index.ts (pages only from page-registry.ts).',
             },
           ],
         },

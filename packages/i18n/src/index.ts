@@ -7,6 +7,17 @@ import mkMK from '../locales/mk_MK.json' with { type: 'json' };
 export type Messages = { [key: string]: string | Messages };
 export type LocaleCode = 'tr_TR' | 'en_US' | 'de_DE' | 'mk_MK';
 
+/** The dotted path of every string leaf of a nested message object (`{ a: { b: 'x' } }` → `'a.b'`). */
+export type LeafKeys<T> = {
+  [K in keyof T & string]: T[K] extends string ? K : `${K}.${LeafKeys<T[K]>}`;
+}[keyof T & string];
+
+/**
+ * Every translation key, derived from the Turkish source file as Excalidraw derives its keys from its
+ * source locale: a key missing from tr_TR.json is a type error wherever it is used.
+ */
+export type TranslationKey = LeafKeys<typeof trTR>;
+
 export const resources: Record<LocaleCode, Messages> = {
   tr_TR: trTR,
   en_US: enUS,

@@ -20,14 +20,14 @@ import { FullPageSpin } from '../components/full-page-spin';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { ThemeToggle } from '../components/theme-toggle';
-import { SubstationBadge } from '../features/alarms/components/substation-badge';
+import { SubstationBadge } from '../features/alarms';
 import { applyDayjsLocale } from '../lib/dayjs-locale';
 import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
 import { menuRoutes, menuTestId } from '../lib/routes';
 import { useSession } from '../lib/session-store';
 import { menuIcon } from './menu-icons';
-import type { RouteHandle } from './router';
+import type { RouteHandle } from './route-handle';
 
 const { Sider, Header, Content } = Layout;
 

@@ -17,11 +17,8 @@ import {
   ProfilePage,
   ResetPasswordPage,
 } from './page-registry';
-
-/** Route data read by the layout: the i18n key of the page title. */
-export interface RouteHandle {
-  titleKey: string;
-}
+import type { RouteHandle } from './route-handle';
+import { knownKey } from '../lib/i18n-keys';
 
 /** The permission-guarded routes, built from the shared route table. */
 const consoleRoutes: RouteObject[] = CONSOLE_ROUTES.map((route) => {
@@ -29,7 +26,7 @@ const consoleRoutes: RouteObject[] = CONSOLE_ROUTES.map((route) => {
   if (!Page) throw new Error(`no page for ${route.path}`);
   return {
     path: route.path,
-    handle: { titleKey: route.titleKey } satisfies RouteHandle,
+    handle: { titleKey: knownKey(route.titleKey, 'pages.notFound') } satisfies RouteHandle,
     element: (
       <RequirePermission page={route.page}>
         <Page />

@@ -14,7 +14,7 @@ import EditOutlined from '@ant-design/icons/EditOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import SearchOutlined from '@ant-design/icons/SearchOutlined';
 import { useTranslation } from 'react-i18next';
-import type { ActiveFilter } from '../lib/management';
+import type { ActiveFilter } from '../lib/list-query';
 import './management.css';
 
 /** Search box: searches 300 ms after typing stops, at once on Enter or when cleared. */

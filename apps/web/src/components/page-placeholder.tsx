@@ -1,10 +1,11 @@
 import Empty from 'antd/es/empty';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '../lib/i18n-keys';
 
 interface PagePlaceholderProps {
   /** i18n key of the page title. */
-  titleKey: string;
+  titleKey: TranslationKey;
   /** Short page name for tests (`data-page`). */
   page: string;
 }

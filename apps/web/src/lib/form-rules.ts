@@ -1,6 +1,7 @@
 import type { FormInstance } from 'antd/es/form';
 import { ApiError, fieldErrorsOf } from './problem';
 import type { ZodType } from 'zod';
+import { knownKey, type Translate, type TranslationKey } from './i18n-keys';
 
 /** The shape of an Ant Design form rule this helper produces (structurally a `Rule`). */
 export interface ZodFormRule {
@@ -16,13 +17,14 @@ export type SchemaSource = ZodType | (() => Promise<ZodType>);
  * schema accepts it, otherwise the first issue's message (an i18n key) is shown translated.
  * `required` only draws the asterisk; the schema decides.
  */
-export function zodRule(source: SchemaSource, t: (key: string) => string, required = true): ZodFormRule {
+export function zodRule(source: SchemaSource, t: Translate, required = true): ZodFormRule {
   return {
     required,
     validator: async (_rule, value) => {
       const schema = typeof source === 'function' ? await source() : source;
       const result = await schema.safeParseAsync(value ?? '');
-      if (!result.success) throw new Error(t(result.error.issues[0]?.message ?? 'validation.invalidValue'));
+      if (!result.success)
+        throw new Error(t(knownKey(result.error.issues[0]?.message, 'validation.invalidValue')));
     },
   };
 }
@@ -30,8 +32,8 @@ export function zodRule(source: SchemaSource, t: (key: string) => string, requir
 /** A rule that the value equals another field's value (repeat password), else `validation.passwordsDoNotMatch`. */
 export function sameAsRule(
   getOther: () => unknown,
-  t: (key: string) => string,
-  messageKey = 'validation.passwordsDoNotMatch',
+  t: Translate,
+  messageKey: TranslationKey = 'validation.passwordsDoNotMatch',
 ): ZodFormRule {
   return {
     required: false,
@@ -47,7 +49,7 @@ export function sameAsRule(
 export function applyProblemToForm<Values>(
   form: FormInstance<Values>,
   error: unknown,
-  t: (key: string) => string,
+  t: Translate,
 ): boolean {
   if (!(error instanceof ApiError) || error.status !== 400) return false;
   const fields = fieldErrorsOf(error.problem, t);

@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import type { Messages } from '@solar/i18n';
 import trTR from '@solar/i18n/locales/tr_TR.json';
 import { DEFAULT_LOCALE, LOCALES, STORAGE_KEYS, type Locale } from '@solar/shared';
+import { isTranslationKey } from './i18n-keys';
 import { readStorage } from './storage';
 
 /** True for one of the four interface locales. */
@@ -50,5 +51,6 @@ export async function changeLanguage(locale: Locale): Promise<void> {
   await i18n.changeLanguage(locale);
 }
 
-/** Translates a key from outside React (API client, validators). */
-export const translate = (key: string, vars?: Record<string, unknown>): string => i18n.t(key, vars);
+/** Translates a key from outside React (API client, validators); a key tr_TR.json lacks shows as itself. */
+export const translate = (key: string, vars?: Record<string, unknown>): string =>
+  isTranslationKey(key) ? i18n.t(key, vars) : key;

@@ -1,4 +1,5 @@
 import { E, type Problem } from '@solar/shared';
+import { isTranslationKey, knownKey, type Translate, type TranslationKey } from './i18n-keys';
 
 /** A failed call: the HTTP status and the server's RFC 9457 problem (keys are i18n keys). */
 export class ApiError extends Error {
@@ -13,7 +14,7 @@ export class ApiError extends Error {
   }
 
   /** The i18n key that best describes the failure. */
-  get messageKey(): string {
+  get messageKey(): TranslationKey {
     return messageKeyOf(this.problem);
   }
 }
@@ -36,7 +37,7 @@ export function toProblem(status: number, body: unknown): Problem {
   return { status, title: fallbackKey(status), detail: fallbackKey(status) };
 }
 
-function fallbackKey(status: number): string {
+function fallbackKey(status: number): TranslationKey {
   if (status === 0 || status === 502 || status === 503 || status === 504) return E.unavailable;
   if (status === 400 || status === 422) return E.badRequest;
   if (status === 401) return E.unauthorized;
@@ -48,8 +49,9 @@ function fallbackKey(status: number): string {
 }
 
 /** `detail` when it is an error key, else `title` when it is, else a key chosen by status. */
-export function messageKeyOf(problem: Problem): string {
-  const isKey = (v: string | undefined): v is string => !!v && /^errors\.\w+$/.test(v);
+export function messageKeyOf(problem: Problem): TranslationKey {
+  const isKey = (v: string | undefined): v is TranslationKey =>
+    !!v && /^errors\.\w+$/.test(v) && isTranslationKey(v);
   if (isKey(problem.detail)) return problem.detail;
   if (isKey(problem.title)) return problem.title;
   return fallbackKey(problem.status);
@@ -66,12 +68,12 @@ export function toNamePath(path: string): (string | number)[] {
 /** The field errors of a problem as Ant Design `setFields` entries with translated messages. */
 export function fieldErrorsOf(
   problem: Problem,
-  t: (key: string) => string,
+  t: Translate,
 ): { name: (string | number)[]; errors: string[] }[] {
   return Object.entries(problem.errors ?? {})
     .filter(([path]) => path !== '' && path !== '/')
     .map(([path, keys]) => ({
       name: toNamePath(path.replace(/^\/|^body\./, '')),
-      errors: keys.map((k) => t(k)),
+      errors: keys.map((k) => t(knownKey(k, 'validation.invalidValue'))),
     }));
 }

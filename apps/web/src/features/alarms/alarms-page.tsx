@@ -15,7 +15,7 @@ import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ALARM_STATUS_IDS, alarmStatusName, type AlarmRecord, type AlarmStatusId } from '@solar/shared';
-import { useCan } from '../../lib/management';
+import { useCan } from '../../lib/permissions';
 import { useLiveAlarmList } from './api/alarm-events';
 import { useDecideAlarm } from './api/decide-alarm';
 import { useAlarms } from './api/get-alarms';

@@ -11,9 +11,10 @@ import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
 import { InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
+import type { TranslationKey } from '../../lib/i18n-keys';
 
 /** The failure text: too many tries says so; anything else is the spec's generic reset failure. */
-function failureKey(error: unknown): string {
+function failureKey(error: unknown): TranslationKey {
   return error instanceof ApiError && error.status === 429 ? 'errors.tooManyRequests' : 'auth.forgot.failure';
 }
 

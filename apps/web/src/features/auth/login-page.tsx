@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
 import { InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
+import { knownKey, type TranslationKey } from '../../lib/i18n-keys';
 
 interface LoginValues {
   email: string;
@@ -22,7 +23,7 @@ interface LoginValues {
 }
 
 /** Message key of a failed login: the server's key (wrong credentials, too many tries…) or a generic one. */
-function loginErrorKey(error: unknown): string {
+function loginErrorKey(error: unknown): TranslationKey {
   if (error instanceof ApiError) return error.messageKey;
   return E.internal;
 }
@@ -47,7 +48,7 @@ export default function LoginPage() {
     <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')} testId="login-page">
       {flash && !mutation.isError && (
         <InlineMessage type="success" data-testid="login-flash">
-          {t(flash)}
+          {t(knownKey(flash, 'common.success'))}
         </InlineMessage>
       )}
       {mutation.isError && (

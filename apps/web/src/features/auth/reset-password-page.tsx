@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
 import { InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
+import { authKeys } from './api/query-keys';
 
 interface ResetValues {
   password: string;
@@ -32,7 +33,7 @@ export default function ResetPasswordPage() {
   const [form] = Form.useForm<ResetValues>();
   const [invalidAfterSubmit, setInvalidAfterSubmit] = useState(false);
   const check = useQuery({
-    queryKey: ['reset-check', guid],
+    queryKey: authKeys.resetCheck(guid),
     queryFn: async () => (await loadAuthApi()).checkResetLink(guid),
   });
   const mutation = useMutation({

@@ -4,12 +4,16 @@ import Table from 'antd/es/table';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
-import { ALARM_PRIORITY_KEYS, type AlarmPriority, type CustomAlarm } from '@solar/shared';
+import type { CustomAlarm } from '@solar/shared';
 import { ManagementCard, RowActions } from '../../components';
 import { formatNumber } from '../../lib/format';
-import { useCan, useEditor } from '../../lib/management';
-import { bodyOf, useCustomAlarms, useDeleteCustomAlarm, useSaveCustomAlarm } from './api/custom-alarms';
+import { useEditor } from '../../lib/editor-state';
+import { useCan } from '../../lib/permissions';
+import { useDeleteCustomAlarm } from './api/delete-custom-alarm';
+import { useCustomAlarms } from './api/get-custom-alarms';
+import { bodyOf, useSaveCustomAlarm } from './api/save-custom-alarm';
 import { CustomAlarmForm } from './components/custom-alarm-form';
+import { priorityKey } from '../alarms';
 
 /** Tag colour of each priority: 1 low … 4 high and dangerous. */
 const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
@@ -73,11 +77,7 @@ export default function CustomizedAlarmsPage() {
       dataIndex: 'priority_id',
       title: t('customAlarms.priority'),
       sorter: (a, b) => a.priority_id - b.priority_id,
-      render: (p: number) => (
-        <Tag color={PRIORITY_COLORS[p] ?? 'default'}>
-          {t(ALARM_PRIORITY_KEYS[p as AlarmPriority] ?? ALARM_PRIORITY_KEYS[4])}
-        </Tag>
-      ),
+      render: (p: number) => <Tag color={PRIORITY_COLORS[p] ?? 'default'}>{t(priorityKey(p))}</Tag>,
     },
     {
       key: 'window',

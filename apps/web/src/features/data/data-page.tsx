@@ -13,11 +13,18 @@ import { useTranslation } from 'react-i18next';
 import { AGGREGATES, RESOLUTIONS, type Aggregate, type Resolution } from '@solar/shared';
 import { TelemetryChart } from '../../components';
 import { toOptions } from '../../lib/lookups';
-import { errorMessageOf } from '../../lib/management';
+import { errorMessageOf } from '../../lib/api-errors';
 import { notify } from '../../lib/notify';
 import { usePreferences } from '../../lib/preferences-store';
 import { downloadExport, type ExportFormat } from './api/download-export';
-import { signalsOfDevices, useCatalogPlants, usePlantCatalog } from './api/get-catalog';
+import {
+  renderSignalOption,
+  SIGNAL_SEARCH,
+  signalOption,
+  useCatalogPlants,
+  usePlantCatalog,
+} from '../telemetry';
+import { signalsOfDevices } from './data-signals';
 import { useLatestValues } from './api/get-latest';
 import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
 import { LiveValuesTable } from './components/live-values-table';
@@ -74,9 +81,7 @@ export default function DataPage() {
   const signalOptions = deviceIds.map((deviceId) => ({
     label: devices.data?.find((d) => d.id === deviceId)?.name ?? String(deviceId),
     title: String(deviceId),
-    options: signals
-      .filter((s) => s.device_id === deviceId)
-      .map((s) => ({ value: s.id, label: s.unit ? `${s.name} (${s.unit})` : s.name })),
+    options: signals.filter((s) => s.device_id === deviceId).map(signalOption),
   }));
 
   const noSignals = chosen.length === 0;
@@ -120,10 +125,11 @@ export default function DataPage() {
           <Select<number[]>
             mode="multiple"
             allowClear
-            showSearch={{ optionFilterProp: 'label' }}
+            showSearch={SIGNAL_SEARCH}
             maxTagCount="responsive"
             placeholder={t('data.signals')}
             options={signalOptions}
+            optionRender={renderSignalOption}
             loading={devices.isLoading && !!plantId}
             disabled={!deviceIds.length}
             value={signalIds}

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../lib/live-stream';
-import { signalsOfDevices } from './api/get-catalog';
+import { signalsOfDevices } from './data-signals';
 import { fileSafe, rangeOf } from './time-range';
 
 describe('SseParser', () => {

@@ -7,9 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FAULT_PRIORITY_IDS, FAULT_STATUSES, type Fault, type FaultStatus } from '@solar/shared';
 import { ManagementCard, RowActions } from '../../components';
-import { sortOrderOf, useCan, useEditor, useListState } from '../../lib/management';
-import { useDeleteFault, useFaults } from './api/faults';
-import { useAssignees, useFaultPlants } from './api/lookups';
+import { useEditor } from '../../lib/editor-state';
+import { sortOrderOf } from '../../lib/list-query';
+import { useListState } from '../../lib/list-state';
+import { useCan } from '../../lib/permissions';
+import { useCatalogPlants } from '../telemetry';
+import { useAssignees } from '../users';
+import { useDeleteFault } from './api/delete-fault';
+import { useFaults } from './api/get-faults';
 import { FaultForm } from './components/fault-form';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { formatDateTime, formatDuration, priorityKey } from './format';
@@ -50,7 +55,7 @@ export default function FaultsPage() {
     from: range ? range[0].startOf('day').toISOString() : undefined,
     to: range ? range[1].add(1, 'day').startOf('day').toISOString() : undefined,
   });
-  const plants = useFaultPlants();
+  const plants = useCatalogPlants();
   const assignees = useAssignees(canSeeUsers);
   const remove = useDeleteFault();
   const editor = useEditor<Fault>();

@@ -1,4 +1,5 @@
-import { ALARM_PRIORITY_KEYS, type AlarmPriority, type FaultStatus } from '@solar/shared';
+import type { FaultStatus } from '@solar/shared';
+import type { Translate } from '../../lib/i18n-keys';
 
 /** Tag colour of each fault status. */
 export const STATUS_COLORS: Record<FaultStatus, string> = {
@@ -12,14 +13,13 @@ export const STATUS_COLORS: Record<FaultStatus, string> = {
 export const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
 
 /** i18n key of each priority label. */
-export const priorityKey = (id: number): string =>
-  ALARM_PRIORITY_KEYS[id as AlarmPriority] ?? ALARM_PRIORITY_KEYS[4];
+export { priorityKey } from '../alarms';
 
 /**
  * A duration in seconds as `2d 3h`, `1h 5m`, `4m 10s` or `12s` (two largest units), with the unit
  * letters translated; empty for null.
  */
-export function formatDuration(seconds: number | null | undefined, t: (key: string) => string): string {
+export function formatDuration(seconds: number | null | undefined, t: Translate): string {
   if (seconds === null || seconds === undefined) return '';
   const s = Math.max(0, Math.round(seconds));
   const parts: [number, string][] = [

@@ -19,6 +19,7 @@ import { applyProblemToForm, zodRule } from '../../lib/form-rules';
 import { refreshSession } from '../../lib/session';
 import { useSession } from '../../lib/session-store';
 import { fetchUser, updateProfile } from './api/profile-api';
+import { userKeys } from '../users';
 
 const FIELDS = ['name', 'surname', 'username', 'email', 'telephone'] as const;
 /** Spec §2: username and email cannot be edited here. */
@@ -128,7 +129,7 @@ function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
 
 /** Another user's profile, loaded by id. */
 function OtherProfile({ id }: { id: number }) {
-  const query = useQuery({ queryKey: ['users', id], queryFn: () => fetchUser(id) });
+  const query = useQuery({ queryKey: userKeys.detail(id), queryFn: () => fetchUser(id) });
   if (!query.data) return query.isError ? <Empty data-testid="profile-unavailable" /> : null;
   return <ProfileView user={query.data} isSelf={false} />;
 }

@@ -4,8 +4,10 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@solar/shared';
 import { ActiveFilterSelect, ActiveTag, ManagementCard, RowActions } from '../../components';
-import { useCompanyOptions } from '../../lib/lookups';
-import { useCan, useEditor, type ActiveFilter } from '../../lib/management';
+import { useCompanyOptions } from '../companies';
+import { useEditor } from '../../lib/editor-state';
+import type { ActiveFilter } from '../../lib/list-query';
+import { useCan } from '../../lib/permissions';
 import { useUsers } from './api/get-users';
 import { UserForm } from './components/user-form';
 

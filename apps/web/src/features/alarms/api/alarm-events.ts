@@ -2,8 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { alarmEventSchema, SUBSTATION_DEVICE_TYPES, type AlarmEvent, type AlarmRecord } from '@solar/shared';
 import { liveStream, useLiveStatus, type LiveStatus } from '../../../lib/live-stream';
-import { ALARM_LIST_KEY } from './get-alarms';
-import { SUBSTATION_ALARMS_KEY } from './get-substation-alarms';
+import { alarmKeys } from './query-keys';
 
 /** Calls the listener with each alarm event pushed over the tab's live stream (SSE event `alarm`). */
 export function useAlarmEvents(listener: (event: AlarmEvent) => void, enabled = true): void {
@@ -39,18 +38,18 @@ const isSubstation = (alarm: AlarmRecord) =>
 export function useLiveAlarmList(): LiveStatus {
   const client = useQueryClient();
   useAlarmEvents((event) => {
-    const state = client.getQueryState(ALARM_LIST_KEY);
+    const state = client.getQueryState(alarmKeys.list());
     if (!state || state.fetchStatus === 'fetching' || state.data === undefined)
-      void client.invalidateQueries({ queryKey: ALARM_LIST_KEY });
-    else client.setQueryData<AlarmRecord[]>(ALARM_LIST_KEY, (list) => mergeAlarm(list ?? [], event.alarm));
-    if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: SUBSTATION_ALARMS_KEY });
+      void client.invalidateQueries({ queryKey: alarmKeys.list() });
+    else client.setQueryData<AlarmRecord[]>(alarmKeys.list(), (list) => mergeAlarm(list ?? [], event.alarm));
+    if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: alarmKeys.substation() });
   });
   const status = useLiveStatus();
   const wasOpen = useRef(false);
   useEffect(() => {
     if (status === 'open' && wasOpen.current === false) {
       wasOpen.current = true;
-      void client.invalidateQueries({ queryKey: ALARM_LIST_KEY });
+      void client.invalidateQueries({ queryKey: alarmKeys.list() });
     } else if (status !== 'open') wasOpen.current = false;
   }, [status, client]);
   return status;

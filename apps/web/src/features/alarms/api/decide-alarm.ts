@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { alarmApproveAnswer, alarmSchema, type AlarmRecord } from '@solar/shared';
 import { api } from '../../../lib/api-client';
+import { faultKeys } from '../../faults';
+import { alarmKeys } from './query-keys';
 
 /** POST alarms/{id}/fault: approves the alarm and converts it to a fault (409 once decided). */
 export async function approveAlarm(id: number): Promise<{ alarm: AlarmRecord; fault_id: number }> {
@@ -20,8 +22,8 @@ export function useDecideAlarm() {
       decision === 'approve' ? approveAlarm(id).then((a) => a.alarm) : rejectAlarm(id),
     onSettled: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: ['alarms'] }),
-        client.invalidateQueries({ queryKey: ['faults'] }),
+        client.invalidateQueries({ queryKey: alarmKeys.all }),
+        client.invalidateQueries({ queryKey: faultKeys.all }),
       ]);
     },
   });

@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { alarmList, type AlarmRecord } from '@solar/shared';
 import { api } from '../../../lib/api-client';
+import { alarmKeys } from './query-keys';
 
 /** Spec: the header polls the substation alarms every 3 minutes. */
 export const SUBSTATION_POLL_MS = 3 * 60_000;
-export const SUBSTATION_ALARMS_KEY = ['alarms', 'substation'] as const;
 
 /** GET alarms/substationAlarms: active alarms of transformers, protection relays and meters. */
 export async function getSubstationAlarms(): Promise<AlarmRecord[]> {
@@ -12,13 +12,15 @@ export async function getSubstationAlarms(): Promise<AlarmRecord[]> {
 }
 
 /** The header badge's query: polled every 3 minutes and never cached (spec). */
-export function useSubstationAlarms(enabled: boolean) {
-  return useQuery({
-    queryKey: SUBSTATION_ALARMS_KEY,
+export const substationAlarmsQueryOptions = () =>
+  queryOptions({
+    queryKey: alarmKeys.substation(),
     queryFn: getSubstationAlarms,
-    enabled,
     refetchInterval: SUBSTATION_POLL_MS,
     staleTime: 0,
     gcTime: 0,
   });
-}
+
+/** Hook of substationAlarmsQueryOptions; idle while `enabled` is false. */
+export const useSubstationAlarms = (enabled: boolean) =>
+  useQuery({ ...substationAlarmsQueryOptions(), enabled });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { ALARM_PRIORITY_KEYS, type AlarmPriority, type AlarmRecord } from '@solar/shared';
+import { isTranslationKey, knownKey } from '../../../lib/i18n-keys';
 
 /** Tag colour of each priority: 1 low, 2 medium, 3 high, 4 high and dangerous. */
 export const PRIORITY_COLORS: Record<AlarmPriority, string> = {
@@ -25,7 +26,7 @@ export function PriorityTag({ priority }: { priority: number }) {
   const p = priority as AlarmPriority;
   return (
     <Tag color={PRIORITY_COLORS[p]} data-testid="alarm-priority" data-priority={priority}>
-      {t(ALARM_PRIORITY_KEYS[p] ?? 'alarms.priority.low')}
+      {t(knownKey(ALARM_PRIORITY_KEYS[p], 'alarms.priority.low'))}
     </Tag>
   );
 }
@@ -36,7 +37,7 @@ export function useAlarmText(): (alarm: Pick<AlarmRecord, 'message' | 'message_p
   return (alarm) => {
     const params: Record<string, string | number> = {};
     for (const [k, v] of Object.entries(alarm.message_params)) params[k] = v ?? '';
-    return t(alarm.message, params)
+    return (isTranslationKey(alarm.message) ? t(alarm.message, params) : alarm.message)
       .replace(/\s+\)/g, ')')
       .replace(/\s{2,}/g, ' ');
   };

@@ -6,11 +6,12 @@ import Tooltip from 'antd/es/tooltip';
 import AlertOutlined from '@ant-design/icons/AlertOutlined';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ALARM_PRIORITY, ALARM_PRIORITY_KEYS, type AlarmEvent, type AlarmPriority } from '@solar/shared';
-import { useCan } from '../../../lib/management';
+import { ALARM_PRIORITY, type AlarmEvent } from '@solar/shared';
+import { useCan } from '../../../lib/permissions';
 import { useAlarmEvents } from '../api/alarm-events';
 import { useSubstationAlarms } from '../api/get-substation-alarms';
 import { useAlarmText } from './alarm-parts';
+import { priorityKey } from '../priority-key';
 
 /** Priorities that raise a toast: high, and high and dangerous. */
 const TOAST_MIN_PRIORITY = ALARM_PRIORITY.high;
@@ -33,7 +34,7 @@ function HeaderAlarms() {
       open({
         key: `alarm-${alarm.id}`,
         duration: TOAST_SECONDS,
-        message: `${t(ALARM_PRIORITY_KEYS[alarm.priority_id as AlarmPriority])} · ${alarm.plant_name}`,
+        message: `${t(priorityKey(alarm.priority_id))} · ${alarm.plant_name}`,
         description: (
           <span data-testid={`alarm-toast-${alarm.id}`}>
             {alarm.device_name ? `${alarm.device_name}: ` : ''}

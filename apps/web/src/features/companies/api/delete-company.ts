@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
+import { companyKeys } from './query-keys';
 
 /** DELETE companies/{id}: refused with 409 errors.hasChildren while fields or users remain. */
 export async function deleteCompany(id: number): Promise<void> {
@@ -7,4 +8,4 @@ export async function deleteCompany(id: number): Promise<void> {
 }
 
 /** Deletes a company and refreshes the company lists. */
-export const useDeleteCompany = () => useDeleteMutation(deleteCompany, ['companies']);
+export const useDeleteCompany = () => useDeleteMutation(deleteCompany, companyKeys.all);

@@ -6,7 +6,8 @@ import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { companyBody, type Company, type CompanyBody } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, schemaRule } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveCompany } from '../api/save-company';
 
 type Values = Omit<CompanyBody, 'is_active'> & { is_active: boolean };

@@ -12,15 +12,24 @@ import { useTranslation } from 'react-i18next';
 import {
   ALARM_OPERANTS,
   ALARM_PRIORITIES,
-  ALARM_PRIORITY_KEYS,
   customAlarmBody,
   type AlarmOperant,
   type CustomAlarm,
   type CustomAlarmBody,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule } from '../../../lib/management';
-import { useRulePlantDevices, useRulePlants, useSaveCustomAlarm } from '../api/custom-alarms';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { schemaRule } from '../../../lib/schema-rule';
+import {
+  renderSignalOption,
+  SIGNAL_SEARCH,
+  signalOption,
+  useCatalogPlants,
+  usePlantCatalog,
+} from '../../telemetry';
+import { useSaveCustomAlarm } from '../api/save-custom-alarm';
+import { priorityKey } from '../../alarms';
 
 interface Values {
   plant_id: number | undefined;
@@ -59,8 +68,8 @@ export function CustomAlarmForm({ open, rule, error, onError, onClose }: CustomA
   const plantId = Form.useWatch('plant_id', form) ?? rule?.plant_id;
   const deviceId = Form.useWatch('device_id', form) ?? rule?.device_id;
   const tagId = Form.useWatch('tag_id', form) ?? rule?.tag_id;
-  const plants = useRulePlants();
-  const devices = useRulePlantDevices(plantId);
+  const plants = useCatalogPlants();
+  const devices = usePlantCatalog(plantId);
   const signals = (devices.data ?? []).find((d) => d.id === deviceId)?.signals ?? [];
   const unit = signals.find((s) => s.id === tagId)?.unit ?? (tagId === rule?.tag_id ? rule?.unit : null);
 
@@ -176,11 +185,9 @@ export function CustomAlarmForm({ open, rule, error, onError, onClose }: CustomA
               rules={[schemaRule(shape.tag_id, t, true)]}
             >
               <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                options={signals.map((s) => ({
-                  value: s.id,
-                  label: s.unit ? `${s.name} (${s.unit})` : s.name,
-                }))}
+                showSearch={SIGNAL_SEARCH}
+                options={signals.map(signalOption)}
+                optionRender={renderSignalOption}
                 disabled={!deviceId}
                 placeholder={t('management.select')}
                 data-testid="custom-alarm-field-tag_id"
@@ -221,7 +228,7 @@ export function CustomAlarmForm({ open, rule, error, onError, onClose }: CustomA
               rules={[schemaRule(shape.priority_id, t, true)]}
             >
               <Select
-                options={ALARM_PRIORITIES.map((p) => ({ value: p, label: t(ALARM_PRIORITY_KEYS[p]) }))}
+                options={ALARM_PRIORITIES.map((p) => ({ value: p, label: t(priorityKey(p)) }))}
                 data-testid="custom-alarm-field-priority_id"
               />
             </Form.Item>

@@ -1,6 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { telemetryAnswer, type Aggregate, type Resolution, type TelemetryAnswer } from '@solar/shared';
 import { api } from '../../../lib/api-client';
+import { telemetryKeys } from '../../telemetry';
 
 export interface TelemetryRequest {
   signalIds: number[];
@@ -29,11 +30,13 @@ export async function getTelemetry(r: TelemetryRequest, signal?: AbortSignal): P
 }
 
 /** The chart's query; the previous series stay on screen while a new range loads. */
-export function useTelemetry(r: TelemetryRequest) {
-  return useQuery({
-    queryKey: ['telemetry', 'series', r],
+export const telemetryQueryOptions = (r: TelemetryRequest) =>
+  queryOptions({
+    queryKey: telemetryKeys.series(r),
     queryFn: ({ signal }) => getTelemetry(r, signal),
     enabled: r.signalIds.length > 0,
     placeholderData: keepPreviousData,
   });
-}
+
+/** Hook of telemetryQueryOptions. */
+export const useTelemetry = (r: TelemetryRequest) => useQuery(telemetryQueryOptions(r));

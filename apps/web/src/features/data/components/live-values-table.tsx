@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { LatestValue } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { useLiveStatus, useLiveValues, type LiveValue } from '../../../lib/live-stream';
-import type { DataSignal } from '../api/get-catalog';
+import type { DataSignal } from '../data-signals';
 
 interface Row {
   signal: DataSignal;

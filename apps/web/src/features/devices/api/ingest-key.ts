@@ -2,16 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ingestKeyAnswer, ingestKeyInfo } from '@solar/shared';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
+import { deviceKeys } from './query-keys';
 
 export type IngestKeyInfo = z.infer<typeof ingestKeyInfo>;
 export type IngestKeyAnswer = z.infer<typeof ingestKeyAnswer>;
 
-const keyOf = (deviceId: number) => ['devices', 'ingest-key', deviceId] as const;
-
 /** GET devices/{id}/ingest-key: the prefix and creation time of the device's key (both null without one). */
 export function useIngestKey(deviceId: number | undefined, enabled: boolean) {
   return useQuery({
-    queryKey: keyOf(deviceId ?? 0),
+    queryKey: deviceKeys.ingestKey(deviceId ?? 0),
     queryFn: async () => ingestKeyInfo.parse(await api.get<unknown>(`devices/${deviceId}/ingest-key`)),
     enabled: enabled && !!deviceId,
   });
@@ -22,7 +21,7 @@ export function useCreateIngestKey(deviceId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => ingestKeyAnswer.parse(await api.post<unknown>(`devices/${deviceId}/ingest-key`)),
-    onSettled: () => client.invalidateQueries({ queryKey: keyOf(deviceId) }),
+    onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.ingestKey(deviceId) }),
   });
 }
 
@@ -31,6 +30,6 @@ export function useRevokeIngestKey(deviceId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api.delete<unknown>(`devices/${deviceId}/ingest-key`),
-    onSettled: () => client.invalidateQueries({ queryKey: keyOf(deviceId) }),
+    onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.ingestKey(deviceId) }),
   });
 }

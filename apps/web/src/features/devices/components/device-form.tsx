@@ -18,8 +18,12 @@ import {
   type Protocol,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { useDeviceOptions, usePlantOptions } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { useDeviceOptions } from '../api/get-device-options';
+import { usePlantOptions } from '../../plants';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveDevice } from '../api/save-device';
 import { IngestKeySection } from './ingest-key-section';
 

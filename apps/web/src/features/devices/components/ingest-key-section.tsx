@@ -9,7 +9,7 @@ import Space from 'antd/es/space';
 import Typography from 'antd/es/typography';
 import KeyOutlined from '@ant-design/icons/KeyOutlined';
 import { useTranslation } from 'react-i18next';
-import { errorMessageOf } from '../../../lib/management';
+import { errorMessageOf } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notify';
 import { useCreateIngestKey, useIngestKey, useRevokeIngestKey } from '../api/ingest-key';
 

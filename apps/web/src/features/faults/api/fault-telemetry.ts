@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { telemetryAnswer, type TelemetryAnswer } from '@solar/shared';
 import { api } from '../../../lib/api-client';
+import { telemetryKeys } from '../../telemetry';
 
 /** How far before and after the alarm time the fault's chart reaches. */
 export const FAULT_CHART_MARGIN_MS = 2 * 60 * 60_000;
@@ -28,11 +29,14 @@ export async function getFaultTelemetry(
 }
 
 /** The fault's signal around the alarm time; idle without a signal. */
-export function useFaultTelemetry(signalId: number | null, detectedAt: string) {
-  return useQuery({
-    queryKey: ['telemetry', 'fault', signalId, detectedAt],
+export const faultTelemetryQueryOptions = (signalId: number | null, detectedAt: string) =>
+  queryOptions({
+    queryKey: telemetryKeys.series({ signalId, around: detectedAt }),
     queryFn: ({ signal }) =>
       getFaultTelemetry(signalId ?? 0, faultChartRange(Date.parse(detectedAt), Date.now()), signal),
     enabled: signalId !== null,
   });
-}
+
+/** Hook of faultTelemetryQueryOptions. */
+export const useFaultTelemetry = (signalId: number | null, detectedAt: string) =>
+  useQuery(faultTelemetryQueryOptions(signalId, detectedAt));

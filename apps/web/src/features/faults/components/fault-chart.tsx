@@ -5,7 +5,7 @@ import Empty from 'antd/es/empty';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
 import { TelemetryChart } from '../../../components';
-import { errorMessageOf } from '../../../lib/management';
+import { errorMessageOf } from '../../../lib/api-errors';
 import { usePreferences } from '../../../lib/preferences-store';
 import { useFaultTelemetry } from '../api/fault-telemetry';
 

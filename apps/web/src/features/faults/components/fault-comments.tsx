@@ -4,8 +4,9 @@ import Empty from 'antd/es/empty';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { faultCommentBody, type FaultComment } from '@solar/shared';
-import { useAddComment } from '../api/faults';
+import { useAddComment } from '../api/add-comment';
 import { formatDateTime } from '../format';
+import { knownKey } from '../../../lib/i18n-keys';
 
 /** The comment thread of a fault, oldest first, with a box to add one. */
 export function FaultComments({
@@ -25,7 +26,7 @@ export function FaultComments({
   const submit = () => {
     const parsed = faultCommentBody.shape.body.safeParse(text);
     if (!parsed.success) {
-      setError(t(parsed.error.issues[0]?.message ?? 'validation.invalidValue'));
+      setError(t(knownKey(parsed.error.issues[0]?.message, 'validation.invalidValue')));
       return;
     }
     setError(null);

@@ -7,9 +7,19 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FAULT_PRIORITY_IDS, faultBody, type FaultBody } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
-import { useSaveFault } from '../api/faults';
-import { useAssignees, useFaultPlantDevices, useFaultPlants } from '../api/lookups';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
+import {
+  renderSignalOption,
+  SIGNAL_SEARCH,
+  signalOption,
+  useCatalogPlants,
+  usePlantCatalog,
+} from '../../telemetry';
+import { useAssignees } from '../../users';
+import { useSaveFault } from '../api/save-fault';
 import { priorityKey } from '../format';
 
 interface Values {
@@ -39,8 +49,8 @@ export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
   const save = useSaveFault();
   const plantId = Form.useWatch('plant_id', form);
   const deviceId = Form.useWatch('device_id', form);
-  const plants = useFaultPlants();
-  const devices = useFaultPlantDevices(plantId);
+  const plants = useCatalogPlants();
+  const devices = usePlantCatalog(plantId);
   const canSeeUsers = useCan('user_management').view;
   const assignees = useAssignees(canSeeUsers);
   const signals = (devices.data ?? []).find((d) => d.id === deviceId)?.signals ?? [];
@@ -127,11 +137,9 @@ export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
             <Form.Item name="tag_id" label={t('faults.page.signal')}>
               <Select
                 allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                options={signals.map((s) => ({
-                  value: s.id,
-                  label: s.unit ? `${s.name} (${s.unit})` : s.name,
-                }))}
+                showSearch={SIGNAL_SEARCH}
+                options={signals.map(signalOption)}
+                optionRender={renderSignalOption}
                 disabled={!deviceId}
                 placeholder={t('faults.page.optional')}
                 data-testid="fault-field-tag_id"

@@ -10,9 +10,12 @@ import {
   type FaultDetail,
   type FaultStatus,
 } from '@solar/shared';
-import { applyFieldErrors, orNull, schemaRule, useCan } from '../../../lib/management';
-import { useSaveFault } from '../api/faults';
-import { useAssignees } from '../api/lookups';
+import { applyFieldErrors } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
+import { useAssignees } from '../../users';
+import { useSaveFault } from '../api/save-fault';
 
 interface Values {
   status: FaultStatus;

@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
+import { fieldKeys } from './query-keys';
 
 /** DELETE fields/{id}: refused with 409 errors.hasChildren while plants remain. */
 export async function deleteField(id: number): Promise<void> {
@@ -7,4 +8,4 @@ export async function deleteField(id: number): Promise<void> {
 }
 
 /** Deletes a field and refreshes the field lists. */
-export const useDeleteField = () => useDeleteMutation(deleteField, ['fields']);
+export const useDeleteField = () => useDeleteMutation(deleteField, fieldKeys.all);

@@ -8,8 +8,12 @@ import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { fieldBody, type Field } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { useCompanyOptions, toOptions } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { useCompanyOptions } from '../../companies';
+import { toOptions } from '../../../lib/lookups';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSession } from '../../../lib/session-store';
 import { useSaveField } from '../api/save-field';
 

@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
+import { plantKeys } from './query-keys';
 
 /** DELETE plants/{id}: refused with 409 errors.hasChildren while devices remain. */
 export async function deletePlant(id: number): Promise<void> {
@@ -7,4 +8,4 @@ export async function deletePlant(id: number): Promise<void> {
 }
 
 /** Deletes a plant and refreshes the plant lists. */
-export const useDeletePlant = () => useDeleteMutation(deletePlant, ['plants']);
+export const useDeletePlant = () => useDeleteMutation(deletePlant, plantKeys.all);

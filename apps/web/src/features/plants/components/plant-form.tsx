@@ -12,8 +12,11 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { plantBody, type Plant } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { useFieldOptions } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule, useCan } from '../../../lib/management';
+import { useFieldOptions } from '../../fields';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { useCan } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { timeZoneNames } from '../../../lib/time-zones';
 import { useSavePlant } from '../api/save-plant';
 

@@ -1,7 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { roleList, type RoleList, type RoleListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
+import { roleKeys } from './query-keys';
 
 /** GET roles: one page of roles, searched and sorted by the server. */
 export async function getRoles(query: RoleListQuery): Promise<RoleList> {
@@ -9,10 +10,12 @@ export async function getRoles(query: RoleListQuery): Promise<RoleList> {
 }
 
 /** The roles table's query; the previous page stays on screen while the next loads. */
-export function useRoles(query: RoleListQuery) {
-  return useQuery({
-    queryKey: ['roles', 'list', query],
+export const rolesQueryOptions = (query: RoleListQuery) =>
+  queryOptions({
+    queryKey: roleKeys.list(query),
     queryFn: () => getRoles(query),
     placeholderData: keepPreviousData,
   });
-}
+
+/** Hook of rolesQueryOptions. */
+export const useRoles = (query: RoleListQuery) => useQuery(rolesQueryOptions(query));

@@ -1,6 +1,7 @@
 import { roleSchema, type Role, type RoleBody } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { useSaveMutation } from '../../../lib/management';
+import { useSaveMutation } from '../../../lib/mutations';
+import { roleKeys } from './query-keys';
 
 /** POST roles/{id}: id 0 creates, any other id updates (admin only; a taken name answers 409). */
 export async function saveRole({ id, body }: { id: number; body: RoleBody }): Promise<Role> {
@@ -8,4 +9,4 @@ export async function saveRole({ id, body }: { id: number; body: RoleBody }): Pr
 }
 
 /** Saves a role and refreshes the role lists. */
-export const useSaveRole = () => useSaveMutation(saveRole, ['roles']);
+export const useSaveRole = () => useSaveMutation(saveRole, roleKeys.all);

@@ -4,7 +4,9 @@ import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { roleBody, type Permission, type Role } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveRole } from '../api/save-role';
 import { PermissionMatrix } from './permission-matrix';
 

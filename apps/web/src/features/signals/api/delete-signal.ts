@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
-import { useDeleteMutation } from '../../../lib/management';
+import { useDeleteMutation } from '../../../lib/mutations';
+import { signalKeys } from './query-keys';
 
 /** DELETE signals/{id}. */
 export async function deleteSignal(id: number): Promise<void> {
@@ -7,4 +8,4 @@ export async function deleteSignal(id: number): Promise<void> {
 }
 
 /** Deletes a signal and refreshes the signal lists. */
-export const useDeleteSignal = () => useDeleteMutation(deleteSignal, ['signals']);
+export const useDeleteSignal = () => useDeleteMutation(deleteSignal, signalKeys.all);

@@ -1,7 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { signalList, type SignalList, type SignalListQuery } from '@solar/shared';
 import { api } from '../../../lib/api-client';
-import { withQuery } from '../../../lib/management';
+import { withQuery } from '../../../lib/list-query';
+import { signalKeys } from './query-keys';
 
 /** GET signals: one page of signals (of one device here), searched and sorted by the server. */
 export async function getSignals(query: SignalListQuery): Promise<SignalList> {
@@ -9,10 +10,12 @@ export async function getSignals(query: SignalListQuery): Promise<SignalList> {
 }
 
 /** The signals table's query; the previous page stays on screen while the next loads. */
-export function useSignals(query: SignalListQuery) {
-  return useQuery({
-    queryKey: ['signals', 'list', query],
+export const signalsQueryOptions = (query: SignalListQuery) =>
+  queryOptions({
+    queryKey: signalKeys.list(query),
     queryFn: () => getSignals(query),
     placeholderData: keepPreviousData,
   });
-}
+
+/** Hook of signalsQueryOptions. */
+export const useSignals = (query: SignalListQuery) => useQuery(signalsQueryOptions(query));

@@ -15,7 +15,9 @@ import {
   type SignalBody,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf, orNull, schemaRule } from '../../../lib/management';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { orNull } from '../../../lib/form-values';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveSignal } from '../api/save-signal';
 
 interface Values {

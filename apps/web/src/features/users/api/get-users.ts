@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { userListSchema, type User } from '@solar/shared';
 import { api } from '../../../lib/api-client';
+import { userKeys } from './query-keys';
 
 /** GET Users: every user the caller may see, as a plain list (paged and filtered on the client). */
 export async function getUsers(): Promise<User[]> {
@@ -8,6 +9,7 @@ export async function getUsers(): Promise<User[]> {
 }
 
 /** The users table's query. */
-export function useUsers() {
-  return useQuery({ queryKey: ['users', 'list'], queryFn: getUsers });
-}
+export const usersQueryOptions = () => queryOptions({ queryKey: userKeys.list(), queryFn: getUsers });
+
+/** Hook of usersQueryOptions. */
+export const useUsers = () => useQuery(usersQueryOptions());

@@ -15,14 +15,14 @@ import {
   type UserUpsertBody,
 } from '@solar/shared';
 import { FormDrawer } from '../../../components';
-import {
-  toOptions,
-  useCompanyOptions,
-  useFieldOptions,
-  usePlantOptions,
-  useRoleOptions,
-} from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf, schemaRule, useCan, useIsAdmin } from '../../../lib/management';
+import { useCompanyOptions } from '../../companies';
+import { useFieldOptions } from '../../fields';
+import { usePlantOptions } from '../../plants';
+import { useRoleOptions } from '../../roles';
+import { toOptions } from '../../../lib/lookups';
+import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { useCan, useIsAdmin } from '../../../lib/permissions';
+import { schemaRule } from '../../../lib/schema-rule';
 import { useSession } from '../../../lib/session-store';
 import { useSaveUser } from '../api/save-user';
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isActiveParam, orNull, parseSort, sortOrderOf, sortParamOf, withQuery } from './management';
-import { formatCoordinates } from './format';
-import { PREFERRED_TIME_ZONES, timeZoneNames } from './time-zones';
+import { isActiveParam, parseSort, sortOrderOf, sortParamOf, withQuery } from './list-query';
 
 describe('management list helpers', () => {
   it('builds list paths without empty parameters', () => {
@@ -22,19 +20,9 @@ describe('management list helpers', () => {
     expect(sortOrderOf('name', 'city')).toBeNull();
   });
 
-  it('maps the active filter and empty inputs', () => {
+  it('maps the active filter', () => {
     expect(isActiveParam('all')).toBeUndefined();
     expect(isActiveParam('active')).toBe('true');
     expect(isActiveParam('passive')).toBe('false');
-    expect(orNull('')).toBeNull();
-    expect(orNull('  ')).toBeNull();
-    expect(orNull(0)).toBe(0);
-    expect(orNull('x')).toBe('x');
-  });
-
-  it('formats coordinates and offers the preferred time zones first', () => {
-    expect(formatCoordinates(41.0082, 28.9784)).toBe('41.00820, 28.97840');
-    expect(formatCoordinates(null, 28)).toBe('');
-    expect(timeZoneNames().slice(0, PREFERRED_TIME_ZONES.length)).toEqual([...PREFERRED_TIME_ZONES]);
   });
 });

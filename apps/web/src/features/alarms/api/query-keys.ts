@@ -1,0 +1,9 @@
+/**
+ * Query keys of the alarm calls. Every key starts with `all`, so invalidating `all` refreshes them all
+ * (the list and the header badge); other features use this factory, never a literal key.
+ */
+export const alarmKeys = {
+  all: ['alarms'] as const,
+  list: () => [...alarmKeys.all, 'list'] as const,
+  substation: () => [...alarmKeys.all, 'substation'] as const,
+};

@@ -1,0 +1,4 @@
+// The alarm feature's public face: what the app shell and other features may use.
+export { SubstationBadge } from './components/substation-badge';
+export { alarmKeys } from './api/query-keys';
+export { priorityKey } from './priority-key';
