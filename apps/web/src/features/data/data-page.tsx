@@ -96,6 +96,7 @@ export default function DataPage() {
               setSignalIds([]);
             }}
             className="data-select"
+            aria-label={t('data.plant')}
             data-testid="data-plant"
           />
           <Select<number[]>
@@ -115,6 +116,7 @@ export default function DataPage() {
               );
             }}
             className="data-select-wide"
+            aria-label={t('data.devices')}
             data-testid="data-devices"
           />
           <Select<number[]>
@@ -129,6 +131,7 @@ export default function DataPage() {
             value={signalIds}
             onChange={setSignalIds}
             className="data-select-wide"
+            aria-label={t('data.signals')}
             data-testid="data-signals"
           />
         </Space>
@@ -141,6 +144,7 @@ export default function DataPage() {
               setAsked(Date.now());
             }}
             className="data-select"
+            aria-label={t('data.range')}
             data-testid="data-range"
           />
           {preset === 'custom' && (
@@ -149,6 +153,7 @@ export default function DataPage() {
               onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
               disabledDate={(d) => d.isAfter(dayjs(), 'day')}
               allowClear={false}
+              aria-label={t('data.range')}
               data-testid="data-custom-range"
             />
           )}

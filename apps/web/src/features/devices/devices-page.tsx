@@ -140,6 +140,7 @@ export default function DevicesPage() {
               value={state.filters.plantId}
               onChange={(v) => list.setFilter('plantId', v)}
               className="management-filter-wide"
+              aria-label={t('devices.allPlants')}
               data-testid="device-filter-plant"
             />
           )}
@@ -150,6 +151,7 @@ export default function DevicesPage() {
             value={state.filters.type}
             onChange={(v) => list.setFilter('type', v)}
             className="management-filter-wide"
+            aria-label={t('devices.allTypes')}
             data-testid="device-filter-type"
           />
           <Select<Protocol>
@@ -159,6 +161,7 @@ export default function DevicesPage() {
             value={state.filters.protocol}
             onChange={(v) => list.setFilter('protocol', v)}
             className="management-filter"
+            aria-label={t('devices.allProtocols')}
             data-testid="device-filter-protocol"
           />
           <ActiveFilterSelect resource="device" value={state.active} onChange={list.setActive} />

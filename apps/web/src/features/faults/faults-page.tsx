@@ -141,6 +141,7 @@ export default function FaultsPage() {
             value={state.filters.status}
             onChange={(v) => list.setFilter('status', v)}
             className="management-filter"
+            aria-label={t('management.allStatuses')}
             data-testid="fault-filter-status"
           />
           <Select<number>
@@ -151,6 +152,7 @@ export default function FaultsPage() {
             value={state.filters.plantId}
             onChange={(v) => list.setFilter('plantId', v)}
             className="management-filter-wide"
+            aria-label={t('faults.page.allPlants')}
             data-testid="fault-filter-plant"
           />
           <Select<number>
@@ -160,6 +162,7 @@ export default function FaultsPage() {
             value={state.filters.priorityId}
             onChange={(v) => list.setFilter('priorityId', v)}
             className="management-filter"
+            aria-label={t('faults.page.allPriorities')}
             data-testid="fault-filter-priority"
           />
           {canSeeUsers && (
@@ -171,6 +174,7 @@ export default function FaultsPage() {
               value={state.filters.assigneeId}
               onChange={(v) => list.setFilter('assigneeId', v)}
               className="management-filter-wide"
+              aria-label={t('faults.page.allAssignees')}
               data-testid="fault-filter-assignee"
             />
           )}
