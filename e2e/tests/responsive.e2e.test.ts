@@ -45,6 +45,16 @@ function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/** Where the header's title part ends past the start of its buttons (it would run under them), if it does. */
+function titleUnderButtons(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const title = document.querySelector('[data-testid="page-title"]')?.getBoundingClientRect();
+    const actions = document.querySelector('.console-header > :last-child')?.getBoundingClientRect();
+    if (!title || !actions || title.right <= actions.left + 1) return null;
+    return `header title ends at ${Math.round(title.right)}, buttons start at ${Math.round(actions.left)}`;
+  });
+}
+
 /** The width of the console's content area, or null on a logged-out page. */
 function contentWidth(page: Page): Promise<number | null> {
   return page.evaluate(
@@ -83,6 +93,8 @@ describe('responsive layout: every page at phone and tablet width, light and dar
           await page.waitForTimeout(100);
           const where = `${visit.name} ${size.width}×${size.height} ${theme}`;
           for (const offender of await overflowing(page)) failures.push(`${where}: ${offender}`);
+          const overlap = await titleUnderButtons(page);
+          if (overlap) failures.push(`${where}: ${overlap}`);
           const width = await contentWidth(page);
           // Margins aside, a phone's width belongs to the page; a tablet leaves room for the collapsed menu.
           const least = size.width < 768 ? size.width - 40 : size.width - 80 - 64;

@@ -167,7 +167,7 @@ export default function ConsoleLayout() {
               {title}
             </Typography.Title>
           </Space>
-          <Space size={4} align="center">
+          <Space size={4} align="center" className="console-header-actions">
             <SubstationBadge />
             <ThemeToggle />
             <LanguageSwitcher />
