@@ -2,6 +2,7 @@ import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
+import Drawer from 'antd/es/drawer';
 import Dropdown from 'antd/es/dropdown';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
@@ -10,6 +11,7 @@ import Typography from 'antd/es/typography';
 import theme from 'antd/es/theme';
 import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
 import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
+import MenuOutlined from '@ant-design/icons/MenuOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +24,7 @@ import { LoadingOverlay } from '../components/loading-overlay';
 import { ThemeToggle } from '../components/theme-toggle';
 import { SubstationBadge } from '../features/alarms';
 import { applyDayjsLocale } from '../lib/dayjs-locale';
+import { PHONE_QUERY, TABLET_QUERY, useMediaQuery } from '../lib/media-query';
 import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
 import { menuRoutes, menuTestId } from '../lib/routes';
@@ -50,7 +53,12 @@ export default function ConsoleLayout() {
   const matches = useMatches();
   const user = useSession((s) => s.user);
   const logout = useSession((s) => s.logout);
-  const [collapsed, setCollapsed] = useState(false);
+  // Null until the user toggles: the side menu then follows the width (collapsed on a portrait tablet).
+  const [collapsedChoice, setCollapsedChoice] = useState<boolean | null>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const tablet = useMediaQuery(TABLET_QUERY);
+  const collapsed = collapsedChoice ?? tablet;
+  const [drawerOpen, setDrawerOpen] = useState(false);
   const { token } = theme.useToken();
   const locale = usePreferences((s) => s.locale);
 
@@ -70,6 +78,26 @@ export default function ConsoleLayout() {
 
   if (!user) return null;
 
+  const menu = (
+    <Menu
+      theme="dark"
+      mode="inline"
+      data-testid="menu"
+      selectedKeys={selected ? [selected] : []}
+      onClick={({ key }) => {
+        setDrawerOpen(false);
+        void navigate(key);
+      }}
+      items={items.map((route) => ({
+        key: route.path,
+        icon: menuIcon(route.icon),
+        label: t(route.titleKey),
+        title: t(route.titleKey),
+        'data-testid': menuTestId(route.path),
+      }))}
+    />
+  );
+
   const onLogout = () => {
     logout();
     queryClient.clear();
@@ -78,53 +106,68 @@ export default function ConsoleLayout() {
 
   return (
     <Layout className="console-layout">
-      <Sider
-        width={MENU_WIDTH}
-        collapsible
-        collapsed={collapsed}
-        onCollapse={setCollapsed}
-        trigger={null}
-        className="console-sider"
-        data-testid="sider"
-        data-collapsed={collapsed}
-      >
-        <div className="console-brand">
-          <BrandMark size={30} />
-          {!collapsed && <span className="console-brand-name">{t('app.name')}</span>}
-        </div>
-        <Menu
-          theme="dark"
-          mode="inline"
-          data-testid="menu"
-          selectedKeys={selected ? [selected] : []}
-          onClick={({ key }) => void navigate(key)}
-          items={items.map((route) => ({
-            key: route.path,
-            icon: menuIcon(route.icon),
-            label: t(route.titleKey),
-            title: t(route.titleKey),
-            'data-testid': menuTestId(route.path),
-          }))}
-        />
-      </Sider>
+      {phone ? (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={MENU_WIDTH}
+          closable={false}
+          className="console-menu-drawer"
+          data-testid="menu-drawer"
+        >
+          <div className="console-brand">
+            <BrandMark size={30} />
+            <span className="console-brand-name">{t('app.name')}</span>
+          </div>
+          {menu}
+        </Drawer>
+      ) : (
+        <Sider
+          width={MENU_WIDTH}
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          className="console-sider"
+          data-testid="sider"
+          data-collapsed={collapsed}
+        >
+          <div className="console-brand">
+            <BrandMark size={30} />
+            {!collapsed && <span className="console-brand-name">{t('app.name')}</span>}
+          </div>
+          {menu}
+        </Sider>
+      )}
       <Layout>
         <Header
           className="console-header"
           style={{ borderBottom: `1px solid ${token.colorBorderSecondary}` }}
         >
           <Space size={12} align="center" className="console-header-left">
-            <Button
-              type="text"
-              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-              onClick={() => setCollapsed(!collapsed)}
-              aria-label={t(collapsed ? 'layout.expand' : 'layout.collapse')}
-              data-testid="menu-toggle"
-            />
+            {phone ? (
+              <Button
+                type="text"
+                icon={<MenuOutlined />}
+                onClick={() => setDrawerOpen(true)}
+                aria-label={t('layout.menu')}
+                aria-expanded={drawerOpen}
+                data-testid="menu-open"
+              />
+            ) : (
+              <Button
+                type="text"
+                icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                onClick={() => setCollapsedChoice(!collapsed)}
+                aria-label={t(collapsed ? 'layout.expand' : 'layout.collapse')}
+                data-testid="menu-toggle"
+              />
+            )}
             <Typography.Title level={4} className="console-title" data-testid="page-title">
               {title}
             </Typography.Title>
           </Space>
-          <Space size={4} align="center">
+          <Space size={4} align="center" className="console-header-actions">
             <SubstationBadge />
             <ThemeToggle />
             <LanguageSwitcher />
@@ -153,18 +196,15 @@ export default function ConsoleLayout() {
                 },
               }}
             >
-              <Button
-                type="text"
-                className="user-menu-button"
-                aria-label={t('layout.userMenu')}
-                data-testid="user-menu"
-              >
-                <Avatar size={28} style={{ backgroundColor: token.colorPrimary }}>
+              <Button type="text" className="user-menu-button" data-testid="user-menu">
+                <Avatar size={28} style={{ backgroundColor: token.colorPrimary }} aria-hidden>
                   {initials(user.name, user.surname)}
                 </Avatar>
                 <span className="user-menu-name">
                   {user.name} {user.surname}
                 </span>
+                {/* Named by its content, so the visible name is in the accessible one (WCAG 2.5.3). */}
+                <span className="sr-only">{t('layout.userMenu')}</span>
               </Button>
             </Dropdown>
           </Space>

@@ -1,21 +1,12 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import ConfigProvider from 'antd/es/config-provider';
-import theme from 'antd/es/theme';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
 import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
 import { useSession } from '../lib/session-store';
-
-/** Brand colours shared by both themes; the algorithm derives the rest. */
-const BRAND = {
-  colorPrimary: '#1668dc',
-  borderRadius: 8,
-  fontFamily:
-    "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
-};
-const SIDER_BG = '#0c1b33';
+import { CONSOLE_THEMES } from './theme';
 
 /** Ant Design's message API for code outside React; loaded with the first session (see below). */
 const NotifierBridge = lazy(() => import('./notifier-bridge'));
@@ -34,23 +25,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <ConfigProvider
-          locale={antdLocale}
-          theme={{
-            algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
-            token: BRAND,
-            components: {
-              Layout: {
-                siderBg: SIDER_BG,
-                triggerBg: '#091528',
-                headerBg: dark ? '#141414' : '#ffffff',
-                headerPadding: '0 20px',
-                bodyBg: dark ? '#0a0a0a' : '#f3f5f9',
-              },
-              Menu: { darkItemBg: SIDER_BG, darkSubMenuItemBg: '#091528', darkItemSelectedBg: '#1668dc' },
-            },
-          }}
-        >
+        <ConfigProvider locale={antdLocale} theme={CONSOLE_THEMES[dark ? 'dark' : 'light']}>
           {toasts && (
             <Suspense fallback={null}>
               <NotifierBridge />

@@ -34,7 +34,9 @@ export function LanguageSwitcher() {
       <Button
         type="text"
         icon={<GlobalOutlined />}
-        aria-label={t('languages.label')}
+        className="language-switcher-button"
+        // Holds the visible code, so speech users can say what they see (WCAG 2.5.3 label in name).
+        aria-label={`${t('languages.label')}: ${shortCode(locale)}`}
         data-testid="language-switcher"
         data-locale={locale}
       >

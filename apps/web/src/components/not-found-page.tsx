@@ -20,7 +20,7 @@ export function NotFoundPage() {
   };
   return (
     <div className="not-found" data-testid="not-found" style={{ background: token.colorBgLayout }}>
-      <div className="not-found-code" style={{ color: token.colorPrimary }} aria-hidden="true">
+      <div className="not-found-code" style={{ color: token.colorPrimaryText }} aria-hidden="true">
         404
       </div>
       <h1 className="not-found-title" data-testid="not-found-title" style={{ color: token.colorTextHeading }}>

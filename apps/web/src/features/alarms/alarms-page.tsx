@@ -107,6 +107,8 @@ export default function AlarmsPage() {
       key: 'started_at',
       dataIndex: 'started_at',
       title: t('alarms.page.startLocal'),
+      // Room for the time and its two-word header, which an equal share of the fixed layout broke mid-word.
+      width: 190,
       render: (iso: string) => <span className="mono">{formatStart(iso)}</span>,
       sorter: (a, b) => Date.parse(a.started_at) - Date.parse(b.started_at),
     },
@@ -215,7 +217,7 @@ export default function AlarmsPage() {
           columns={columns}
           dataSource={rows}
           loading={query.isPending}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1100 }}
           locale={{
             emptyText: (
               <Empty

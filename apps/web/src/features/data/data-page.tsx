@@ -101,6 +101,7 @@ export default function DataPage() {
               setSignalIds([]);
             }}
             className="data-select"
+            aria-label={t('data.plant')}
             data-testid="data-plant"
           />
           <Select<number[]>
@@ -120,6 +121,7 @@ export default function DataPage() {
               );
             }}
             className="data-select-wide"
+            aria-label={t('data.devices')}
             data-testid="data-devices"
           />
           <Select<number[]>
@@ -135,6 +137,7 @@ export default function DataPage() {
             value={signalIds}
             onChange={setSignalIds}
             className="data-select-wide"
+            aria-label={t('data.signals')}
             data-testid="data-signals"
           />
         </Space>
@@ -147,6 +150,7 @@ export default function DataPage() {
               setAsked(Date.now());
             }}
             className="data-select"
+            aria-label={t('data.range')}
             data-testid="data-range"
           />
           {preset === 'custom' && (
@@ -155,6 +159,7 @@ export default function DataPage() {
               onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
               disabledDate={(d) => d.isAfter(dayjs(), 'day')}
               allowClear={false}
+              aria-label={t('data.range')}
               data-testid="data-custom-range"
             />
           )}

@@ -143,6 +143,7 @@ export default function DevicesPage() {
               value={state.filters.plantId}
               onChange={(v) => list.setFilter('plantId', v)}
               className="management-filter-wide"
+              aria-label={t('devices.allPlants')}
               data-testid="device-filter-plant"
             />
           )}
@@ -153,6 +154,7 @@ export default function DevicesPage() {
             value={state.filters.type}
             onChange={(v) => list.setFilter('type', v)}
             className="management-filter-wide"
+            aria-label={t('devices.allTypes')}
             data-testid="device-filter-type"
           />
           <Select<Protocol>
@@ -162,6 +164,7 @@ export default function DevicesPage() {
             value={state.filters.protocol}
             onChange={(v) => list.setFilter('protocol', v)}
             className="management-filter"
+            aria-label={t('devices.allProtocols')}
             data-testid="device-filter-protocol"
           />
           <ActiveFilterSelect resource="device" value={state.active} onChange={list.setActive} />

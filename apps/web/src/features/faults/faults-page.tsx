@@ -146,6 +146,7 @@ export default function FaultsPage() {
             value={state.filters.status}
             onChange={(v) => list.setFilter('status', v)}
             className="management-filter"
+            aria-label={t('management.allStatuses')}
             data-testid="fault-filter-status"
           />
           <Select<number>
@@ -156,6 +157,7 @@ export default function FaultsPage() {
             value={state.filters.plantId}
             onChange={(v) => list.setFilter('plantId', v)}
             className="management-filter-wide"
+            aria-label={t('faults.page.allPlants')}
             data-testid="fault-filter-plant"
           />
           <Select<number>
@@ -165,6 +167,7 @@ export default function FaultsPage() {
             value={state.filters.priorityId}
             onChange={(v) => list.setFilter('priorityId', v)}
             className="management-filter"
+            aria-label={t('faults.page.allPriorities')}
             data-testid="fault-filter-priority"
           />
           {canSeeUsers && (
@@ -176,6 +179,7 @@ export default function FaultsPage() {
               value={state.filters.assigneeId}
               onChange={(v) => list.setFilter('assigneeId', v)}
               className="management-filter-wide"
+              aria-label={t('faults.page.allAssignees')}
               data-testid="fault-filter-assignee"
             />
           )}

@@ -97,6 +97,7 @@ export default function FieldsPage() {
               value={state.filters.companyId}
               onChange={(v) => list.setFilter('companyId', v)}
               className="management-filter-wide"
+              aria-label={t('fields.allCompanies')}
               data-testid="field-filter-company"
             />
           )}

@@ -123,6 +123,7 @@ export default function PlantManagementPage() {
                 list.setFilter('fieldId', undefined);
               }}
               className="management-filter-wide"
+              aria-label={t('fields.allCompanies')}
               data-testid="plant-filter-company"
             />
           )}
@@ -135,6 +136,7 @@ export default function PlantManagementPage() {
               value={state.filters.fieldId}
               onChange={(v) => list.setFilter('fieldId', v)}
               className="management-filter-wide"
+              aria-label={t('plants.allFields')}
               data-testid="plant-filter-field"
             />
           )}
