@@ -10,6 +10,7 @@ import { createMailer } from './lib/mailer';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
+import { startKpiRefresh } from './modules/kpi/jobs/kpi-refresh';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -85,6 +86,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   );
   await app.register(webPlugin, { root: config.webDist });
   const retention = startRetention(ctx, app.log);
+  // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
+  const kpiRefresh = startKpiRefresh(ctx, app.log);
   // Collectors and the demo simulator start once the server is ready and stop before the database closes.
   let background: BackgroundWork | undefined;
   app.addHook('onReady', async () => {
@@ -93,6 +96,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await background?.stop();
     await retention.stop();
+    await kpiRefresh.stop();
     await handle.close();
   });
   return { app, ctx };
