@@ -232,6 +232,22 @@ export async function readLatest(
   return new Map(rows.map((r) => [r.signal_id, { ts: Number(r.ts), value: Number(r.value) }]));
 }
 
+/** Newest sample time of any of the signals (telemetry_latest, one row per signal); null when none reported. */
+export async function readNewestTs(db: Db, signalIds: readonly number[]): Promise<number | null> {
+  if (signalIds.length === 0) return null;
+  const rows = await inChunks(signalIds, (part) =>
+    db
+      .selectFrom('telemetry_latest')
+      .select((eb) => eb.fn.max('ts').as('ts'))
+      .where('signal_id', 'in', part)
+      .execute(),
+  );
+  return rows.reduce<number | null>((m, r) => {
+    const ts = num(r.ts);
+    return ts !== null && (m === null || ts > m) ? ts : m;
+  }, null);
+}
+
 export interface DeviceLastData {
   deviceId: number;
   plantId: number;

@@ -33,6 +33,7 @@ import * as repo from './kpi.repository';
 import {
   combineFigures,
   computePlantDay,
+  daySignalIds,
   figuresOfRow,
   kpiValuesOf,
   modelOf,
@@ -60,7 +61,31 @@ function datesBetween(from: string, to: string): string[] {
  * the overview, power chart and inverter summary built on them.
  */
 export class KpiService {
+  /**
+   * Today's live plant-day per plant, reused while no newer sample of its KPI signals has been stored:
+   * a month, a year and the power chart then cost one small query instead of reading the day's
+   * 5-minute rollups again. Keyed by date and model parameters, so a new day or an edited plant misses; a
+   * late sample older than the newest one shows with the next new sample (every 30 s on the demo).
+   */
+  private readonly live = new Map<
+    number,
+    { key: string; day: Awaited<ReturnType<typeof computePlantDay>> }
+  >();
+
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+
+  /** A plant's today (or any day) computed up to now; today's answer comes from the cache while current. */
+  private async liveDay(plant: repo.KpiPlant, signals: repo.PlantSignals, date: string, now: number) {
+    if (date !== localDate(now, plant.timeZone))
+      return computePlantDay(this.ctx.db, plant, signals, date, now);
+    const newest = await repo.readNewestTs(this.ctx.db, daySignalIds(signals));
+    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals))}|${daySignalIds(signals).join(',')}`;
+    const cached = this.live.get(plant.id);
+    if (cached?.key === key) return cached.day;
+    const day = await computePlantDay(this.ctx.db, plant, signals, date, now);
+    this.live.set(plant.id, { key, day });
+    return day;
+  }
 
   private async plant(actor: Actor, id: number) {
     const [plant] = await repo.findKpiPlants(this.ctx.db, scopeOf(actor), id);
@@ -130,7 +155,7 @@ export class KpiService {
     const days = await this.finishedDays(plant, signals, firstDate, endDate < today ? endDate : today);
     const includesToday = firstDate <= today && today < endDate;
     if (includesToday) {
-      const { result, samples } = await computePlantDay(this.ctx.db, plant, signals, today, now);
+      const { result, samples } = await this.liveDay(plant, signals, today, now);
       days.set(today, { sums: result.sums, samples });
     }
     const config = plantConfig(plant, signals);
@@ -162,7 +187,7 @@ export class KpiService {
     const { plant, signals } = await this.plant(actor, id);
     const now = this.ctx.now();
     const day = date ?? localDate(now, plant.timeZone);
-    const { result, config } = await computePlantDay(this.ctx.db, plant, signals, day, now);
+    const { result, config } = await this.liveDay(plant, signals, day, now);
     return {
       plant_id: plant.id,
       date: day,

@@ -104,6 +104,18 @@ export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): strin
     .slice(0, 200);
 }
 
+/** The signals a plant-day reads: weather, the inverters' lifetime counters and the meter's export counter. */
+export function daySignalIds(signals: repo.PlantSignals): number[] {
+  const w = signals.weather;
+  return [
+    ...[w.poa, w.ghi, w.moduleTemperature, w.ambientTemperature, w.windSpeed]
+      .filter((s) => s !== undefined)
+      .map((s) => s.signalId),
+    ...signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : [])),
+    ...(signals.meterExport ? [signals.meterExport.signalId] : []),
+  ];
+}
+
 const mean = (b: repo.RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
 
 /**
@@ -123,18 +135,7 @@ export async function computePlantDay(
   const range = localDayRange(date, plant.timeZone);
   const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
   const w = signals.weather;
-  const weatherIds = [w.poa, w.ghi, w.moduleTemperature, w.ambientTemperature, w.windSpeed]
-    .filter((s) => s !== undefined)
-    .map((s) => s.signalId);
-  const counterIds = signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
-  const meterIds = signals.meterExport ? [signals.meterExport.signalId] : [];
-  const rows = await repo.readRollups(
-    db,
-    'telemetry_5m',
-    [...weatherIds, ...counterIds, ...meterIds],
-    range.startMs,
-    endMs,
-  );
+  const rows = await repo.readRollups(db, 'telemetry_5m', daySignalIds(signals), range.startMs, endMs);
   const at = new Map<string, repo.RollupBucket>();
   for (const r of rows) at.set(`${r.signalId}:${r.bucket}`, r);
   const get = (s: repo.KpiSignal | undefined, bucket: number) =>
