@@ -293,7 +293,54 @@ describe(`kpi (${dialectUnderTest})`, () => {
       permissions: pairs(['plant'], ['view']),
     });
     const scoped = await get<PlantsOverviewAnswer>('/api/plants/overview', operator.token);
-    expect(scoped.items.map((i) => i.plant_id)).toEqual([tree.plantId]);
+    const companyPlants = await t.ctx.db
+      .selectFrom('plants')
+      .select('id')
+      .where('field_id', '=', tree.fieldId)
+      .orderBy('id')
+      .execute();
+    expect(scoped.items.map((i) => i.plant_id)).toEqual(companyPlants.map((r) => r.id));
+    expect(scoped.items.some((i) => i.plant_id === other.plantId)).toBe(false);
+  });
+
+  it('transposes GHI to the plane of array when the station has no POA sensor, and says so', async () => {
+    const plant = await save(t, admin.token, '/api/plants/0', {
+      field_id: tree.fieldId,
+      name: 'GHI only',
+      time_zone: 'Europe/Istanbul',
+      dc_capacity_kwp: 60,
+      latitude: 37.7,
+      longitude: 33.5,
+      tilt_deg: 30,
+      azimuth_deg: 180,
+    });
+    const ws = await save(t, admin.token, '/api/devices/0', {
+      plant_id: plant.id,
+      name: 'WS-GHI',
+      type: 'weather_station',
+      protocol: 'http',
+    });
+    const ghi = await signal(ws.id, 'ghi');
+    const res = await t.http.post(`/api/plants/${plant.id}/ingest-key`, {}, { token: admin.token });
+    const ghiKey = res.json<{ key: string }>().key;
+    // A November noon in Konya: the sun is low, so a south-facing 30° plane sees more than the horizontal.
+    const ts = utcOf(d1, 12, 0) + MIN;
+    const post = await t.http.post(
+      '/api/telemetry',
+      { points: [{ signal_id: ghi, ts, value: 500 }] },
+      { headers: { 'x-api-key': ghiKey }, xsrf: false },
+    );
+    expect(post.statusCode, post.body).toBe(200);
+    const k = await get<PlantKpisAnswer>(`/api/plants/${plant.id}/kpis`, admin.token, {
+      period: 'day',
+      date: d1,
+    });
+    expect(k.irradiance_source).toBe('transposed');
+    const p = await get<PlantPowerAnswer>(`/api/plants/${plant.id}/power`, admin.token, { date: d1 });
+    const noon = p.points.find((x) => x.ts === new Date(utcOf(d1, 12, 0)).toISOString())!;
+    expect(p.irradiance_source).toBe('transposed');
+    expect(noon.poa_w_m2).toBeGreaterThan(500);
+    expect(k.irradiation_kwh_m2).toBeCloseTo((noon.poa_w_m2! * INTERVAL_H) / 1000, 9);
   });
 
   it('keeps other companies, callers without the page and bad dates out', async () => {
