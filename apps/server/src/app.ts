@@ -14,6 +14,7 @@ import { createStreamHub } from './modules/stream/stream.service';
 import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
 import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
 import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
+import { startKpiRefresh } from './modules/kpi/jobs/kpi-refresh';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -119,6 +120,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     done();
   });
   const retention = startRetention(ctx, app.log);
+  // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
+  const kpiRefresh = startKpiRefresh(ctx, app.log);
   // Collectors and the demo simulator start once the server is ready and stop before the database closes.
   let background: BackgroundWork | undefined;
   app.addHook('onReady', async () => {
@@ -127,6 +130,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     await background?.stop();
     await retention.stop();
+    await kpiRefresh.stop();
     await handle.close();
   });
   return { app, ctx, background: () => background };

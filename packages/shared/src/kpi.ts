@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { dateField } from './common';
+import { V } from './validation';
 
 /**
  * Operating status of a plant or a device, in precedence order (the first that applies wins): an active
@@ -44,3 +46,201 @@ export const lossKindSchema = z.enum(LOSS_KINDS);
 export const KPI_PERIODS = ['day', 'month', 'year'] as const;
 export type KpiPeriod = (typeof KPI_PERIODS)[number];
 export const kpiPeriodSchema = z.enum(KPI_PERIODS);
+
+/** i18n keys of SunSpec inverter operating states (model 103 St), for the inverter summary's status text. */
+export const INVERTER_STATE_KEYS: Readonly<Record<number, string>> = {
+  1: 'kpi.inverterState.off',
+  2: 'kpi.inverterState.sleeping',
+  3: 'kpi.inverterState.starting',
+  4: 'kpi.inverterState.mppt',
+  5: 'kpi.inverterState.throttled',
+  6: 'kpi.inverterState.shuttingDown',
+  7: 'kpi.inverterState.fault',
+  8: 'kpi.inverterState.standby',
+};
+/** Key of a status code outside the SunSpec table. */
+export const INVERTER_STATE_UNKNOWN_KEY = 'kpi.inverterState.unknown';
+
+/** `?date=YYYY-MM-DD`, a local date of the plant; absent means the plant's today. */
+export const kpiDateQuery = z.object({ date: dateField().optional() });
+export type KpiDateQuery = z.input<typeof kpiDateQuery>;
+
+/** GET plants/{id}/kpis */
+export const plantKpisQuery = kpiDateQuery.extend({
+  period: z.enum(KPI_PERIODS, { error: V.invalidValue }).default('day'),
+});
+export type PlantKpisQuery = z.input<typeof plantKpisQuery>;
+
+/** A period's loss (expected − actual energy) by kind; the kinds add up to `total_kwh`. */
+export const kpiLossesSchema = z.object({
+  downtime_kwh: z.number(),
+  communication_gap_kwh: z.number(),
+  clipping_kwh: z.number(),
+  grid_curtailment_kwh: z.number(),
+  underperformance_kwh: z.number(),
+  total_kwh: z.number(),
+});
+
+/** The KPIs of a period (a day, month or year) or of one of its rows. */
+export const kpiValuesSchema = z.object({
+  energy_kwh: z.number().nullable(),
+  energy_source: energySourceSchema,
+  /** Final yield Yf = E / P0. */
+  specific_yield_kwh_kwp: z.number().nullable(),
+  /** H_POA. */
+  irradiation_kwh_m2: z.number(),
+  irradiance_source: irradianceSourceSchema,
+  /** Yr = H_POA / G_ref. */
+  reference_yield_kwh_kwp: z.number(),
+  pr: z.number().nullable(),
+  pr_temperature_corrected: z.number().nullable(),
+  expected_energy_kwh: z.number(),
+  losses: kpiLossesSchema,
+  availability: z.object({
+    /** Share of daylight intervals the inverters produced in, weighted by rated AC power. */
+    time_based: z.number().nullable(),
+    /** IEC TS 63019: 1 − downtime loss / (energy + downtime loss). */
+    energy_based: z.number().nullable(),
+  }),
+  /** Received / expected samples of the plant's devices. */
+  data_completeness: z.number().nullable(),
+  co2_avoided_kg: z.number().nullable(),
+});
+export type KpiValues = z.infer<typeof kpiValuesSchema>;
+
+/** The expected power model's inputs, so every figure can be recomputed by hand. */
+export const kpiModelSchema = z.object({
+  /** P0. */
+  dc_capacity_kwp: z.number().nullable(),
+  /** Clipping threshold (the inverters' summed rating when the plant has none). */
+  ac_capacity_kw: z.number().nullable(),
+  temperature_coefficient_per_k: z.number(),
+  system_loss_fraction: z.number(),
+  g_ref_w_m2: z.number(),
+  t_ref_c: z.number(),
+  daylight_threshold_w_m2: z.number(),
+  co2_factor_kg_per_kwh: z.number(),
+  co2_factor_country: z.string(),
+  co2_factor_year: z.number().int(),
+  co2_factor_source: z.string(),
+});
+
+export const plantKpisAnswer = kpiValuesSchema.extend({
+  plant_id: z.number().int(),
+  period: kpiPeriodSchema,
+  /** The date asked for (YYYY-MM-DD, the plant's local calendar). */
+  date: z.string(),
+  time_zone: z.string(),
+  /** The period's start and end (UTC ISO 8601), half-open. */
+  from: z.string(),
+  to: z.string(),
+  /** True when the period holds the plant's today, computed live. */
+  includes_today: z.boolean(),
+  model: kpiModelSchema,
+  /** A month's days (key YYYY-MM-DD) or a year's months (key YYYY-MM); the day itself for a day. */
+  rows: z.array(kpiValuesSchema.extend({ key: z.string() })),
+});
+export type PlantKpisAnswer = z.infer<typeof plantKpisAnswer>;
+
+/** One 5-minute point of a day's power chart. */
+export const powerPointSchema = z.object({
+  ts: z.string(),
+  actual_power_kw: z.number().nullable(),
+  expected_power_kw: z.number().nullable(),
+  poa_w_m2: z.number().nullable(),
+});
+
+export const plantPowerAnswer = z.object({
+  plant_id: z.number().int(),
+  date: z.string(),
+  time_zone: z.string(),
+  interval_minutes: z.number().int(),
+  irradiance_source: irradianceSourceSchema,
+  model: kpiModelSchema,
+  points: z.array(powerPointSchema),
+});
+export type PlantPowerAnswer = z.infer<typeof plantPowerAnswer>;
+
+/** Active alarms of a plant and its devices by priority (1 low … 4 high and dangerous). */
+export const alarmCountsSchema = z.object({
+  low: z.number().int(),
+  medium: z.number().int(),
+  high: z.number().int(),
+  dangerous: z.number().int(),
+  total: z.number().int(),
+});
+
+export const plantOverviewItem = z.object({
+  plant_id: z.number().int(),
+  name: z.string(),
+  field_id: z.number().int(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  time_zone: z.string(),
+  status: operatingStatusSchema,
+  dc_capacity_kwp: z.number().nullable(),
+  ac_capacity_kw: z.number().nullable(),
+  /** Σ of the inverters' latest AC power. */
+  ac_power_kw: z.number().nullable(),
+  /** ac_power_kw / ac_capacity_kw × 100. */
+  ac_capacity_percent: z.number().nullable(),
+  energy_today_kwh: z.number().nullable(),
+  energy_source: energySourceSchema,
+  specific_yield_today_kwh_kwp: z.number().nullable(),
+  pr_today: z.number().nullable(),
+  pr_yesterday: z.number().nullable(),
+  active_alarms: alarmCountsSchema,
+  last_data_at: z.string().nullable(),
+});
+export type PlantOverviewItem = z.infer<typeof plantOverviewItem>;
+
+export const plantsOverviewAnswer = z.object({ items: z.array(plantOverviewItem) });
+export type PlantsOverviewAnswer = z.infer<typeof plantsOverviewAnswer>;
+
+export const inverterMpptSchema = z.object({
+  /** 1-based MPPT (SunSpec model 160 module) number. */
+  index: z.number().int(),
+  dc_voltage_v: z.number().nullable(),
+  dc_current_a: z.number().nullable(),
+  dc_power_kw: z.number().nullable(),
+});
+
+export const inverterComparisonSchema = z.object({
+  device_id: z.number().int(),
+  name: z.string(),
+  energy_kwh: z.number().nullable(),
+  specific_yield_kwh_kwp: z.number().nullable(),
+});
+
+export const inverterSummaryAnswer = z.object({
+  device_id: z.number().int(),
+  plant_id: z.number().int(),
+  name: z.string(),
+  date: z.string(),
+  time_zone: z.string(),
+  status: operatingStatusSchema,
+  rated_power_kw: z.number().nullable(),
+  /** The inverter's share of the plant's P0: dc_capacity_kwp × rated / Σ rated of the plant's inverters. */
+  dc_capacity_kwp: z.number().nullable(),
+  ac_power_kw: z.number().nullable(),
+  dc_power_kw: z.number().nullable(),
+  /** AC / DC power, 0…1. */
+  efficiency: z.number().nullable(),
+  dc_voltage_v: z.number().nullable(),
+  dc_current_a: z.number().nullable(),
+  temperature_c: z.number().nullable(),
+  status_code: z.number().nullable(),
+  /** i18n key of the status code's text. */
+  status_text_key: z.string().nullable(),
+  mppts: z.array(inverterMpptSchema),
+  /** Energy of the chosen day. */
+  energy_kwh: z.number().nullable(),
+  lifetime_energy_kwh: z.number().nullable(),
+  specific_yield_kwh_kwp: z.number().nullable(),
+  /** Every inverter of the plant (this one included) for the chosen day. */
+  plant_inverters: z.array(inverterComparisonSchema),
+  last_data_at: z.string().nullable(),
+});
+export type InverterSummaryAnswer = z.infer<typeof inverterSummaryAnswer>;

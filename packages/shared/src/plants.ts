@@ -15,6 +15,15 @@ import {
 } from './common';
 import { V, flag, requiredText } from './validation';
 
+/**
+ * Defaults of the expected power model's plant parameters: PVWatts' (Dobos 2014) −0.37 %/K and 14 %
+ * lumped losses, the same figures as the KPI engine's DEFAULT_GAMMA_PER_K and DEFAULT_SYSTEM_LOSS_FRACTION.
+ */
+export const PLANT_MODEL_DEFAULTS = {
+  temperature_coefficient_per_k: -0.0037,
+  system_loss_fraction: 0.14,
+} as const;
+
 /** POST plants/{id} (0 creates). A plant (santral) is a grid-connected unit of a field. */
 export const plantBody = z.object({
   field_id: refId(),
@@ -29,6 +38,13 @@ export const plantBody = z.object({
   subscriber_numbers: z.array(requiredText(50), { error: V.invalidValue }).max(50).default([]),
   tilt_deg: rangedNumber(0, 90),
   azimuth_deg: rangedNumber(0, 360),
+  /**
+   * Power temperature coefficient γ of the modules, per kelvin (datasheet −0.29…−0.45 %/K); the expected
+   * power model's temperature correction. Absent or null: PVWatts' −0.0037 /K.
+   */
+  temperature_coefficient_per_k: rangedNumber(-0.01, 0),
+  /** Lumped system losses of the expected power model, as a fraction (0.14 = 14 %, PVWatts' default). */
+  system_loss_fraction: rangedNumber(0, 0.5),
   is_active: flag().default(true),
 });
 export type PlantBody = z.input<typeof plantBody>;
@@ -49,6 +65,8 @@ export const plantSchema = z.object({
   subscriber_numbers: z.array(z.string()),
   tilt_deg: z.number().nullable(),
   azimuth_deg: z.number().nullable(),
+  temperature_coefficient_per_k: z.number(),
+  system_loss_fraction: z.number(),
   is_active: z.boolean(),
   ...timestamps,
 });

@@ -118,6 +118,10 @@ export interface PlantsTable {
   is_active: number;
   created_at: number;
   updated_at: number;
+  /** Power temperature coefficient γ per kelvin (migration 0008); PVWatts' −0.0037 by default. */
+  temperature_coefficient_per_k: Generated<number>;
+  /** Lumped system losses as a fraction (migration 0008); 0.14 by default. */
+  system_loss_fraction: Generated<number>;
 }
 
 export interface DevicesTable {
@@ -319,6 +323,42 @@ export interface AlarmEventsTable {
   at: number;
 }
 
+/** A finished local day of a plant: the KPI engine's additive DailyKpiSums (migration 0008). */
+export interface KpiDailyTable {
+  plant_id: number;
+  /** Local date in the plant's time zone, YYYY-MM-DD. */
+  date: string;
+  energy_kwh: number | null;
+  energy_source: string;
+  irradiation_kwh_m2: number;
+  irradiance_source: string;
+  expected_energy_kwh: number;
+  loss_downtime_kwh: number;
+  loss_communication_gap_kwh: number;
+  loss_clipping_kwh: number;
+  loss_grid_curtailment_kwh: number;
+  loss_underperformance_kwh: number;
+  pr_energy_kwh: number;
+  pr_irradiation_kwh_m2: number;
+  pr_corrected_reference_kwh: number;
+  available_rated_kw_intervals: number;
+  assessed_rated_kw_intervals: number;
+  co2_avoided_kg: number | null;
+  /** Data completeness, additive: Σ expected and Σ received (capped) samples over the plant's devices. */
+  expected_samples: number;
+  received_samples: number;
+  /** The model parameters used; a row whose key differs from the plant's current one is recomputed. */
+  params_key: string;
+  computed_at: number;
+}
+
+/** (plant, local date) pairs whose telemetry changed after their kpi_daily row was computed. */
+export interface KpiDirtyDaysTable {
+  plant_id: number;
+  date: string;
+  marked_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -345,4 +385,6 @@ export interface Database {
   faults: FaultsTable;
   fault_comments: FaultCommentsTable;
   fault_status_history: FaultStatusHistoryTable;
+  kpi_daily: KpiDailyTable;
+  kpi_dirty_days: KpiDirtyDaysTable;
 }

@@ -9,6 +9,7 @@ import { companiesRoutes } from './companies/companies.routes';
 import { devicesRoutes } from './devices/devices.routes';
 import { faultsRoutes } from './faults/faults.routes';
 import { fieldsRoutes } from './fields/fields.routes';
+import { kpiRoutes } from './kpi/kpi.routes';
 import { plantsRoutes } from './plants/plants.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
@@ -33,4 +34,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   auditRoutes,
   streamRoutes,
   alarmsRoutes,
+  kpiRoutes,
 ];

@@ -19,6 +19,8 @@ export interface PlantValues {
   subscriber_numbers: string[];
   tilt_deg: number | null;
   azimuth_deg: number | null;
+  temperature_coefficient_per_k: number;
+  system_loss_fraction: number;
   is_active: boolean;
 }
 
@@ -81,6 +83,8 @@ const toPlant = (r: Row): Plant => ({
   subscriber_numbers: parseList(r.subscriber_numbers),
   tilt_deg: num(r.tilt_deg),
   azimuth_deg: num(r.azimuth_deg),
+  temperature_coefficient_per_k: Number(r.temperature_coefficient_per_k),
+  system_loss_fraction: Number(r.system_loss_fraction),
   is_active: bool(r.is_active),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),

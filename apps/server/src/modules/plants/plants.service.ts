@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { E, type Plant, type PlantList, type plantBody } from '@solar/shared';
+import { E, PLANT_MODEL_DEFAULTS, type Plant, type PlantList, type plantBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
 import { auditedRemove, auditedSave } from '../../lib/audited-write';
@@ -21,6 +21,9 @@ const valuesOf = (body: Body): repo.PlantValues => ({
   subscriber_numbers: body.subscriber_numbers,
   tilt_deg: body.tilt_deg ?? null,
   azimuth_deg: body.azimuth_deg ?? null,
+  temperature_coefficient_per_k:
+    body.temperature_coefficient_per_k ?? PLANT_MODEL_DEFAULTS.temperature_coefficient_per_k,
+  system_loss_fraction: body.system_loss_fraction ?? PLANT_MODEL_DEFAULTS.system_loss_fraction,
   is_active: body.is_active,
 });
 

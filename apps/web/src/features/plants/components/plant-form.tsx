@@ -10,7 +10,7 @@ import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { plantBody, type Plant } from '@solar/shared';
+import { PLANT_MODEL_DEFAULTS, plantBody, type Plant } from '@solar/shared';
 import { FormDrawer } from '../../../components';
 import { useFieldOptions } from '../../fields';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
@@ -32,11 +32,20 @@ interface Values {
   subscriber_numbers: string[];
   tilt_deg: number | null;
   azimuth_deg: number | null;
+  temperature_coefficient_per_k: number | null;
+  system_loss_fraction: number | null;
   is_active: boolean;
 }
 const shape = plantBody.shape;
 type NumberField =
-  'dc_capacity_kwp' | 'ac_capacity_kw' | 'latitude' | 'longitude' | 'tilt_deg' | 'azimuth_deg';
+  | 'dc_capacity_kwp'
+  | 'ac_capacity_kw'
+  | 'latitude'
+  | 'longitude'
+  | 'tilt_deg'
+  | 'azimuth_deg'
+  | 'temperature_coefficient_per_k'
+  | 'system_loss_fraction';
 
 interface PlantFormProps {
   open: boolean;
@@ -74,6 +83,8 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
       subscriber_numbers: (values.subscriber_numbers ?? []).map((s) => s.trim()).filter(Boolean),
       tilt_deg: orNull(values.tilt_deg),
       azimuth_deg: orNull(values.azimuth_deg),
+      temperature_coefficient_per_k: orNull(values.temperature_coefficient_per_k),
+      system_loss_fraction: orNull(values.system_loss_fraction),
       is_active: values.is_active,
     };
     save.mutate(
@@ -121,6 +132,9 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
           subscriber_numbers: plant?.subscriber_numbers ?? [],
           tilt_deg: plant?.tilt_deg ?? null,
           azimuth_deg: plant?.azimuth_deg ?? null,
+          temperature_coefficient_per_k:
+            plant?.temperature_coefficient_per_k ?? PLANT_MODEL_DEFAULTS.temperature_coefficient_per_k,
+          system_loss_fraction: plant?.system_loss_fraction ?? PLANT_MODEL_DEFAULTS.system_loss_fraction,
           is_active: plant?.is_active ?? true,
         }}
       >
@@ -191,6 +205,14 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
           </Col>
           <Col xs={24} md={12}>
             {number('azimuth_deg', t('plants.azimuth_deg'))}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('temperature_coefficient_per_k', t('plants.temperature_coefficient_per_k'), {
+              step: 0.0001,
+            })}
+          </Col>
+          <Col xs={24} md={12}>
+            {number('system_loss_fraction', t('plants.system_loss_fraction'), { step: 0.01 })}
           </Col>
         </Row>
         <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">

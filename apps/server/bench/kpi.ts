@@ -1,0 +1,86 @@
+/**
+ * bench:kpi — latency of GET plants/overview and GET plants/{id}/kpis?period=year on the demo fleet: the
+ * six demo plants (seed/organisation.ts) fed BENCH_DAYS (14) of history by the in-process simulator through
+ * the real ingest door, the finished days materialised into kpi_daily by the refresh job, then BENCH_RUNS
+ * (200) calls of each. Prints p50/p95 in ms. Against PostgreSQL when DATABASE_URL is set.
+ */
+import { ALL_PERMISSIONS } from '@solar/shared';
+import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
+import { seedOrganisation } from '../src/seed/organisation';
+import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
+import { benchApp, pct } from './setup';
+
+const DAYS = Number(process.env.BENCH_DAYS ?? 14);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+
+const { app, ctx } = await benchApp(process.env.DATABASE_URL);
+await app.ready();
+await seedOrganisation(ctx);
+const now = Date.now();
+const role = await ctx.db
+  .insertInto('roles')
+  .values({ name: 'admin-bench', description: null, is_admin: 1, created_at: now, updated_at: now })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const user = await ctx.db
+  .insertInto('users')
+  .values({
+    name: 'B',
+    surname: 'B',
+    username: 'bench',
+    telephone: '+90 555 000 00 00',
+    email: 'b@example.com',
+    password_hash: 'x',
+    language_id: 1,
+    is_active: 1,
+    role_id: role.id,
+    company_id: null,
+    tokens_valid_after: 0,
+    created_at: now,
+    updated_at: now,
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const token = await ctx.tokens.sign(
+  { id: user.id, name: 'B', role_id: role.id, permissions: [...ALL_PERMISSIONS] },
+  false,
+);
+
+let t0 = performance.now();
+const simulator = await startInProcessSimulator(ctx, app.log, { backfillDays: DAYS });
+await simulator.backfilled;
+await simulator.stop();
+const backfillS = (performance.now() - t0) / 1000;
+
+t0 = performance.now();
+const refresh = startKpiRefresh(ctx, app.log, { intervalMs: 3_600_000, batch: 100_000 });
+let days = 0;
+for (let n = await refresh.runOnce(); n > 0; n = await refresh.runOnce()) days += n;
+await refresh.stop();
+const materialiseS = (performance.now() - t0) / 1000;
+
+const plants = await ctx.db.selectFrom('plants').select('id').orderBy('id').execute();
+async function time(url: string): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    ms.push(performance.now() - start);
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  }
+  return ms.sort((a, b) => a - b);
+}
+const today = new Date().toISOString().slice(0, 10);
+const results = {
+  'plants/overview': await time('/api/plants/overview'),
+  'plants/{id}/kpis?period=year': await time(`/api/plants/${plants[0]!.id}/kpis?period=year&date=${today}`),
+};
+console.log(
+  `demo fleet: ${plants.length} plants, ${DAYS} days back-filled in ${backfillS.toFixed(1)} s, ` +
+    `${days} plant-days materialised in ${materialiseS.toFixed(1)} s (${ctx.dialect})`,
+);
+for (const [name, ms] of Object.entries(results))
+  console.log(
+    `${name.padEnd(32)} p50 ${pct(ms, 50).toFixed(1)} ms  p95 ${pct(ms, 95).toFixed(1)} ms  (${RUNS} calls)`,
+  );
+await app.close();

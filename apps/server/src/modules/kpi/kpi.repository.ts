@@ -1,0 +1,517 @@
+import type { Db } from '../../db/database';
+import type { KpiDailyTable } from '../../db/schema';
+import { reachable, type Scope } from '../../lib/scope';
+import { KPI_DEVICE_TYPES, KPI_SIGNAL_KEYS, roleOf, type SignalRole } from './signal-map';
+
+/** Ids per statement: far below either dialect's bind-parameter limit. */
+const ID_CHUNK = 5_000;
+
+async function inChunks<T>(ids: readonly number[], read: (part: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) out.push(...(await read(ids.slice(i, i + ID_CHUNK))));
+  return out;
+}
+
+const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+
+/** What the KPIs need of a plant. */
+export interface KpiPlant {
+  id: number;
+  name: string;
+  fieldId: number;
+  companyId: number;
+  companyName: string;
+  dcCapacityKwp: number | null;
+  acCapacityKw: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  tiltDeg: number | null;
+  azimuthDeg: number | null;
+  timeZone: string;
+  gammaPerK: number;
+  systemLossFraction: number;
+}
+
+/** The plants the scope reaches (one, when `id` is given), by id. */
+export async function findKpiPlants(db: Db, scope: Scope, id?: number): Promise<KpiPlant[]> {
+  let q = db
+    .selectFrom('plants')
+    .innerJoin('fields', 'fields.id', 'plants.field_id')
+    .innerJoin('companies', 'companies.id', 'fields.company_id')
+    .select([
+      'plants.id',
+      'plants.name',
+      'plants.field_id',
+      'fields.company_id',
+      'companies.name as company_name',
+      'plants.dc_capacity_kwp',
+      'plants.ac_capacity_kw',
+      'plants.latitude',
+      'plants.longitude',
+      'plants.tilt_deg',
+      'plants.azimuth_deg',
+      'plants.time_zone',
+      'plants.temperature_coefficient_per_k',
+      'plants.system_loss_fraction',
+    ])
+    .orderBy('plants.id');
+  if (!scope.all) q = q.where('plants.id', 'in', reachable.plants(db, scope));
+  if (id !== undefined) q = q.where('plants.id', '=', id);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    fieldId: r.field_id,
+    companyId: r.company_id,
+    companyName: r.company_name,
+    dcCapacityKwp: num(r.dc_capacity_kwp),
+    acCapacityKw: num(r.ac_capacity_kw),
+    latitude: num(r.latitude),
+    longitude: num(r.longitude),
+    tiltDeg: num(r.tilt_deg),
+    azimuthDeg: num(r.azimuth_deg),
+    timeZone: r.time_zone,
+    gammaPerK: Number(r.temperature_coefficient_per_k),
+    systemLossFraction: Number(r.system_loss_fraction),
+  }));
+}
+
+export interface KpiSignal {
+  signalId: number;
+  isCounter: boolean;
+}
+
+export interface KpiInverter {
+  deviceId: number;
+  name: string;
+  ratedAcKw: number | null;
+  pollIntervalS: number;
+  acPower?: KpiSignal;
+  energyTotal?: KpiSignal;
+  energyToday?: KpiSignal;
+}
+
+/** A plant's KPI inputs resolved from its devices and signals (signal-map.ts). */
+export interface PlantSignals {
+  /** The first weather station's signals by role (a plant may have several stations; the lowest id wins). */
+  weather: Partial<
+    Record<'poa' | 'ghi' | 'moduleTemperature' | 'ambientTemperature' | 'windSpeed', KpiSignal>
+  >;
+  /** Every active inverter, with or without signals (one that never reports still counts in availability). */
+  inverters: KpiInverter[];
+  meterExport?: KpiSignal;
+}
+
+const emptySignals = (): PlantSignals => ({ weather: {}, inverters: [] });
+
+/**
+ * The KPI inputs of many plants in one query: their active weather stations, inverters and meters with
+ * the active signals whose (device type, key) the KPIs read.
+ */
+export async function loadPlantSignals(
+  db: Db,
+  plantIds: readonly number[],
+): Promise<Map<number, PlantSignals>> {
+  const out = new Map<number, PlantSignals>(plantIds.map((id) => [id, emptySignals()]));
+  const rows = await inChunks(plantIds, (part) =>
+    db
+      .selectFrom('devices')
+      .leftJoin('signals', (join) =>
+        join
+          .onRef('signals.device_id', '=', 'devices.id')
+          .on('signals.is_active', '=', 1)
+          .on('signals.key', 'in', KPI_SIGNAL_KEYS),
+      )
+      .select([
+        'devices.id as device_id',
+        'devices.plant_id',
+        'devices.type',
+        'devices.name',
+        'devices.rated_power_kw',
+        'devices.poll_interval_s',
+        'signals.id as signal_id',
+        'signals.key',
+        'signals.is_counter',
+      ])
+      .where('devices.plant_id', 'in', part)
+      .where('devices.is_active', '=', 1)
+      .where('devices.type', 'in', KPI_DEVICE_TYPES)
+      .orderBy('devices.id')
+      .orderBy('signals.id')
+      .execute(),
+  );
+  const inverters = new Map<number, KpiInverter>();
+  for (const r of rows) {
+    const plant = out.get(r.plant_id)!;
+    if (r.type === 'inverter' && !inverters.has(r.device_id)) {
+      const inv: KpiInverter = {
+        deviceId: r.device_id,
+        name: r.name,
+        ratedAcKw: num(r.rated_power_kw),
+        pollIntervalS: r.poll_interval_s,
+      };
+      inverters.set(r.device_id, inv);
+      plant.inverters.push(inv);
+    }
+    if (r.signal_id === null || r.key === null) continue;
+    const role: SignalRole | undefined = roleOf(r.type, r.key);
+    if (!role) continue;
+    const signal = { signalId: r.signal_id, isCounter: r.is_counter === 1 };
+    if (r.type === 'inverter') {
+      const inv = inverters.get(r.device_id)!;
+      if (role === 'inverterAcPower') inv.acPower ??= signal;
+      else if (role === 'inverterEnergyTotal') inv.energyTotal ??= signal;
+      else if (role === 'inverterEnergyToday') inv.energyToday ??= signal;
+    } else if (r.type === 'meter') {
+      if (role === 'meterExportEnergy') plant.meterExport ??= signal;
+    } else if (
+      role === 'poa' ||
+      role === 'ghi' ||
+      role === 'moduleTemperature' ||
+      role === 'ambientTemperature' ||
+      role === 'windSpeed'
+    ) {
+      plant.weather[role] ??= signal;
+    }
+  }
+  return out;
+}
+
+export interface RollupBucket {
+  signalId: number;
+  bucket: number;
+  sum: number;
+  count: number;
+  last: number;
+  delta: number | null;
+}
+
+type Resolution = 'telemetry_5m' | 'telemetry_1h' | 'telemetry_1d';
+
+/** Rollup buckets of the signals with start in [fromMs, toMs). */
+export async function readRollups(
+  db: Db,
+  table: Resolution,
+  signalIds: readonly number[],
+  fromMs: number,
+  toMs: number,
+): Promise<RollupBucket[]> {
+  if (signalIds.length === 0) return [];
+  const rows = await inChunks(signalIds, (part) =>
+    db
+      .selectFrom(table)
+      .select(['signal_id', 'bucket', 'sum', 'count', 'last', 'delta'])
+      .where('signal_id', 'in', part)
+      .where('bucket', '>=', fromMs)
+      .where('bucket', '<', toMs)
+      .execute(),
+  );
+  return rows.map((r) => ({
+    signalId: r.signal_id,
+    bucket: Number(r.bucket),
+    sum: Number(r.sum),
+    count: Number(r.count),
+    last: Number(r.last),
+    delta: num(r.delta),
+  }));
+}
+
+/** Latest value of each signal. */
+export async function readLatest(
+  db: Db,
+  signalIds: readonly number[],
+): Promise<Map<number, { ts: number; value: number }>> {
+  if (signalIds.length === 0) return new Map();
+  const rows = await inChunks(signalIds, (part) =>
+    db
+      .selectFrom('telemetry_latest')
+      .select(['signal_id', 'ts', 'value'])
+      .where('signal_id', 'in', part)
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.signal_id, { ts: Number(r.ts), value: Number(r.value) }]));
+}
+
+/** Newest sample time of any of the signals (telemetry_latest, one row per signal); null when none reported. */
+export async function readNewestTs(db: Db, signalIds: readonly number[]): Promise<number | null> {
+  if (signalIds.length === 0) return null;
+  const rows = await inChunks(signalIds, (part) =>
+    db
+      .selectFrom('telemetry_latest')
+      .select((eb) => eb.fn.max('ts').as('ts'))
+      .where('signal_id', 'in', part)
+      .execute(),
+  );
+  return rows.reduce<number | null>((m, r) => {
+    const ts = num(r.ts);
+    return ts !== null && (m === null || ts > m) ? ts : m;
+  }, null);
+}
+
+export interface DeviceLastData {
+  deviceId: number;
+  plantId: number;
+  pollIntervalS: number;
+  /** Newest sample of any of its signals; null when it never reported. */
+  lastDataMs: number | null;
+}
+
+/** Every active device of the plants that has active signals, with its newest sample time. */
+export async function readDeviceLastData(db: Db, plantIds: readonly number[]): Promise<DeviceLastData[]> {
+  const rows = await inChunks(plantIds, (part) =>
+    db
+      .selectFrom('devices')
+      .innerJoin('signals', 'signals.device_id', 'devices.id')
+      .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'signals.id')
+      .select((eb) => [
+        'devices.id',
+        'devices.plant_id',
+        'devices.poll_interval_s',
+        eb.fn.max('telemetry_latest.ts').as('last_ts'),
+      ])
+      .where('devices.plant_id', 'in', part)
+      .where('devices.is_active', '=', 1)
+      .where('signals.is_active', '=', 1)
+      .groupBy(['devices.id', 'devices.plant_id', 'devices.poll_interval_s'])
+      .execute(),
+  );
+  return rows.map((r) => ({
+    deviceId: r.id,
+    plantId: r.plant_id,
+    pollIntervalS: r.poll_interval_s,
+    lastDataMs: num(r.last_ts),
+  }));
+}
+
+export interface DeviceSamples {
+  deviceId: number;
+  pollIntervalS: number;
+  /** The day's sample count of the device's most sampled signal (its polls). */
+  receivedSamples: number;
+}
+
+/** Samples each active device with active signals delivered in the local day starting at `dayStartMs` (1d rollups). */
+export async function readDaySamples(db: Db, plantId: number, dayStartMs: number): Promise<DeviceSamples[]> {
+  const rows = await db
+    .selectFrom('devices')
+    .innerJoin('signals', 'signals.device_id', 'devices.id')
+    .leftJoin('telemetry_1d', (join) =>
+      join.onRef('telemetry_1d.signal_id', '=', 'signals.id').on('telemetry_1d.bucket', '=', dayStartMs),
+    )
+    .select((eb) => ['devices.id', 'devices.poll_interval_s', eb.fn.max('telemetry_1d.count').as('samples')])
+    .where('devices.plant_id', '=', plantId)
+    .where('devices.is_active', '=', 1)
+    .where('signals.is_active', '=', 1)
+    .groupBy(['devices.id', 'devices.poll_interval_s'])
+    .execute();
+  return rows.map((r) => ({
+    deviceId: r.id,
+    pollIntervalS: r.poll_interval_s,
+    receivedSamples: Number(r.samples ?? 0),
+  }));
+}
+
+export interface ActiveAlarmRow {
+  plantId: number;
+  deviceId: number | null;
+  priorityId: number;
+  source: string;
+  count: number;
+}
+
+/** Active alarms (condition still holding) of the plants and their devices, counted by priority and source. */
+export async function readActiveAlarms(db: Db, plantIds: readonly number[]): Promise<ActiveAlarmRow[]> {
+  const rows = await inChunks(plantIds, (part) =>
+    db
+      .selectFrom('alarms')
+      .select((eb) => ['plant_id', 'device_id', 'priority_id', 'source', eb.fn.countAll<number>().as('n')])
+      .where('plant_id', 'in', part)
+      .where('active_key', 'is not', null)
+      .groupBy(['plant_id', 'device_id', 'priority_id', 'source'])
+      .execute(),
+  );
+  return rows.map((r) => ({
+    plantId: r.plant_id,
+    deviceId: r.device_id,
+    priorityId: r.priority_id,
+    source: r.source,
+    count: Number(r.n),
+  }));
+}
+
+export type KpiDailyRow = KpiDailyTable;
+
+/** Stored days of a plant with date in [fromDate, toDate). */
+export async function readKpiDays(
+  db: Db,
+  plantId: number,
+  fromDate: string,
+  toDate: string,
+): Promise<KpiDailyRow[]> {
+  const rows = await db
+    .selectFrom('kpi_daily')
+    .selectAll()
+    .where('plant_id', '=', plantId)
+    .where('date', '>=', fromDate)
+    .where('date', '<', toDate)
+    .orderBy('date')
+    .execute();
+  return rows.map(numericRow);
+}
+
+/** One stored day per (plant, date) pair asked for. */
+export async function readKpiDaysOf(
+  db: Db,
+  pairs: readonly { plantId: number; date: string }[],
+): Promise<KpiDailyRow[]> {
+  if (pairs.length === 0) return [];
+  const dates = [...new Set(pairs.map((p) => p.date))];
+  const wanted = new Set(pairs.map((p) => `${p.plantId}:${p.date}`));
+  const rows = await inChunks(
+    pairs.map((p) => p.plantId),
+    (part) =>
+      db
+        .selectFrom('kpi_daily')
+        .selectAll()
+        .where('plant_id', 'in', part)
+        .where('date', 'in', dates)
+        .execute(),
+  );
+  return rows.map(numericRow).filter((r) => wanted.has(`${r.plant_id}:${r.date}`));
+}
+
+function numericRow(r: KpiDailyRow): KpiDailyRow {
+  const out = { ...r } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(r))
+    if (typeof v === 'string' && !['date', 'energy_source', 'irradiance_source', 'params_key'].includes(k))
+      out[k] = Number(v);
+  return out as unknown as KpiDailyRow;
+}
+
+export async function upsertKpiDay(db: Db, row: KpiDailyRow): Promise<void> {
+  const { plant_id: _p, date: _d, ...rest } = row;
+  await db
+    .insertInto('kpi_daily')
+    .values(row)
+    .onConflict((oc) => oc.columns(['plant_id', 'date']).doUpdateSet(rest))
+    .execute();
+}
+
+/** Marks (plant, local date) pairs as changed since computed; a repeated mark moves marked_at on. */
+export async function markDirty(db: Db, marks: readonly { plantId: number; date: string }[], now: number) {
+  for (let i = 0; i < marks.length; i += 1000) {
+    await db
+      .insertInto('kpi_dirty_days')
+      .values(marks.slice(i, i + 1000).map((m) => ({ plant_id: m.plantId, date: m.date, marked_at: now })))
+      .onConflict((oc) => oc.columns(['plant_id', 'date']).doUpdateSet({ marked_at: now }))
+      .execute();
+  }
+}
+
+export interface DirtyDay {
+  plantId: number;
+  date: string;
+  markedAt: number;
+}
+
+/** Dirty days of the plants in [fromDate, toDate), oldest mark first; all plants when plantIds is null. */
+export async function readDirtyDays(
+  db: Db,
+  plantIds: readonly number[] | null,
+  fromDate: string,
+  toDate: string,
+  limit = 10_000,
+): Promise<DirtyDay[]> {
+  let q = db
+    .selectFrom('kpi_dirty_days')
+    .select(['plant_id', 'date', 'marked_at'])
+    .where('date', '>=', fromDate)
+    .where('date', '<', toDate);
+  if (plantIds) {
+    if (plantIds.length === 0) return [];
+    q = q.where('plant_id', 'in', plantIds);
+  }
+  const rows = await q.orderBy('marked_at').limit(limit).execute();
+  return rows.map((r) => ({ plantId: r.plant_id, date: r.date, markedAt: Number(r.marked_at) }));
+}
+
+/** Clears a mark unless it was renewed after `markedAt` (late data arrived during the computation). */
+export async function clearDirty(db: Db, plantId: number, date: string, markedAt: number): Promise<void> {
+  await db
+    .deleteFrom('kpi_dirty_days')
+    .where('plant_id', '=', plantId)
+    .where('date', '=', date)
+    .where('marked_at', '<=', markedAt)
+    .execute();
+}
+
+/** The time zone of each plant. */
+export async function readTimeZones(db: Db, plantIds: readonly number[]): Promise<Map<number, string>> {
+  const rows = await inChunks(plantIds, (part) =>
+    db.selectFrom('plants').select(['id', 'time_zone']).where('id', 'in', part).execute(),
+  );
+  return new Map(rows.map((r) => [r.id, r.time_zone]));
+}
+
+/** True when no day was ever materialised (a database from before kpi_daily, or a fresh one). */
+export async function kpiDailyEmpty(db: Db): Promise<boolean> {
+  return !(await db.selectFrom('kpi_daily').select('plant_id').limit(1).executeTakeFirst());
+}
+
+/** (plant, day bucket) pairs that have daily rollups: what a database from before kpi_daily must compute. */
+export async function readRolledUpDays(
+  db: Db,
+): Promise<{ plantId: number; bucket: number; timeZone: string }[]> {
+  const rows = await db
+    .selectFrom('telemetry_1d')
+    .innerJoin('signals', 'signals.id', 'telemetry_1d.signal_id')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select(['devices.plant_id', 'telemetry_1d.bucket', 'plants.time_zone'])
+    .distinct()
+    .execute();
+  return rows.map((r) => ({ plantId: r.plant_id, bucket: Number(r.bucket), timeZone: r.time_zone }));
+}
+
+export interface InverterDevice {
+  deviceId: number;
+  plantId: number;
+  name: string;
+  ratedAcKw: number | null;
+  pollIntervalS: number;
+}
+
+/** An active or inactive inverter the scope reaches. */
+export async function findInverter(db: Db, scope: Scope, id: number): Promise<InverterDevice | undefined> {
+  let q = db
+    .selectFrom('devices')
+    .select(['id', 'plant_id', 'name', 'rated_power_kw', 'poll_interval_s'])
+    .where('id', '=', id)
+    .where('type', '=', 'inverter');
+  if (!scope.all) q = q.where('devices.id', 'in', reachable.devices(db, scope));
+  const r = await q.executeTakeFirst();
+  return (
+    r && {
+      deviceId: r.id,
+      plantId: r.plant_id,
+      name: r.name,
+      ratedAcKw: num(r.rated_power_kw),
+      pollIntervalS: r.poll_interval_s,
+    }
+  );
+}
+
+/** Every active signal of a device with its latest value. */
+export async function readDeviceLatest(
+  db: Db,
+  deviceId: number,
+): Promise<{ signalId: number; key: string; ts: number | null; value: number | null }[]> {
+  const rows = await db
+    .selectFrom('signals')
+    .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'signals.id')
+    .select(['signals.id', 'signals.key', 'telemetry_latest.ts', 'telemetry_latest.value'])
+    .where('signals.device_id', '=', deviceId)
+    .where('signals.is_active', '=', 1)
+    .execute();
+  return rows.map((r) => ({ signalId: r.id, key: r.key, ts: num(r.ts), value: num(r.value) }));
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  idParam,
+  inverterSummaryAnswer,
+  kpiDateQuery,
+  plantKpisAnswer,
+  plantKpisQuery,
+  plantPowerAnswer,
+  plantsOverviewAnswer,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { KpiService } from './kpi.service';
+
+/** The model behind every KPI answer, for the OpenAPI document. */
+const MODEL = [
+  "KPIs follow IEC 61724-1:2021 over the plant's local day (its IANA time zone; 23 or 25 h on DST days), from 5-minute rollups.",
+  "Energy E: the grid meter's export counter when the plant has one with readings (`energy_source: meter`), else the sum of the inverters' lifetime counters (`inverters`).",
+  'Final yield Yf = E / P0 (P0 = `model.dc_capacity_kwp`); reference yield Yr = H_POA / G_ref (G_ref = 1 kW/m²); PR = Yf / Yr over intervals with both energy and irradiance.',
+  "H_POA: the station's plane-of-array irradiance (`irradiance_source: measured`), else its GHI transposed with the plant's tilt and azimuth (Erbs + isotropic sky, `transposed`).",
+  'Expected power (PVWatts, Dobos 2014): P_exp = P0 × G_POA/1000 × (1 + γ (T_mod − 25 °C)) × (1 − system losses), γ = `model.temperature_coefficient_per_k`, losses = `model.system_loss_fraction`; not capped at the AC capacity.',
+  'Temperature-corrected PR (NREL, Dierauf et al. 2013): E / Σ P0 × G/1000 × (1 + γ (T_mod − 25)) Δt.',
+  'Losses (kWh, adding up to expected − actual): clipping above `model.ac_capacity_kw`; downtime of inverters with data, no energy and POA > 50 W/m² at their rated share; communication gaps (estimated, never downtime); grid curtailment; the remaining underperformance.',
+  'Availability: time-based share of daylight intervals the inverters produced in, weighted by rated AC power; energy-based per IEC TS 63019. Data completeness: received / expected samples by poll interval.',
+  "CO₂ avoided = E × the grid factor of the plant's country (`model.co2_factor_*`, with its source and year).",
+  'Finished days are materialised in kpi_daily and recomputed when late data arrives; today is computed live. A month or year sums the days and recomputes the ratios.',
+].join('\n\n');
+
+/** GET plants/overview, plants/{id}/kpis, plants/{id}/power (page `plant`) and inverters/{id}/summary (page `dashboard`). */
+export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const service = new KpiService(ctx);
+  const tags = ['kpi'];
+
+  app.get(
+    '/plants/overview',
+    {
+      config: { access: access.to('plant', 'view') },
+      schema: {
+        tags,
+        summary: 'Every plant in scope with status, live power, energy, PR and active alarms',
+        operationId: 'getPlantsOverview',
+        description:
+          'One call for the map and the plants list. Status: fault (active alarm of priority ≥ 3), offline (no device reporting), warning (other alarms), night (sun below the horizon), normal. PR today uses hourly POA means so far; PR yesterday comes from the materialised day.\n\n' +
+          MODEL,
+        response: { 200: plantsOverviewAnswer },
+      },
+    },
+    (request) => service.overview(actorOf(request)),
+  );
+
+  app.get(
+    '/plants/:id/kpis',
+    {
+      config: { access: access.to('plant', 'view') },
+      schema: {
+        tags,
+        summary: 'KPIs of a plant for a local day, month or year',
+        operationId: 'getPlantKpis',
+        description: MODEL,
+        params: idParam,
+        querystring: plantKpisQuery,
+        response: { 200: plantKpisAnswer },
+      },
+    },
+    (request) => service.kpis(actorOf(request), request.params.id, request.query.period, request.query.date),
+  );
+
+  app.get(
+    '/plants/:id/power',
+    {
+      config: { access: access.to('plant', 'view') },
+      schema: {
+        tags,
+        summary: "A day's 5-minute actual power, expected power and POA irradiance",
+        operationId: 'getPlantPower',
+        description:
+          'Actual power = Σ inverter counter energy in the interval / its length; expected power as in the KPI model.\n\n' +
+          MODEL,
+        params: idParam,
+        querystring: kpiDateQuery,
+        response: { 200: plantPowerAnswer },
+      },
+    },
+    (request) => service.power(actorOf(request), request.params.id, request.query.date),
+  );
+
+  app.get(
+    '/inverters/:id/summary',
+    {
+      config: { access: access.to('dashboard', 'view') },
+      schema: {
+        tags,
+        summary: 'Live values, energy and specific yield of an inverter against its plant',
+        operationId: 'getInverterSummary',
+        description:
+          "Latest AC/DC power, efficiency (AC/DC), DC voltage and current per MPPT (SunSpec model 160) where reported, temperature and status code with its i18n key; energy of the chosen day from the lifetime counter, lifetime energy (a counter of 0 is unknown, as SunSpec reads it), and specific yield against every inverter of the plant (each inverter's kWp = plant P0 × its rated AC power / Σ rated AC power).",
+        params: idParam,
+        querystring: kpiDateQuery,
+        response: { 200: inverterSummaryAnswer },
+      },
+    },
+    (request) => service.inverterSummary(actorOf(request), request.params.id, request.query.date),
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,474 @@
+import {
+  ALARM_PRIORITIES,
+  type AlarmSource,
+  type InverterSummaryAnswer,
+  INVERTER_STATE_KEYS,
+  INVERTER_STATE_UNKNOWN_KEY,
+  type KpiPeriod,
+  type PlantKpisAnswer,
+  type PlantPowerAnswer,
+  type PlantsOverviewAnswer,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import {
+  communicationState,
+  finalYieldKwhKwp,
+  isDaylight,
+  lifetimeEnergyKwh,
+  operatingStatus,
+  performanceRatio,
+  periodParts,
+  periodRange,
+  plantCommunication,
+  plantEnergy,
+  referenceYieldKwhKwp,
+  resolvePoa,
+  type ActiveAlarmRef,
+} from './engine';
+import { dayStart, localDate, nextDate } from './engine/telemetry-imports';
+import * as repo from './kpi.repository';
+import {
+  combineFigures,
+  computePlantDay,
+  daySignalIds,
+  figuresOfRow,
+  kpiValuesOf,
+  modelOf,
+  paramsKeyOf,
+  plantConfig,
+  rowOfFigures,
+  type DayFigures,
+} from './plant-day.service';
+import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
+
+const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const previousDate = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/** Dates from `from` (inclusive) to `to` (exclusive). */
+function datesBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d < to; d = nextDate(d)) out.push(d);
+  return out;
+}
+
+/**
+ * The plants' KPIs (issue 10): live today, materialised finished days (kpi_daily) for anything older, and
+ * the overview, power chart and inverter summary built on them.
+ */
+export class KpiService {
+  /**
+   * Today's live plant-day per plant, reused while no newer sample of its KPI signals has been stored:
+   * a month, a year and the power chart then cost one small query instead of reading the day's
+   * 5-minute rollups again. Keyed by date and model parameters, so a new day or an edited plant misses; a
+   * late sample older than the newest one shows with the next new sample (every 30 s on the demo).
+   */
+  private readonly live = new Map<
+    number,
+    { key: string; day: Awaited<ReturnType<typeof computePlantDay>> }
+  >();
+
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+
+  /** A plant's today (or any day) computed up to now; today's answer comes from the cache while current. */
+  private async liveDay(plant: repo.KpiPlant, signals: repo.PlantSignals, date: string, now: number) {
+    if (date !== localDate(now, plant.timeZone))
+      return computePlantDay(this.ctx.db, plant, signals, date, now);
+    const newest = await repo.readNewestTs(this.ctx.db, daySignalIds(signals));
+    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals))}|${daySignalIds(signals).join(',')}`;
+    const cached = this.live.get(plant.id);
+    if (cached?.key === key) return cached.day;
+    const day = await computePlantDay(this.ctx.db, plant, signals, date, now);
+    this.live.set(plant.id, { key, day });
+    return day;
+  }
+
+  private async plant(actor: Actor, id: number) {
+    const [plant] = await repo.findKpiPlants(this.ctx.db, scopeOf(actor), id);
+    if (!plant) throw notFound();
+    const signals = (await repo.loadPlantSignals(this.ctx.db, [id])).get(id)!;
+    return { plant, signals };
+  }
+
+  /**
+   * Computes and stores the finished days of a plant that are dirty (late data) or were computed with
+   * other parameters, among `dates`; answers their figures by date.
+   */
+  async refreshDays(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    dirty: readonly repo.DirtyDay[],
+  ): Promise<void> {
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals));
+    for (const d of dirty) {
+      const startedAt = this.ctx.now();
+      const { result, samples } = await computePlantDay(
+        this.ctx.db,
+        plant,
+        signals,
+        d.date,
+        Number.MAX_SAFE_INTEGER,
+      );
+      await repo.upsertKpiDay(
+        this.ctx.db,
+        rowOfFigures(plant.id, d.date, { sums: result.sums, samples }, paramsKey, startedAt),
+      );
+      await repo.clearDirty(this.ctx.db, plant.id, d.date, d.markedAt);
+    }
+  }
+
+  /** Stored figures of the finished days in [from, to), recomputing dirty and stale ones first. */
+  private async finishedDays(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    from: string,
+    to: string,
+  ): Promise<Map<string, DayFigures>> {
+    const { db } = this.ctx;
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals));
+    const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
+    let rows = await repo.readKpiDays(db, plant.id, from, to);
+    const dirtyDates = new Set(dirty.map((d) => d.date));
+    const stale = rows
+      .filter((r) => r.params_key !== paramsKey && !dirtyDates.has(r.date))
+      .map((r) => ({ plantId: plant.id, date: r.date, markedAt: r.computed_at }));
+    if (dirty.length || stale.length) {
+      await this.refreshDays(plant, signals, [...dirty, ...stale]);
+      rows = await repo.readKpiDays(db, plant.id, from, to);
+    }
+    return new Map(rows.map((r) => [r.date, figuresOfRow(r)]));
+  }
+
+  /** GET plants/{id}/kpis */
+  async kpis(actor: Actor, id: number, period: KpiPeriod, date?: string): Promise<PlantKpisAnswer> {
+    const { plant, signals } = await this.plant(actor, id);
+    const now = this.ctx.now();
+    const today = localDate(now, plant.timeZone);
+    const day = date ?? today;
+    const range = periodRange(period, day, plant.timeZone);
+    const firstDate = localDate(range.startMs, plant.timeZone);
+    const endDate = localDate(range.endMs, plant.timeZone);
+    const days = await this.finishedDays(plant, signals, firstDate, endDate < today ? endDate : today);
+    const includesToday = firstDate <= today && today < endDate;
+    if (includesToday) {
+      const { result, samples } = await this.liveDay(plant, signals, today, now);
+      days.set(today, { sums: result.sums, samples });
+    }
+    const config = plantConfig(plant, signals);
+    const rows = periodParts(period, day, plant.timeZone).map((part) => {
+      const inPart = datesBetween(
+        localDate(part.startMs, plant.timeZone),
+        localDate(part.endMs, plant.timeZone),
+      )
+        .map((d) => days.get(d))
+        .filter((f) => f !== undefined);
+      return { key: part.key, ...kpiValuesOf(combineFigures(inPart), plant.dcCapacityKwp) };
+    });
+    return {
+      plant_id: plant.id,
+      period,
+      date: day,
+      time_zone: plant.timeZone,
+      from: iso(range.startMs),
+      to: iso(range.endMs),
+      includes_today: includesToday,
+      ...kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp),
+      model: modelOf(plant, config),
+      rows,
+    };
+  }
+
+  /** GET plants/{id}/power */
+  async power(actor: Actor, id: number, date?: string): Promise<PlantPowerAnswer> {
+    const { plant, signals } = await this.plant(actor, id);
+    const now = this.ctx.now();
+    const day = date ?? localDate(now, plant.timeZone);
+    const { result, config } = await this.liveDay(plant, signals, day, now);
+    return {
+      plant_id: plant.id,
+      date: day,
+      time_zone: plant.timeZone,
+      interval_minutes: 5,
+      irradiance_source: result.sums.irradianceSource,
+      model: modelOf(plant, config),
+      points: result.series.map((p) => ({
+        ts: iso(p.startMs),
+        actual_power_kw: p.actualPowerKw,
+        expected_power_kw: p.expectedPowerKw,
+        poa_w_m2: p.poaWm2,
+      })),
+    };
+  }
+
+  /**
+   * GET plants/overview: every plant in scope from a fixed handful of queries (plants, their KPI signals,
+   * latest values, device last data, today's daily and hourly rollups, yesterday's stored KPIs, active
+   * alarms), whatever the number of plants.
+   */
+  async overview(actor: Actor): Promise<PlantsOverviewAnswer> {
+    const { db } = this.ctx;
+    const now = this.ctx.now();
+    const plants = await repo.findKpiPlants(db, scopeOf(actor));
+    const ids = plants.map((p) => p.id);
+    const signalsOf = await repo.loadPlantSignals(db, ids);
+    const todayOf = new Map(plants.map((p) => [p.id, localDate(now, p.timeZone)]));
+    const todayStartOf = new Map(plants.map((p) => [p.id, dayStart(todayOf.get(p.id)!, p.timeZone)]));
+    const earliestStart = Math.min(...todayStartOf.values(), now);
+
+    const acPowerIds: number[] = [];
+    const counterIds: number[] = [];
+    const irradianceIds: number[] = [];
+    for (const s of signalsOf.values()) {
+      for (const inv of s.inverters) {
+        if (inv.acPower) acPowerIds.push(inv.acPower.signalId);
+        if (inv.energyTotal) counterIds.push(inv.energyTotal.signalId);
+      }
+      if (s.meterExport) counterIds.push(s.meterExport.signalId);
+      if (s.weather.poa) irradianceIds.push(s.weather.poa.signalId);
+      else if (s.weather.ghi) irradianceIds.push(s.weather.ghi.signalId);
+    }
+    const [latest, devices, daily, hourly, alarms] = await Promise.all([
+      repo.readLatest(db, acPowerIds),
+      repo.readDeviceLastData(db, ids),
+      repo.readRollups(db, 'telemetry_1d', counterIds, earliestStart, now + 1),
+      repo.readRollups(db, 'telemetry_1h', irradianceIds, earliestStart - HOUR_MS, now + 1),
+      repo.readActiveAlarms(db, ids),
+    ]);
+    const yesterdays = await this.yesterdays(plants, signalsOf, todayOf);
+
+    const dailyAt = new Map(daily.map((r) => [`${r.signalId}:${r.bucket}`, r]));
+    const hourlyOf = new Map<number, repo.RollupBucket[]>();
+    for (const r of hourly) {
+      const list = hourlyOf.get(r.signalId) ?? [];
+      list.push(r);
+      hourlyOf.set(r.signalId, list);
+    }
+    const devicesOf = new Map<number, repo.DeviceLastData[]>();
+    for (const d of devices) devicesOf.set(d.plantId, [...(devicesOf.get(d.plantId) ?? []), d]);
+    const alarmsOf = new Map<number, repo.ActiveAlarmRow[]>();
+    for (const a of alarms) alarmsOf.set(a.plantId, [...(alarmsOf.get(a.plantId) ?? []), a]);
+
+    const items = plants.map((p) => {
+      const s = signalsOf.get(p.id)!;
+      const todayStart = todayStartOf.get(p.id)!;
+      const delta = (sig: repo.KpiSignal | undefined) =>
+        sig === undefined ? null : (dailyAt.get(`${sig.signalId}:${todayStart}`)?.delta ?? null);
+      const energy = plantEnergy({
+        meterExportKwh: delta(s.meterExport),
+        inverterEnergiesKwh: s.inverters.map((i) => delta(i.energyTotal)),
+      });
+      let acPowerKw: number | null = null;
+      for (const inv of s.inverters) {
+        const v = inv.acPower && latest.get(inv.acPower.signalId);
+        if (v) acPowerKw = (acPowerKw ?? 0) + v.value;
+      }
+      const acCapacityKw =
+        p.acCapacityKw ?? (s.inverters.reduce((a, i) => a + (i.ratedAcKw ?? 0), 0) || null);
+
+      // Today's POA irradiation from hourly means × the elapsed part of each hour (the day's PR so far).
+      const geometry = plantConfig(p, s).geometry;
+      const irr = s.weather.poa ?? s.weather.ghi;
+      let irradiationKwhM2 = 0;
+      for (const h of irr ? (hourlyOf.get(irr.signalId) ?? []) : []) {
+        if (h.bucket < todayStart || h.count === 0) continue;
+        const hours = (Math.min(h.bucket + HOUR_MS, now) - h.bucket) / HOUR_MS;
+        const m = h.sum / h.count;
+        const poa = s.weather.poa
+          ? m
+          : resolvePoa({ tsMs: h.bucket + HOUR_MS / 2, poaWm2: null, ghiWm2: m }, geometry).poaWm2;
+        irradiationKwhM2 += ((poa ?? 0) * Math.max(hours, 0)) / 1000;
+      }
+      const specificYield = finalYieldKwhKwp(energy.energyKwh, p.dcCapacityKwp);
+      const prToday =
+        irradiationKwhM2 > 0 ? performanceRatio(specificYield, referenceYieldKwhKwp(irradiationKwhM2)) : null;
+
+      const plantAlarms = alarmsOf.get(p.id) ?? [];
+      const refs: ActiveAlarmRef[] = plantAlarms.flatMap((a) =>
+        Array.from({ length: a.count }, () => ({
+          priorityId: a.priorityId,
+          source: a.source as AlarmSource,
+        })),
+      );
+      const plantDevices = devicesOf.get(p.id) ?? [];
+      const lastDataMs = plantDevices.reduce<number | null>(
+        (m, d) => (d.lastDataMs !== null && (m === null || d.lastDataMs > m) ? d.lastDataMs : m),
+        null,
+      );
+      const status = operatingStatus({
+        activeAlarms: refs,
+        communication: plantCommunication(
+          plantDevices.map((d) => communicationState(d.lastDataMs, now, d.pollIntervalS)),
+        ),
+        // Without coordinates the sun cannot be placed: never call such a plant's silence "night".
+        isDaylight: p.latitude === null || p.longitude === null || isDaylight(now, p.latitude, p.longitude),
+      });
+      const byPriority = (prio: number) =>
+        plantAlarms.filter((a) => a.priorityId === prio).reduce((n, a) => n + a.count, 0);
+      const [low, medium, high, dangerous] = ALARM_PRIORITIES.map(byPriority) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      return {
+        plant_id: p.id,
+        name: p.name,
+        field_id: p.fieldId,
+        company_id: p.companyId,
+        company_name: p.companyName,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        time_zone: p.timeZone,
+        status,
+        dc_capacity_kwp: p.dcCapacityKwp,
+        ac_capacity_kw: acCapacityKw,
+        ac_power_kw: acPowerKw,
+        ac_capacity_percent:
+          acPowerKw !== null && acCapacityKw !== null && acCapacityKw > 0
+            ? (acPowerKw / acCapacityKw) * 100
+            : null,
+        energy_today_kwh: energy.energyKwh,
+        energy_source: energy.source,
+        specific_yield_today_kwh_kwp: specificYield,
+        pr_today: prToday,
+        pr_yesterday: yesterdays.get(p.id) ?? null,
+        active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
+        last_data_at: lastDataMs === null ? null : iso(lastDataMs),
+      };
+    });
+    return { items };
+  }
+
+  /** Each plant's PR of its local yesterday from kpi_daily, recomputing those still dirty. */
+  private async yesterdays(
+    plants: readonly repo.KpiPlant[],
+    signalsOf: Map<number, repo.PlantSignals>,
+    todayOf: Map<number, string>,
+  ): Promise<Map<number, number | null>> {
+    const { db } = this.ctx;
+    const pairs = plants.map((p) => ({ plantId: p.id, date: previousDate(todayOf.get(p.id)!) }));
+    const dates = [...new Set(pairs.map((p) => p.date))].sort();
+    if (dates.length === 0) return new Map();
+    const wanted = new Set(pairs.map((p) => `${p.plantId}:${p.date}`));
+    const dirty = (
+      await repo.readDirtyDays(
+        db,
+        pairs.map((p) => p.plantId),
+        dates[0]!,
+        nextDate(dates[dates.length - 1]!),
+      )
+    ).filter((d) => wanted.has(`${d.plantId}:${d.date}`));
+    const byId = new Map(plants.map((p) => [p.id, p]));
+    for (const d of dirty) await this.refreshDays(byId.get(d.plantId)!, signalsOf.get(d.plantId)!, [d]);
+    const rows = await repo.readKpiDaysOf(db, pairs);
+    return new Map(
+      rows.map((r) => [r.plant_id, kpiValuesOf(figuresOfRow(r), byId.get(r.plant_id)!.dcCapacityKwp).pr]),
+    );
+  }
+
+  /** GET inverters/{id}/summary */
+  async inverterSummary(actor: Actor, id: number, date?: string): Promise<InverterSummaryAnswer> {
+    const { db } = this.ctx;
+    const scope = scopeOf(actor);
+    const inverter = await repo.findInverter(db, scope, id);
+    if (!inverter) throw notFound();
+    const [plant] = await repo.findKpiPlants(db, scope, inverter.plantId);
+    if (!plant) throw notFound();
+    const now = this.ctx.now();
+    const day = date ?? localDate(now, plant.timeZone);
+    const signals = (await repo.loadPlantSignals(db, [plant.id])).get(plant.id)!;
+    const own = await repo.readDeviceLatest(db, id);
+    const value = (key: string) => own.find((s) => s.key === key)?.value ?? null;
+
+    // Each inverter's share of P0 by rating: the plant's DC/AC ratio applied to its rated AC power.
+    const ratedSum = signals.inverters.reduce((a, i) => a + (i.ratedAcKw ?? 0), 0);
+    const kwpOf = (ratedKw: number | null) =>
+      plant.dcCapacityKwp !== null && ratedKw !== null && ratedSum > 0
+        ? (plant.dcCapacityKwp * ratedKw) / ratedSum
+        : null;
+    const startMs = dayStart(day, plant.timeZone);
+    const counters = signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
+    const daily = await repo.readRollups(db, 'telemetry_1d', counters, startMs, startMs + 1);
+    const energyOf = new Map(daily.map((r) => [r.signalId, r.delta]));
+    const plantInverters = signals.inverters.map((i) => {
+      const energy = i.energyTotal ? (energyOf.get(i.energyTotal.signalId) ?? null) : null;
+      return {
+        device_id: i.deviceId,
+        name: i.name,
+        energy_kwh: energy,
+        specific_yield_kwh_kwp: finalYieldKwhKwp(energy, kwpOf(i.ratedAcKw)),
+      };
+    });
+    const mine = plantInverters.find((i) => i.device_id === id);
+
+    const mppts = new Map<
+      number,
+      { dc_voltage_v: number | null; dc_current_a: number | null; dc_power_kw: number | null }
+    >();
+    for (const s of own) {
+      const m = MPPT_KEY.exec(s.key);
+      if (!m) continue;
+      const n = Number(m[1]);
+      const entry = mppts.get(n) ?? { dc_voltage_v: null, dc_current_a: null, dc_power_kw: null };
+      if (m[2] === 'voltage') entry.dc_voltage_v = s.value;
+      else if (m[2] === 'current') entry.dc_current_a = s.value;
+      else entry.dc_power_kw = s.value;
+      mppts.set(n, entry);
+    }
+    const ac = value(INVERTER_KEYS.acPower);
+    const dc = value(INVERTER_KEYS.dcPower);
+    const reportedEfficiency = value(INVERTER_KEYS.efficiencyPercent);
+    const code = value(INVERTER_KEYS.statusCode);
+    const lastDataMs = own.reduce<number | null>(
+      (m, s) => (s.ts !== null && (m === null || s.ts > m) ? s.ts : m),
+      null,
+    );
+    const alarms = (await repo.readActiveAlarms(db, [plant.id])).filter((a) => a.deviceId === id);
+    const status = operatingStatus({
+      activeAlarms: alarms.flatMap((a) =>
+        Array.from({ length: a.count }, () => ({
+          priorityId: a.priorityId,
+          source: a.source as AlarmSource,
+        })),
+      ),
+      communication: communicationState(lastDataMs, now, inverter.pollIntervalS),
+      isDaylight:
+        plant.latitude === null ||
+        plant.longitude === null ||
+        isDaylight(now, plant.latitude, plant.longitude),
+    });
+    return {
+      device_id: id,
+      plant_id: plant.id,
+      name: inverter.name,
+      date: day,
+      time_zone: plant.timeZone,
+      status,
+      rated_power_kw: inverter.ratedAcKw,
+      dc_capacity_kwp: kwpOf(inverter.ratedAcKw),
+      ac_power_kw: ac,
+      dc_power_kw: dc,
+      efficiency:
+        reportedEfficiency !== null && reportedEfficiency > 0
+          ? reportedEfficiency / 100
+          : ac !== null && dc !== null && dc > 0
+            ? ac / dc
+            : null,
+      dc_voltage_v: value(INVERTER_KEYS.dcVoltage),
+      dc_current_a: value(INVERTER_KEYS.dcCurrent),
+      temperature_c: value(INVERTER_KEYS.temperature),
+      status_code: code,
+      status_text_key: code === null ? null : (INVERTER_STATE_KEYS[code] ?? INVERTER_STATE_UNKNOWN_KEY),
+      mppts: [...mppts.entries()].sort((a, b) => a[0] - b[0]).map(([index, m]) => ({ index, ...m })),
+      energy_kwh: mine?.energy_kwh ?? null,
+      lifetime_energy_kwh: lifetimeEnergyKwh(value(INVERTER_KEYS.energyTotal)),
+      specific_yield_kwh_kwp: mine?.specific_yield_kwh_kwp ?? null,
+      plant_inverters: plantInverters,
+      last_data_at: lastDataMs === null ? null : iso(lastDataMs),
+    };
+  }
+}

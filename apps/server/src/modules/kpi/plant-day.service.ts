@@ -1,0 +1,278 @@
+/**
+ * A plant-day from the database: the 5-minute rollups of the plant's KPI signals turned into the engine's
+ * intervals (engine/plant-day.ts), and the day's data completeness from the daily rollups. Used live for
+ * today and the power chart, and by the refresh job for the days it materialises in kpi_daily.
+ */
+import { FIXED_BUCKET_MS, LOSS_KINDS, type KpiValues, type LossKind } from '@solar/shared';
+import type { Db } from '../../db/database';
+import {
+  combineDailyKpiSums,
+  countryOfTimeZone,
+  dailyCompleteness,
+  DAYLIGHT_THRESHOLD_WM2,
+  DEFAULT_SYSTEM_LOSS_FRACTION,
+  emissionFactorFor,
+  G_STC_WM2,
+  kpisFromSums,
+  localDayRange,
+  plantDayKpis,
+  T_STC_C,
+  type DailyKpiSums,
+  type PlantDayInterval,
+  type PlantDayResult,
+  type PlantKpiConfig,
+} from './engine';
+import * as repo from './kpi.repository';
+
+const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
+
+/** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
+export interface SampleCounts {
+  expectedSamples: number;
+  receivedSamples: number;
+}
+
+/** A day's additive figures: the engine's sums plus completeness counts. */
+export interface DayFigures {
+  sums: DailyKpiSums;
+  samples: SampleCounts;
+}
+
+/** The engine's configuration for a plant. */
+export function plantConfig(plant: repo.KpiPlant, signals: repo.PlantSignals): PlantKpiConfig {
+  const geometry =
+    plant.latitude !== null && plant.longitude !== null && plant.tiltDeg !== null && plant.azimuthDeg !== null
+      ? {
+          latitude: plant.latitude,
+          longitude: plant.longitude,
+          tiltDeg: plant.tiltDeg,
+          azimuthDeg: plant.azimuthDeg,
+        }
+      : null;
+  return {
+    dcCapacityKwp: plant.dcCapacityKwp,
+    acCapacityKw: plant.acCapacityKw,
+    inverterRatedAcKw: signals.inverters.map((i) => i.ratedAcKw ?? 0),
+    gammaPerK: plant.gammaPerK,
+    systemLossFraction: plant.systemLossFraction,
+    geometry,
+    co2FactorKgPerKwh: co2FactorOf(plant).kgPerKwh,
+  };
+}
+
+/** The grid emission factor of the plant's country (from its time zone; the world average otherwise). */
+export function co2FactorOf(plant: repo.KpiPlant) {
+  return emissionFactorFor(countryOfTimeZone(plant.timeZone));
+}
+
+/** The model's inputs as the answers carry them (kpiModelSchema). */
+export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig) {
+  const co2 = co2FactorOf(plant);
+  const ratedSum = config.inverterRatedAcKw.reduce((a, b) => a + b, 0);
+  return {
+    dc_capacity_kwp: plant.dcCapacityKwp,
+    ac_capacity_kw: plant.acCapacityKw ?? (ratedSum > 0 ? ratedSum : null),
+    temperature_coefficient_per_k: plant.gammaPerK,
+    system_loss_fraction: plant.systemLossFraction ?? DEFAULT_SYSTEM_LOSS_FRACTION,
+    g_ref_w_m2: G_STC_WM2,
+    t_ref_c: T_STC_C,
+    daylight_threshold_w_m2: DAYLIGHT_THRESHOLD_WM2,
+    co2_factor_kg_per_kwh: co2.kgPerKwh,
+    co2_factor_country: co2.country,
+    co2_factor_year: co2.year,
+    co2_factor_source: co2.source,
+  };
+}
+
+/**
+ * What a stored day was computed with: when the plant's parameters or its inverters' ratings change, the
+ * key changes and the stored day is recomputed on its next read.
+ */
+export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): string {
+  return [
+    plant.dcCapacityKwp,
+    plant.acCapacityKw,
+    plant.gammaPerK,
+    plant.systemLossFraction,
+    plant.latitude,
+    plant.longitude,
+    plant.tiltDeg,
+    plant.azimuthDeg,
+    config.inverterRatedAcKw.join(','),
+  ]
+    .join('|')
+    .slice(0, 200);
+}
+
+/** The signals a plant-day reads: weather, the inverters' lifetime counters and the meter's export counter. */
+export function daySignalIds(signals: repo.PlantSignals): number[] {
+  const w = signals.weather;
+  return [
+    ...[w.poa, w.ghi, w.moduleTemperature, w.ambientTemperature, w.windSpeed]
+      .filter((s) => s !== undefined)
+      .map((s) => s.signalId),
+    ...signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : [])),
+    ...(signals.meterExport ? [signals.meterExport.signalId] : []),
+  ];
+}
+
+const mean = (b: repo.RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
+
+/**
+ * One local day of a plant from its 5-minute rollups, up to `untilMs` (now, for today). Each interval
+ * takes the mean of the weather signals and each inverter's lifetime-counter delta (the store credits a
+ * counter step to the bucket of the reading that closes it, as the engine expects); the meter's export is
+ * the sum of its counter's deltas.
+ */
+export async function computePlantDay(
+  db: Db,
+  plant: repo.KpiPlant,
+  signals: repo.PlantSignals,
+  date: string,
+  untilMs: number,
+): Promise<{ result: PlantDayResult; samples: SampleCounts; config: PlantKpiConfig }> {
+  const config = plantConfig(plant, signals);
+  const range = localDayRange(date, plant.timeZone);
+  const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
+  const w = signals.weather;
+  const rows = await repo.readRollups(db, 'telemetry_5m', daySignalIds(signals), range.startMs, endMs);
+  const at = new Map<string, repo.RollupBucket>();
+  for (const r of rows) at.set(`${r.signalId}:${r.bucket}`, r);
+  const get = (s: repo.KpiSignal | undefined, bucket: number) =>
+    s === undefined ? undefined : at.get(`${s.signalId}:${bucket}`);
+
+  const intervals: PlantDayInterval[] = [];
+  for (let b = range.startMs; b < endMs; b += FIVE_MIN_MS) {
+    intervals.push({
+      startMs: b,
+      // The bucket still open at `untilMs` holds only its elapsed part.
+      durationMs: Math.min(b + FIVE_MIN_MS, endMs) - b,
+      poaWm2: mean(get(w.poa, b)),
+      ghiWm2: mean(get(w.ghi, b)),
+      moduleTemperatureC: mean(get(w.moduleTemperature, b)),
+      ambientTemperatureC: mean(get(w.ambientTemperature, b)),
+      windSpeedMs: mean(get(w.windSpeed, b)),
+      inverters: signals.inverters.map((inv) => ({ energyKwh: get(inv.energyTotal, b)?.delta ?? null })),
+    });
+  }
+  let meterExportKwh: number | null = null;
+  for (const r of rows)
+    if (signals.meterExport && r.signalId === signals.meterExport.signalId && r.delta !== null)
+      meterExportKwh = (meterExportKwh ?? 0) + r.delta;
+
+  const result = plantDayKpis({ config, intervals, meterExportKwh });
+  const devices = await repo.readDaySamples(db, plant.id, range.startMs);
+  const samples: SampleCounts = { expectedSamples: 0, receivedSamples: 0 };
+  for (const d of devices) {
+    const c = dailyCompleteness({
+      date,
+      timeZone: plant.timeZone,
+      pollIntervalS: d.pollIntervalS,
+      receivedSamples: d.receivedSamples,
+      nowMs: untilMs < range.endMs ? untilMs : undefined,
+    });
+    samples.expectedSamples += c.expectedSamples;
+    samples.receivedSamples += Math.min(c.receivedSamples, c.expectedSamples);
+  }
+  return { result, samples, config };
+}
+
+/** A stored day back to its figures. */
+export function figuresOfRow(row: repo.KpiDailyRow): DayFigures {
+  return {
+    sums: {
+      energyKwh: row.energy_kwh,
+      energySource: row.energy_source as DailyKpiSums['energySource'],
+      irradiationKwhM2: row.irradiation_kwh_m2,
+      irradianceSource: row.irradiance_source as DailyKpiSums['irradianceSource'],
+      expectedEnergyKwh: row.expected_energy_kwh,
+      lossesKwh: {
+        downtime: row.loss_downtime_kwh,
+        communication_gap: row.loss_communication_gap_kwh,
+        clipping: row.loss_clipping_kwh,
+        grid_curtailment: row.loss_grid_curtailment_kwh,
+        underperformance: row.loss_underperformance_kwh,
+      },
+      prEnergyKwh: row.pr_energy_kwh,
+      prIrradiationKwhM2: row.pr_irradiation_kwh_m2,
+      prCorrectedReferenceKwh: row.pr_corrected_reference_kwh,
+      availableRatedKwIntervals: row.available_rated_kw_intervals,
+      assessedRatedKwIntervals: row.assessed_rated_kw_intervals,
+      co2AvoidedKg: row.co2_avoided_kg,
+    },
+    samples: { expectedSamples: row.expected_samples, receivedSamples: row.received_samples },
+  };
+}
+
+/** A day's figures as its kpi_daily row. */
+export function rowOfFigures(
+  plantId: number,
+  date: string,
+  f: DayFigures,
+  paramsKey: string,
+  computedAt: number,
+): repo.KpiDailyRow {
+  const s = f.sums;
+  return {
+    plant_id: plantId,
+    date,
+    energy_kwh: s.energyKwh,
+    energy_source: s.energySource,
+    irradiation_kwh_m2: s.irradiationKwhM2,
+    irradiance_source: s.irradianceSource,
+    expected_energy_kwh: s.expectedEnergyKwh,
+    loss_downtime_kwh: s.lossesKwh.downtime,
+    loss_communication_gap_kwh: s.lossesKwh.communication_gap,
+    loss_clipping_kwh: s.lossesKwh.clipping,
+    loss_grid_curtailment_kwh: s.lossesKwh.grid_curtailment,
+    loss_underperformance_kwh: s.lossesKwh.underperformance,
+    pr_energy_kwh: s.prEnergyKwh,
+    pr_irradiation_kwh_m2: s.prIrradiationKwhM2,
+    pr_corrected_reference_kwh: s.prCorrectedReferenceKwh,
+    available_rated_kw_intervals: s.availableRatedKwIntervals,
+    assessed_rated_kw_intervals: s.assessedRatedKwIntervals,
+    co2_avoided_kg: s.co2AvoidedKg,
+    expected_samples: f.samples.expectedSamples,
+    received_samples: f.samples.receivedSamples,
+    params_key: paramsKey,
+    computed_at: computedAt,
+  };
+}
+
+/** Days summed into a period (IEC 61724-1: ratios recomputed from the sums, never averaged). */
+export function combineFigures(days: readonly DayFigures[]): DayFigures {
+  return {
+    sums: combineDailyKpiSums(days.map((d) => d.sums)),
+    samples: {
+      expectedSamples: days.reduce((a, d) => a + d.samples.expectedSamples, 0),
+      receivedSamples: days.reduce((a, d) => a + d.samples.receivedSamples, 0),
+    },
+  };
+}
+
+/** The answer's snake_case KPI values of a period's figures. */
+export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null): KpiValues {
+  const k = kpisFromSums(f.sums, dcCapacityKwp);
+  const losses = Object.fromEntries(LOSS_KINDS.map((kind) => [`${kind}_kwh`, k.lossesKwh[kind]])) as Record<
+    `${LossKind}_kwh`,
+    number
+  >;
+  return {
+    energy_kwh: k.energyKwh,
+    energy_source: k.energySource,
+    specific_yield_kwh_kwp: k.specificYieldKwhKwp,
+    irradiation_kwh_m2: k.irradiationKwhM2,
+    irradiance_source: k.irradianceSource,
+    reference_yield_kwh_kwp: k.referenceYieldKwhKwp,
+    pr: k.pr,
+    pr_temperature_corrected: k.prTemperatureCorrected,
+    expected_energy_kwh: k.expectedEnergyKwh,
+    losses: { ...losses, total_kwh: LOSS_KINDS.reduce((a, kind) => a + k.lossesKwh[kind], 0) },
+    availability: { time_based: k.availability, energy_based: k.energyAvailability },
+    data_completeness:
+      f.samples.expectedSamples > 0
+        ? Math.min(f.samples.receivedSamples / f.samples.expectedSamples, 1)
+        : null,
+    co2_avoided_kg: k.co2AvoidedKg,
+  };
+}
