@@ -5,6 +5,7 @@ import { authRoutes } from './auth/auth.routes';
 import { usersRoutes } from './users/users.routes';
 import { alarmsRoutes } from './alarms/alarms.routes';
 import { auditRoutes } from './audit/audit.routes';
+import { camerasRoutes } from './cameras/cameras.routes';
 import { companiesRoutes } from './companies/companies.routes';
 import { devicesRoutes } from './devices/devices.routes';
 import { faultsRoutes } from './faults/faults.routes';
@@ -33,4 +34,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   auditRoutes,
   streamRoutes,
   alarmsRoutes,
+  camerasRoutes,
 ];

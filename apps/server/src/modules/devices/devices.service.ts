@@ -1,4 +1,4 @@
-import { E, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
+import { E, URL_SECRET_MASK, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
@@ -29,6 +29,34 @@ function valuesOf(body: DeviceBodyParsed): repo.DeviceValues {
     stream_url: body.stream_url ?? null,
     is_active: body.is_active,
   };
+}
+
+const urlOrNull = (value: string | null | undefined): URL | null => {
+  try {
+    return value ? new URL(value) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A camera URL sent back with the masked password (as reads show it) keeps the stored password — but only
+ * for the same scheme, host, port and user, so a changed address cannot carry the old password away.
+ */
+function unmasked(field: 'snapshot_url' | 'stream_url', submitted: string | null, stored: string | null) {
+  const url = urlOrNull(submitted);
+  if (!url || url.password !== URL_SECRET_MASK) return submitted;
+  const previous = urlOrNull(stored);
+  if (
+    !previous?.password ||
+    previous.protocol !== url.protocol ||
+    previous.host !== url.host ||
+    previous.username !== url.username
+  ) {
+    throw badRequest({ [field]: [V.invalidUrl] });
+  }
+  url.password = previous.password;
+  return url.toString();
 }
 
 /** Devices of a plant, with their topology (parent_device_id) kept inside one plant and free of loops. */
@@ -69,6 +97,9 @@ export class DevicesService {
             throw badRequest({ parent_device_id: [V.invalidValue] });
           }
         }
+        const stored = before ? await repo.storedCameraUrls(trx, id) : undefined;
+        values.snapshot_url = unmasked('snapshot_url', values.snapshot_url, stored?.snapshot_url ?? null);
+        values.stream_url = unmasked('stream_url', values.stream_url, stored?.stream_url ?? null);
         if (before) await repo.updateDevice(trx, id, values, now);
         const savedId = before ? id : await repo.insertDevice(trx, values, now);
         const after = found(await repo.findDevice(trx, scope, savedId));
