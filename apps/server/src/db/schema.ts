@@ -319,6 +319,16 @@ export interface AlarmEventsTable {
   at: number;
 }
 
+/** A dragged node of a plant's single-line diagram (node ids as in packages/shared/src/topology.ts). */
+export interface SingleLinePositionsTable {
+  plant_id: number;
+  node_id: string;
+  x_px: number;
+  y_px: number;
+  updated_by: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -345,4 +355,5 @@ export interface Database {
   faults: FaultsTable;
   fault_comments: FaultCommentsTable;
   fault_status_history: FaultStatusHistoryTable;
+  single_line_positions: SingleLinePositionsTable;
 }

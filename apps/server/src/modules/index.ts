@@ -15,6 +15,7 @@ import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
 import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
+import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
@@ -35,4 +36,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   streamRoutes,
   alarmsRoutes,
   camerasRoutes,
+  topologyRoutes,
 ];

@@ -5,6 +5,7 @@ import { telemetry } from './2026-11-23-0004-telemetry';
 import { collectors } from './2026-11-23-0005-collectors';
 import { alarms } from './2026-11-23-0006-alarms';
 import { faults } from './2026-11-23-0007-faults';
+import { singleLine } from './2026-11-23-0008-single-line';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -16,4 +17,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0005-collectors': collectors,
   '2026-11-23-0006-alarms': alarms,
   '2026-11-23-0007-faults': faults,
+  '2026-11-23-0008-single-line': singleLine,
 };
