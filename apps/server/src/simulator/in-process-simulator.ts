@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createVirtualPlant, type TelemetryPoint, type VirtualPlant } from '@solar/simulator';
 import type { AppContext } from '../context';
+import { startDemoCameras } from './demo-cameras';
 import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
 
 export interface InProcessSimulator {
@@ -53,6 +54,8 @@ export async function startInProcessSimulator(
   const plants: VirtualPlant[] = topology.map((definition) =>
     createVirtualPlant(definition, { seed: options.seed ?? 1 }),
   );
+  // The demo's cameras show these plants' simulated sky (demo-cameras.ts).
+  const cameras = await startDemoCameras(ctx, log, plants);
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -118,6 +121,7 @@ export async function startInProcessSimulator(
       if (timer) clearTimeout(timer);
       await backfilled.catch(() => undefined);
       await inFlight;
+      await cameras.stop();
     },
   };
 }

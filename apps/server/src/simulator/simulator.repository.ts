@@ -104,3 +104,32 @@ export async function latestValues(db: Db, signalIds: number[]): Promise<Map<num
   }
   return values;
 }
+
+/** The active camera devices of these plants, with their plant's name and stored addresses. */
+export async function demoCameraDevices(db: Db, plantIds: number[]) {
+  if (plantIds.length === 0) return [];
+  return db
+    .selectFrom('devices')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select([
+      'devices.id',
+      'devices.plant_id',
+      'plants.name as plant_name',
+      'devices.snapshot_url',
+      'devices.stream_url',
+    ])
+    .where('devices.type', '=', 'camera')
+    .where('devices.is_active', '=', 1)
+    .where('devices.plant_id', 'in', plantIds)
+    .orderBy('devices.id')
+    .execute();
+}
+
+/** Points a demo camera device at the simulator's camera server. */
+export async function pointCameraAt(
+  db: Db,
+  deviceId: number,
+  urls: { snapshot_url: string; stream_url: string },
+): Promise<void> {
+  await db.updateTable('devices').set(urls).where('id', '=', deviceId).execute();
+}

@@ -180,8 +180,12 @@ export async function openStream(url: URL): Promise<CameraStream> {
   };
   rearm();
   response.on('data', rearm);
-  response.on('error', () => frames.end());
-  response.on('end', () => clearTimeout(idle));
+  // However the camera's answer stops (ended, reset, or cut by close()), the client's stream ends with it.
+  response.on('error', () => undefined);
+  response.on('close', () => {
+    clearTimeout(idle);
+    if (!frames.writableEnded) frames.end();
+  });
   response.pipe(frames);
   frames.on('close', close);
   return { contentType: `multipart/x-mixed-replace; boundary=${ours}`, frames, close };
