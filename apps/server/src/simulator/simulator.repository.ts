@@ -15,6 +15,7 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       'plants.tilt_deg',
       'plants.azimuth_deg',
       'plants.dc_capacity_kwp',
+      'plants.commissioning_date',
       'fields.latitude as field_latitude',
       'fields.longitude as field_longitude',
     ])
@@ -63,6 +64,7 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       tiltDeg: Number(p.tilt_deg ?? 25),
       azimuthDeg: Number(p.azimuth_deg ?? 180),
       dcCapacityKwp: Number(p.dc_capacity_kwp ?? ratedAcKw * 1.2),
+      commissioningDate: p.commissioning_date,
       devices: own.map((d) => ({
         deviceId: d.id,
         type: d.type as DeviceType,
