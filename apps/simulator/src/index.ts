@@ -12,3 +12,6 @@ export * from './modbus/frame';
 export * from './modbus/tcp-server';
 export * from './modbus/sunspec-server';
 export * from './modbus/drive';
+export * from './camera/png';
+export * from './camera/font';
+export * from './camera/scene';

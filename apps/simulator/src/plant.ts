@@ -6,7 +6,7 @@
 import { SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { DeviceType } from '@solar/shared';
 import { CloudProcess } from './physics/clouds';
-import { EnergyCounter, trapezoidKwh } from './physics/energy';
+import { EnergyCounter, lifetimeEnergyEstimateKwh, trapezoidKwh } from './physics/energy';
 import { DEFAULT_FAULT_RATES, FaultProcess, NO_FAULTS } from './physics/faults';
 import type { FaultKind, FaultRates } from './physics/faults';
 import { dcPowerKw, dcVoltage, inverterAcPower, inverterEfficiency } from './physics/power';
@@ -55,6 +55,11 @@ export interface VirtualPlantDefinition {
   /** Clockwise from north (180 = south). */
   azimuthDeg: number;
   dcCapacityKwp: number;
+  /**
+   * `YYYY-MM-DD` the plant went into service: the inverters' lifetime counters start at what they would
+   * have produced since (unless `initialTotalEnergyKwh` says otherwise). Unknown: they start as new.
+   */
+  commissioningDate?: string | null;
   devices: VirtualDeviceDefinition[];
   /** Overrides the climate guessed from latitude. */
   climate?: Partial<Climate>;
@@ -438,8 +443,30 @@ export function createVirtualPlant(
     });
   }
 
+  /**
+   * At the first sample, counters without a stored start are set to what the plant would have produced
+   * since its commissioning (never 0), and the meter's export counter to what of it reached the grid.
+   */
+  function startCounters(tsMs: number): void {
+    const commissioned = definition.commissioningDate
+      ? Date.parse(`${definition.commissioningDate}T00:00:00Z`)
+      : NaN;
+    for (const inv of inverters) {
+      if (inv.def.initialTotalEnergyKwh !== undefined) continue;
+      inv.energy.totalKwh = lifetimeEnergyEstimateKwh(
+        inv.dcKwp,
+        definition.latitude,
+        Number.isFinite(commissioned) ? commissioned : tsMs,
+        tsMs,
+      );
+    }
+    const producedKwh = inverters.reduce((sum, inv) => sum + inv.energy.totalKwh, 0);
+    meterExport.totalKwh = producedKwh * (1 - CABLE_LOSS_FRACTION - TRANSFORMER_LOAD_LOSS);
+  }
+
   function sample(tsMs: number): DeviceSample[] {
     if (lastTs !== undefined && tsMs <= lastTs) return lastSamples;
+    if (lastTs === undefined) startCounters(tsMs);
     if (lastTs === undefined || tsMs - lastTs > MAX_GAP_MS) {
       advance(tsMs, 0);
     } else {

@@ -103,6 +103,25 @@ export const deviceBody = z.discriminatedUnion(
 export type DeviceBody = z.input<typeof deviceBody>;
 export type DeviceBodyParsed = z.output<typeof deviceBody>;
 
+/**
+ * What device reads show in place of the password of a camera URL (`http://user:********@host/…`): the
+ * credentials stay on the server. Sending a URL back with this mask keeps the stored password, as long as
+ * the scheme, host, port and user are unchanged (so it cannot be sent to another address).
+ */
+export const URL_SECRET_MASK = '********';
+
+/** The URL with its password replaced by URL_SECRET_MASK; anything that is not a URL unchanged. */
+export function maskUrlSecret(value: string): string {
+  try {
+    const url = new URL(value);
+    if (!url.password) return value;
+    url.password = URL_SECRET_MASK;
+    return url.toString();
+  } catch {
+    return value;
+  }
+}
+
 export const deviceSchema = z.object({
   id: z.number().int(),
   plant_id: z.number().int(),

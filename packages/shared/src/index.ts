@@ -18,3 +18,4 @@ export * from './collectors';
 export * from './alarms';
 export * from './faults';
 export * from './kpi';
+export * from './topology';

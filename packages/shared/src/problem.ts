@@ -53,4 +53,10 @@ export const E = {
   faultTransition: 'errors.faultTransition',
   /** The alarm was already approved or rejected (409). */
   alarmDecided: 'errors.alarmDecided',
+  /** The camera could not be reached, did not answer in time or answered with an error status (502). */
+  cameraUnreachable: 'errors.cameraUnreachable',
+  /** The camera answered with a redirect, a type other than JPEG/PNG (or MJPEG) or too many bytes (502). */
+  cameraInvalidAnswer: 'errors.cameraInvalidAnswer',
+  /** The camera has no http(s) snapshot or stream address to proxy (409). */
+  cameraNotConfigured: 'errors.cameraNotConfigured',
 } as const;

@@ -338,6 +338,14 @@ export const schemaColumns = {
     date: 'not null',
     marked_at: 'not null',
   },
+  single_line_positions: {
+    plant_id: 'not null',
+    node_id: 'not null',
+    x_px: 'not null',
+    y_px: 'not null',
+    updated_by: 'null',
+    updated_at: 'not null',
+  },
 } as const satisfies SchemaDescription;
 
 /** True when A and B are the same type (not merely assignable either way). */

@@ -359,6 +359,16 @@ export interface KpiDirtyDaysTable {
   marked_at: number;
 }
 
+/** A dragged node of a plant's single-line diagram (node ids as in packages/shared/src/topology.ts). */
+export interface SingleLinePositionsTable {
+  plant_id: number;
+  node_id: string;
+  x_px: number;
+  y_px: number;
+  updated_by: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -387,4 +397,5 @@ export interface Database {
   fault_status_history: FaultStatusHistoryTable;
   kpi_daily: KpiDailyTable;
   kpi_dirty_days: KpiDirtyDaysTable;
+  single_line_positions: SingleLinePositionsTable;
 }

@@ -5,6 +5,7 @@ import { authRoutes } from './auth/auth.routes';
 import { usersRoutes } from './users/users.routes';
 import { alarmsRoutes } from './alarms/alarms.routes';
 import { auditRoutes } from './audit/audit.routes';
+import { camerasRoutes } from './cameras/cameras.routes';
 import { companiesRoutes } from './companies/companies.routes';
 import { devicesRoutes } from './devices/devices.routes';
 import { faultsRoutes } from './faults/faults.routes';
@@ -15,6 +16,7 @@ import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
 import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
+import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
@@ -35,4 +37,6 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   streamRoutes,
   alarmsRoutes,
   kpiRoutes,
+  camerasRoutes,
+  topologyRoutes,
 ];

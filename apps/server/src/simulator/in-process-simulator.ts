@@ -11,6 +11,7 @@ import {
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
+import { startDemoCameras } from './demo-cameras';
 import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
 
 export interface InProcessSimulator {
@@ -178,6 +179,8 @@ export async function startInProcessSimulator(
   const plants: VirtualPlant[] = topology.map((definition) =>
     createVirtualPlant(definition, { seed: options.seed ?? 1 }),
   );
+  // The demo's cameras show these plants' simulated sky (demo-cameras.ts).
+  const cameras = await startDemoCameras(ctx, log, plants);
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -326,6 +329,7 @@ export async function startInProcessSimulator(
       if (timer) clearTimeout(timer);
       await backfilled.catch(() => false);
       await inFlight;
+      await cameras.stop();
     },
   };
 }

@@ -15,6 +15,7 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       'plants.tilt_deg',
       'plants.azimuth_deg',
       'plants.dc_capacity_kwp',
+      'plants.commissioning_date',
       'fields.latitude as field_latitude',
       'fields.longitude as field_longitude',
     ])
@@ -63,6 +64,7 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       tiltDeg: Number(p.tilt_deg ?? 25),
       azimuthDeg: Number(p.azimuth_deg ?? 180),
       dcCapacityKwp: Number(p.dc_capacity_kwp ?? ratedAcKw * 1.2),
+      commissioningDate: p.commissioning_date,
       devices: own.map((d) => ({
         deviceId: d.id,
         type: d.type as DeviceType,
@@ -103,4 +105,33 @@ export async function latestValues(db: Db, signalIds: number[]): Promise<Map<num
     for (const r of rows) values.set(r.signal_id, Number(r.value));
   }
   return values;
+}
+
+/** The active camera devices of these plants, with their plant's name and stored addresses. */
+export async function demoCameraDevices(db: Db, plantIds: number[]) {
+  if (plantIds.length === 0) return [];
+  return db
+    .selectFrom('devices')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select([
+      'devices.id',
+      'devices.plant_id',
+      'plants.name as plant_name',
+      'devices.snapshot_url',
+      'devices.stream_url',
+    ])
+    .where('devices.type', '=', 'camera')
+    .where('devices.is_active', '=', 1)
+    .where('devices.plant_id', 'in', plantIds)
+    .orderBy('devices.id')
+    .execute();
+}
+
+/** Points a demo camera device at the simulator's camera server. */
+export async function pointCameraAt(
+  db: Db,
+  deviceId: number,
+  urls: { snapshot_url: string; stream_url: string },
+): Promise<void> {
+  await db.updateTable('devices').set(urls).where('id', '=', deviceId).execute();
 }

@@ -98,3 +98,38 @@ export class EnergyCounter {
     }
   }
 }
+
+const YEAR_MS = 365.25 * 86_400_000;
+/** Yearly loss of module output; 0.5 %/year is the common linear warranty figure for crystalline modules. */
+export const MODULE_DEGRADATION_PER_YEAR = 0.005;
+/**
+ * What a factory acceptance test leaves on a new inverter's counter. SunSpec reads an acc32 of 0 as "not
+ * implemented", so a real lifetime counter is never 0.
+ */
+export const FACTORY_TEST_ENERGY_KWH = 1;
+
+/**
+ * A rough yearly specific yield for a fixed, well-oriented array by latitude: about 1,470 kWh/kWp at 37.7°
+ * (Konya) and 1,380 kWh/kWp at 41.9° (Skopje). A rule of thumb for seeding a plausible counter, not a
+ * yield model.
+ */
+export function typicalSpecificYieldKwhPerKwp(latitude: number): number {
+  return Math.max(2300 - 22 * Math.abs(latitude), 600);
+}
+
+/**
+ * Where an inverter's lifetime counter stands at `atMs` for an array of `dcKwp` commissioned at
+ * `commissionedMs`: the typical yield for each year since, less the modules' degradation, and never less
+ * than FACTORY_TEST_ENERGY_KWH.
+ */
+export function lifetimeEnergyEstimateKwh(
+  dcKwp: number,
+  latitude: number,
+  commissionedMs: number,
+  atMs: number,
+): number {
+  const years = Math.max((atMs - commissionedMs) / YEAR_MS, 0);
+  // The integral of a linearly degrading output over `years`.
+  const degradedYears = years - (MODULE_DEGRADATION_PER_YEAR * years * years) / 2;
+  return Math.max(dcKwp * typicalSpecificYieldKwhPerKwp(latitude) * degradedYears, FACTORY_TEST_ENERGY_KWH);
+}

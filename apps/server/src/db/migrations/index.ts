@@ -6,6 +6,7 @@ import { collectors } from './2026-11-23-0005-collectors';
 import { alarms } from './2026-11-23-0006-alarms';
 import { faults } from './2026-11-23-0007-faults';
 import { kpi } from './2026-11-23-0008-kpi';
+import { singleLine } from './2026-11-23-0009-single-line';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -18,4 +19,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0006-alarms': alarms,
   '2026-11-23-0007-faults': faults,
   '2026-11-23-0008-kpi': kpi,
+  '2026-11-23-0009-single-line': singleLine,
 };

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { Device, DeviceType, Protocol, deviceListQuery } from '@solar/shared';
+import {
+  maskUrlSecret,
+  type Device,
+  type DeviceType,
+  type Protocol,
+  type deviceListQuery,
+} from '@solar/shared';
 import type { Db } from '../../db/database';
 import { bool, iso, pageOf, searchAny } from '../../lib/listing';
 import { reachable, type Scope } from '../../lib/scope';
@@ -80,8 +86,9 @@ const toDevice = (r: Row): Device => ({
   baud_rate: r.baud_rate,
   mqtt_topic: r.mqtt_topic,
   poll_interval_s: r.poll_interval_s,
-  snapshot_url: r.snapshot_url,
-  stream_url: r.stream_url,
+  // A camera's password stays on the server (the proxy uses it); reads show a mask in its place.
+  snapshot_url: r.snapshot_url === null ? null : maskUrlSecret(r.snapshot_url),
+  stream_url: r.stream_url === null ? null : maskUrlSecret(r.stream_url),
   is_active: bool(r.is_active),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
@@ -180,4 +187,16 @@ export async function deviceChildren(db: Db, id: number): Promise<{ signals: num
 
 export async function deleteDevice(db: Db, id: number): Promise<void> {
   await db.deleteFrom('devices').where('id', '=', id).execute();
+}
+
+/** A device's camera addresses as stored, credentials included (for keeping a masked password on save). */
+export async function storedCameraUrls(
+  db: Db,
+  id: number,
+): Promise<{ snapshot_url: string | null; stream_url: string | null } | undefined> {
+  return db
+    .selectFrom('devices')
+    .select(['snapshot_url', 'stream_url'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

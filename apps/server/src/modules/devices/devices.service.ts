@@ -1,4 +1,4 @@
-import { E, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
+import { E, URL_SECRET_MASK, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
 import { auditedRemove, auditedSave } from '../../lib/audited-write';
@@ -28,6 +28,34 @@ function valuesOf(body: DeviceBodyParsed): repo.DeviceValues {
     stream_url: body.stream_url ?? null,
     is_active: body.is_active,
   };
+}
+
+const urlOrNull = (value: string | null | undefined): URL | null => {
+  try {
+    return value ? new URL(value) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * A camera URL sent back with the masked password (as reads show it) keeps the stored password — but only
+ * for the same scheme, host, port and user, so a changed address cannot carry the old password away.
+ */
+function unmasked(field: 'snapshot_url' | 'stream_url', submitted: string | null, stored: string | null) {
+  const url = urlOrNull(submitted);
+  if (!url || url.password !== URL_SECRET_MASK) return submitted;
+  const previous = urlOrNull(stored);
+  if (
+    !previous?.password ||
+    previous.protocol !== url.protocol ||
+    previous.host !== url.host ||
+    previous.username !== url.username
+  ) {
+    throw badRequest({ [field]: [V.invalidUrl] });
+  }
+  url.password = previous.password;
+  return url.toString();
 }
 
 /** Devices of a plant, with their topology (parent_device_id) kept inside one plant and free of loops. */
@@ -68,6 +96,10 @@ export class DevicesService {
             throw badRequest({ parent_device_id: [V.invalidValue] });
           }
         }
+        // A masked password sent back (as reads show it) stands for the stored one.
+        const stored = before ? await repo.storedCameraUrls(trx, id) : undefined;
+        values.snapshot_url = unmasked('snapshot_url', values.snapshot_url, stored?.snapshot_url ?? null);
+        values.stream_url = unmasked('stream_url', values.stream_url, stored?.stream_url ?? null);
       },
       insert: (trx, now) => repo.insertDevice(trx, values, now),
       update: (trx, deviceId, _before, now) => repo.updateDevice(trx, deviceId, values, now),
