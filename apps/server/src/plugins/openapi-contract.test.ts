@@ -183,6 +183,28 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/substationAlarms', '/api/alarms/substationAlarms');
     await get('/api/alarms/custom', '/api/alarms/custom');
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
+    await get('/api/plants/overview', '/api/plants/overview');
+    for (const period of ['day', 'month', 'year']) {
+      await get('/api/plants/:id/kpis', `/api/plants/${tree.plantId}/kpis`, { period, date: today });
+    }
+    await get('/api/plants/:id/power', `/api/plants/${tree.plantId}/power`, { date: today });
+    await get('/api/inverters/:id/summary', `/api/inverters/${tree.deviceId}/summary`, { date: today });
+    await get('/api/plants/:id/topology', `/api/plants/${tree.plantId}/topology`);
+    // A camera with no http(s) address: the proxy's documented 409. Its image answers are bytes, checked
+    // against a real camera server in cameras.test.ts.
+    const camera = await save(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Contract camera',
+      type: 'camera',
+      protocol: 'http',
+    });
+    for (const kind of ['snapshot', 'stream']) {
+      const path = `/api/cameras/${camera.id}/${kind}`;
+      const res = await t.http.get(path, { token: admin.token });
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(409);
+      covered.add(`/api/cameras/:id/${kind}`);
+      check(path, res);
+    }
 
     // Refusals are answers too: each must be declared with the problem schema and its media type.
     const getRoutes = t.app.accessTable.filter(

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, problemSchema } from '@solar/shared';
+import { idParam } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { problems } from '../../plugins/openapi';
 import { CamerasService } from './cameras.service';
 
 /** Camera bytes are shown as images only: no script, no plugin, no framing, not cached. */
@@ -21,7 +22,8 @@ const bytes = z
     type: 'string',
     format: 'binary',
   });
-const errors = { 404: problemSchema, 409: problemSchema, 502: problemSchema };
+/** 404 is derived from the id parameter; these are the proxy's own: no usable address, camera unreachable. */
+const errors = problems(409, 502);
 
 /** GET /api/cameras/{id}/snapshot and /stream: the camera proxy (page dashboard, view). */
 export const camerasRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {

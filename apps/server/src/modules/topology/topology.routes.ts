@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParam, problemSchema, topologyAnswer, topologyPositionsBody } from '@solar/shared';
+import { idParam, topologyAnswer, topologyPositionsBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
@@ -20,7 +20,7 @@ export const topologyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, 
           "The plant's single-line graph: grid connection, busbars and devices, edges and saved positions",
         operationId: 'getPlantTopology',
         params: idParam,
-        response: { 200: topologyAnswer, 404: problemSchema },
+        response: { 200: topologyAnswer },
       },
     },
     (request) => service.get(actorOf(request), request.params.id),
@@ -37,7 +37,7 @@ export const topologyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, 
         operationId: 'savePlantTopologyPositions',
         params: idParam,
         body: topologyPositionsBody,
-        response: { 200: topologyAnswer, 400: problemSchema, 404: problemSchema },
+        response: { 200: topologyAnswer },
       },
     },
     (request) => service.savePositions(actorOf(request), request.params.id, request.body),
