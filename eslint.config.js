@@ -42,6 +42,19 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          // The browser must not validate before our translated rules do (spec §5).
+          paths: [
+            {
+              name: 'antd/es/form',
+              importNames: ['default'],
+              message: 'Use Form from components/form: it sets noValidate.',
+            },
+            {
+              name: 'antd',
+              importNames: ['Form'],
+              message: 'Use Form from components/form: it sets noValidate.',
+            },
+          ],
           patterns: [
             {
               group: ['../../features/*/*', '../*/components/*', '../*/api/*'],

@@ -1,5 +1,4 @@
 import Button from 'antd/es/button';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import Result from 'antd/es/result';
 import MailOutlined from '@ant-design/icons/MailOutlined';
@@ -9,7 +8,7 @@ import { Link } from 'react-router';
 import { applyProblemToForm, zodRule } from '../../lib/form-rules';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
 
 /** The failure text: too many tries says so; anything else is the spec's generic reset failure. */

@@ -1,6 +1,5 @@
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import LockOutlined from '@ant-design/icons/LockOutlined';
@@ -12,7 +11,7 @@ import { E } from '@solar/shared';
 import { applyProblemToForm, zodRule } from '../../lib/form-rules';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
 
 interface LoginValues {

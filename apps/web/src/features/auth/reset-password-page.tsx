@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import Button from 'antd/es/button';
-import Form from 'antd/es/form';
 import Password from 'antd/es/input/Password';
 import Result from 'antd/es/result';
 import Spin from 'antd/es/spin';
@@ -12,7 +11,7 @@ import { E, V } from '@solar/shared';
 import { applyProblemToForm, sameAsRule, zodRule } from '../../lib/form-rules';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
 
 interface ResetValues {
