@@ -16,12 +16,21 @@ interface PublicMatch {
   params: Record<string, string>;
 }
 
+/** A path segment decoded; a malformed escape stays as it is (the link check then answers it). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The logged-out pages (spec §2) by path; any other path belongs to the console's router. */
 export function matchPublicPath(pathname: string): PublicMatch | null {
   if (/^\/login\/?$/.test(pathname)) return { Page: LoginPage, params: {} };
   if (/^\/forgot-password\/?$/.test(pathname)) return { Page: ForgotPasswordPage, params: {} };
   const reset = /^\/reset-password\/([^/]+)\/?$/.exec(pathname);
-  if (reset) return { Page: ResetPasswordPage, params: { guid: decodeURIComponent(reset[1]!) } };
+  if (reset) return { Page: ResetPasswordPage, params: { guid: safeDecode(reset[1]!) } };
   return null;
 }
 
