@@ -59,6 +59,25 @@ export default tseslint.config(
           message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
         },
       ],
+      // The browser must not validate before our translated rules do (spec §5): forms come from
+      // components/form, which sets noValidate.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd/es/form',
+              importNames: ['default'],
+              message: 'Use Form from components/form: it sets noValidate.',
+            },
+            {
+              name: 'antd',
+              importNames: ['Form'],
+              message: 'Use Form from components/form: it sets noValidate.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -108,11 +127,13 @@ export default tseslint.config(
               message: 'Import another feature through its index.ts, and never the app shell.',
             })),
             {
-              // The page registry lazy-loads each page module: the pages are the routes' entry points.
-              target: `${WEB}/app/!(page-registry).{ts,tsx}`,
+              // The page registry (console) and the public app (logged-out pages) lazy-load each page
+              // module: the pages are the routes' entry points.
+              target: `${WEB}/app/!(page-registry|public-app).{ts,tsx}`,
               from: `${WEB}/features/*/**`,
               except: [`${WEB}/features/*/index.ts`],
-              message: 'Import a feature through its index.ts (pages only from page-registry.ts).',
+              message:
+                'Import a feature through its index.ts (pages only from page-registry.ts or public-app.tsx).',
             },
           ],
         },

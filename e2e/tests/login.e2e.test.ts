@@ -105,11 +105,14 @@ describe('login page', () => {
   it('has a 17-slot background slider that advances every 5 s; the stored index cycles 1..9', () =>
     run('slider', async (page) => {
       // A fake clock, paused once the page runs, makes the 5000 ms interval exact and instant to wait for.
+      // The pause lies 1 s ahead of the time read from the page: the page's clock keeps running between the
+      // read and the pause (more than 10 ms while the first frame is laid out on a loaded machine), and
+      // the first change is due 5 s after the slider mounts, so it still comes after the pause.
       await page.clock.install();
       await page.goto('/login');
       const slider = page.getByTestId('login-slider');
       await slider.waitFor({ state: 'attached' });
-      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 10);
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
       expect(await slider.getAttribute('data-slide-count')).toBe('17');
       expect(await slider.locator('.login-slide').count()).toBe(17);
       expect(await slider.locator('.login-slide.is-active').count()).toBe(1);

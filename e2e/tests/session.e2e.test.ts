@@ -99,21 +99,36 @@ describe('session: expired tokens, anti-forgery header, content security policy'
       DEMO.admin,
     ));
 
-  it('a garbage token logs the user out to /login', () =>
-    run(
-      'garbage',
-      async (page) => {
-        await setToken(page, 'garbage.not-a.jwt');
-        await page.goto('/alarms');
-        // Logged out: the console path does not exist, the menu is gone and the token was removed.
-        await page.getByTestId('not-found').waitFor();
-        expect(await storage(page, 'token')).toBeNull();
-        expect(await page.getByTestId('menu').count()).toBe(0);
-        await page.goto('/');
-        await expectPath(page, '/login');
-      },
-      DEMO.operator,
-    ));
+  // Tokens that are no session: malformed, or well-formed (and even validly signed) without the claims
+  // the console reads. Each is treated like an expired token at every route, and never sent.
+  const notSessions: [string, () => string][] = [
+    ['that is malformed', () => 'garbage.not-a.jwt'],
+    ['whose claims name no user', () => 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MX0.x'],
+    [
+      'signed by the server but lacking permissions',
+      () =>
+        signJwt(
+          { sub: '1', name: 'x', role_id: 1, iat: now(), exp: now() + 3600 },
+          serverJwtSecret(server.dataDir),
+        ),
+    ],
+  ];
+  for (const [kind, token] of notSessions)
+    it(`a token ${kind} ends the session with the message at every route, without calling the API`, () =>
+      run(`not-a-session-${kind.replace(/\W+/g, '-')}`, async (page) => {
+        const sent: string[] = [];
+        page.on('request', (r) => {
+          if (r.headers().authorization) sent.push(r.url());
+        });
+        await page.goto('/login');
+        for (const path of ['/map', '/alarms', '/profile/1', '/']) {
+          await setToken(page, token());
+          await page.goto(path);
+          await expectLoggedOutWithMessage(page);
+          expect(await page.getByTestId('not-found').count(), path).toBe(0);
+        }
+        expect(sent).toEqual([]);
+      }));
 
   it('sends X-XSRF-TOKEN equal to the XSRF-TOKEN cookie on every API request', () =>
     run('xsrf', async (page) => {

@@ -33,7 +33,8 @@ export type TokenAnswer = z.infer<typeof tokenAnswer>;
 
 /** Claims carried by the session JWT. */
 export const tokenClaims = z.object({
-  sub: z.string(),
+  /** The user id, as a decimal string (JWT subjects are strings). */
+  sub: z.string().regex(/^[1-9][0-9]*$/),
   name: z.string(),
   role_id: z.number().int(),
   permissions: z.array(permissionSchema),

@@ -6,6 +6,7 @@ import { NotFoundPage } from '../components/not-found-page';
 import { firstPermittedPath } from '../lib/routes';
 import { useSession } from '../lib/session-store';
 import { ConsoleLayout } from './page-registry';
+import { RouterPageNav } from './router-page-nav';
 
 /** Waits for a saved token to be checked before any route decides (spec §4). */
 export function SessionGate() {
@@ -23,12 +24,20 @@ export function IndexRedirect() {
 export function PublicOnly({ children }: { children: ReactNode }) {
   const user = useSession((s) => s.user);
   if (user) return <Navigate to={firstPermittedPath(user)} replace />;
-  return <Suspense fallback={<FullPageSpin />}>{children}</Suspense>;
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <RouterPageNav>{children}</RouterPageNav>
+    </Suspense>
+  );
 }
 
 /** Pages open in both states (forgot and reset password). */
 export function Public({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<FullPageSpin />}>{children}</Suspense>;
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <RouterPageNav>{children}</RouterPageNav>
+    </Suspense>
+  );
 }
 
 /** The logged-in layout; logged out, the console paths do not exist (spec §2: 404). */

@@ -1,5 +1,6 @@
 /** Shared UI pieces; features import them from here. */
 export { BrandMark } from './brand-mark';
+export { Form } from './form';
 export { FullPageSpin } from './full-page-spin';
 export { InlineMessage } from './inline-message';
 export { LanguageButtons } from './language-buttons';

@@ -34,8 +34,11 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Ends the session after a 401 (spec §4): once, even when several calls fail together. */
-function sessionExpired(): void {
+/**
+ * Ends an expired session (spec §4: after a 401, or a saved token that is no session): logs out and,
+ * once even when several calls fail together, shows the session message and goes to /login.
+ */
+export function sessionExpired(): void {
   const session = useSession.getState();
   const hadSession = session.status !== 'anonymous' || getToken() !== null;
   session.logout();

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Messages } from '@solar/i18n';
-import trTR from '@solar/i18n/locales/tr_TR.json';
+import { app, auth, errors, languages, theme, validation } from '@solar/i18n/locales/tr_TR.json';
 import { DEFAULT_LOCALE, LOCALES, STORAGE_KEYS, type Locale } from '@solar/shared';
 import { isTranslationKey } from './i18n-keys';
 import { readStorage } from './storage';
@@ -18,11 +18,21 @@ export function storedLocale(): Locale {
 }
 
 /**
- * Texts of the other locales, loaded on demand from @solar/i18n's locale files. Turkish, the default
- * and the fallback, is bundled; the others cost nothing until chosen.
+ * The Turkish texts of the logged-out pages, bundled so that /login shows at once. Only these groups
+ * of the file reach the first load (named JSON imports are tree-shaken); the rest of Turkish loads
+ * with the console (`loadAllTexts`).
+ */
+const trLoggedOut: Messages = { app, auth, errors, languages, theme, validation };
+
+/**
+ * Texts of each locale, loaded on demand from @solar/i18n's locale files. The whole Turkish file comes
+ * as text (`?raw`): a module of its own, so the JSON module above keeps only the groups it bundles.
  */
 const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
-  tr_TR: () => Promise.resolve({ default: trTR }),
+  tr_TR: async () => {
+    const { default: text } = await import('@solar/i18n/locales/tr_TR.json?raw');
+    return { default: JSON.parse(text) as Messages };
+  },
   en_US: () => import('@solar/i18n/locales/en_US.json'),
   de_DE: () => import('@solar/i18n/locales/de_DE.json'),
   mk_MK: () => import('@solar/i18n/locales/mk_MK.json'),
@@ -32,7 +42,7 @@ const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { [DEFAULT_LOCALE]: { translation: trTR } },
+  resources: { [DEFAULT_LOCALE]: { translation: trLoggedOut } },
   lng: DEFAULT_LOCALE,
   fallbackLng: DEFAULT_LOCALE,
   supportedLngs: [...LOCALES],
@@ -49,6 +59,17 @@ export async function changeLanguage(locale: Locale): Promise<void> {
     i18n.addResourceBundle(locale, 'translation', messages);
   }
   await i18n.changeLanguage(locale);
+}
+
+/** Loads every text of Turkish (the fallback) and of the current locale: the console shows them all. */
+export async function loadAllTexts(): Promise<void> {
+  const locales = [...new Set([DEFAULT_LOCALE, i18n.language as Locale])].filter(isLocale);
+  await Promise.all(
+    locales.map(async (locale) => {
+      const { default: messages } = await LOADERS[locale]();
+      i18n.addResourceBundle(locale, 'translation', messages, true, true);
+    }),
+  );
 }
 
 /** Translates a key from outside React (API client, validators); a key tr_TR.json lacks shows as itself. */

@@ -8,6 +8,16 @@ export interface Notifier {
 let notifier: Notifier | null = null;
 /** Toasts asked for before the notifier registered (a 401 answering the session restore); shown then. */
 let pending: [keyof Notifier, string][] = [];
+const pendingListeners = new Set<() => void>();
+
+/** True while toasts wait for a notifier: the providers then load it, even with no session left. */
+export const hasQueuedToasts = (): boolean => pending.length > 0;
+
+/** Calls `listener` when a toast is queued or the queue is shown (for useSyncExternalStore). */
+export function onToastQueued(listener: () => void): () => void {
+  pendingListeners.add(listener);
+  return () => pendingListeners.delete(listener);
+}
 
 /** Registered once by the providers with the message API of the Ant Design `App`. */
 export function registerNotifier(next: Notifier | null): void {
@@ -16,6 +26,7 @@ export function registerNotifier(next: Notifier | null): void {
   const queued = pending;
   pending = [];
   for (const [kind, content] of queued) next[kind](content);
+  for (const listener of pendingListeners) listener();
 }
 
 const send =
@@ -24,6 +35,7 @@ const send =
     if (notifier) return notifier[kind](content);
     // Keep only the last few: the notifier loads with the first session, so this stays short.
     pending = [...pending.slice(-4), [kind, content]];
+    for (const listener of pendingListeners) listener();
     return undefined;
   };
 

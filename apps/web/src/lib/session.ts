@@ -1,5 +1,5 @@
 import { userWithTokenSchema, type UserWithToken } from '@solar/shared';
-import { api } from './api-client';
+import { api, sessionExpired } from './api-client';
 import { userIdFromToken } from './jwt';
 import { getToken, useSession } from './session-store';
 
@@ -19,12 +19,19 @@ export async function startSession(token: string): Promise<UserWithToken> {
   return loadUser(id, token);
 }
 
-/** On app load: with a saved token, restores the session; a failed restore logs out. */
+/**
+ * On app load: with a saved token, restores the session; a failed restore logs out. A token that is
+ * malformed or lacks the claims is treated like an expired one (message, /login) and never sent.
+ */
 export async function restoreSession(): Promise<void> {
   const token = getToken();
   const session = useSession.getState();
   if (!token) {
     session.setStatus('anonymous');
+    return;
+  }
+  if (userIdFromToken(token) === null) {
+    sessionExpired();
     return;
   }
   session.setStatus('restoring');

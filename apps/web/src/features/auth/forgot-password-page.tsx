@@ -1,17 +1,16 @@
 import Button from 'antd/es/button';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import Result from 'antd/es/result';
 import MailOutlined from '@ant-design/icons/MailOutlined';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { applyProblemToForm, zodRule } from '../../lib/form-rules';
+import { NavLink } from '../../lib/page-nav';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
 import type { TranslationKey } from '../../lib/i18n-keys';
+import { useAsyncAction } from './use-async';
 
 /** The failure text: too many tries says so; anything else is the spec's generic reset failure. */
 function failureKey(error: unknown): TranslationKey {
@@ -22,14 +21,10 @@ function failureKey(error: unknown): TranslationKey {
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ email: string }>();
-  const mutation = useMutation({
-    mutationFn: async (email: string) => (await loadAuthApi()).requestPasswordReset(email),
-  });
+  const mutation = useAsyncAction(async (email: string) => (await loadAuthApi()).requestPasswordReset(email));
 
   const onFinish = (values: { email: string }) => {
-    mutation.mutate(values.email, {
-      onError: (error) => applyProblemToForm(form, error, t),
-    });
+    mutation.run(values.email).catch((error: unknown) => applyProblemToForm(form, error, t));
   };
 
   return (
@@ -78,9 +73,9 @@ export default function ForgotPasswordPage() {
         </>
       )}
       <div className="auth-footer-link">
-        <Link to="/login" data-testid="forgot-back-to-login">
+        <NavLink to="/login" data-testid="forgot-back-to-login">
           {t('auth.forgot.backToLogin')}
-        </Link>
+        </NavLink>
       </div>
     </AuthLayout>
   );

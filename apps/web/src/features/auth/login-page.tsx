@@ -1,20 +1,19 @@
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import LockOutlined from '@ant-design/icons/LockOutlined';
 import MailOutlined from '@ant-design/icons/MailOutlined';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
 import { E } from '@solar/shared';
 import { applyProblemToForm, zodRule } from '../../lib/form-rules';
+import { NavLink, usePageNav } from '../../lib/page-nav';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
 import { knownKey, type TranslationKey } from '../../lib/i18n-keys';
+import { useAsyncAction } from './use-async';
 
 interface LoginValues {
   email: string;
@@ -32,16 +31,11 @@ function loginErrorKey(error: unknown): TranslationKey {
 export default function LoginPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<LoginValues>();
-  const location = useLocation();
-  const flash = (location.state as { flash?: string } | null)?.flash;
-  const mutation = useMutation({
-    mutationFn: async (values: LoginValues) => (await loadAuthApi()).login(values),
-  });
+  const flash = (usePageNav().state as { flash?: string } | null)?.flash;
+  const mutation = useAsyncAction(async (values: LoginValues) => (await loadAuthApi()).login(values));
 
   const onFinish = (values: LoginValues) => {
-    mutation.mutate(values, {
-      onError: (error) => applyProblemToForm(form, error, t),
-    });
+    mutation.run(values).catch((error: unknown) => applyProblemToForm(form, error, t));
   };
 
   return (
@@ -86,9 +80,9 @@ export default function LoginPage() {
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox data-testid="login-remember">{t('auth.login.remember')}</Checkbox>
           </Form.Item>
-          <Link to="/forgot-password" data-testid="login-forgot">
+          <NavLink to="/forgot-password" data-testid="login-forgot">
             {t('auth.login.forgot')}
-          </Link>
+          </NavLink>
         </div>
         <Button
           type="primary"

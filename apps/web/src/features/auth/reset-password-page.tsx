@@ -1,20 +1,18 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import Button from 'antd/es/button';
-import Form from 'antd/es/form';
 import Password from 'antd/es/input/Password';
 import Result from 'antd/es/result';
 import Spin from 'antd/es/spin';
 import LockOutlined from '@ant-design/icons/LockOutlined';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
 import { E, V } from '@solar/shared';
 import { applyProblemToForm, sameAsRule, zodRule } from '../../lib/form-rules';
+import { NavLink, usePageNav } from '../../lib/page-nav';
 import { ApiError } from '../../lib/problem';
 import { lazySchema, loadAuthApi } from './api/lazy-auth-api';
-import { InlineMessage } from '../../components';
+import { Form, InlineMessage } from '../../components';
 import { AuthLayout } from './components/auth-layout';
-import { authKeys } from './api/query-keys';
+import { useAsyncAction, useAsyncLoad } from './use-async';
 
 interface ResetValues {
   password: string;
@@ -28,26 +26,23 @@ const linkInvalid = (error: unknown) =>
 /** /reset-password/:guid (spec §2): checks the link, then asks for the new password twice. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const guid = useParams().guid ?? '';
+  const { navigate, params } = usePageNav();
+  const guid = params.guid ?? '';
   const [form] = Form.useForm<ResetValues>();
   const [invalidAfterSubmit, setInvalidAfterSubmit] = useState(false);
-  const check = useQuery({
-    queryKey: authKeys.resetCheck(guid),
-    queryFn: async () => (await loadAuthApi()).checkResetLink(guid),
-  });
-  const mutation = useMutation({
-    mutationFn: async (password: string) => (await loadAuthApi()).resetPassword(guid, password),
-  });
+  const check = useAsyncLoad(useCallback(async () => (await loadAuthApi()).checkResetLink(guid), [guid]));
+  const mutation = useAsyncAction(async (password: string) =>
+    (await loadAuthApi()).resetPassword(guid, password),
+  );
 
   const onFinish = (values: ResetValues) => {
-    mutation.mutate(values.password, {
-      onSuccess: () => void navigate('/login', { replace: true, state: { flash: 'auth.reset.success' } }),
-      onError: (error) => {
+    mutation.run(values.password).then(
+      () => navigate('/login', { replace: true, state: { flash: 'auth.reset.success' } }),
+      (error: unknown) => {
         if (linkInvalid(error)) setInvalidAfterSubmit(true);
         else applyProblemToForm(form, error, t);
       },
-    });
+    );
   };
 
   const invalid = invalidAfterSubmit || (check.isError && linkInvalid(check.error));
@@ -76,11 +71,7 @@ export default function ResetPasswordPage() {
           </span>
         }
         extra={
-          <Button
-            type="primary"
-            onClick={() => void navigate('/forgot-password')}
-            data-testid="reset-request-new"
-          >
+          <Button type="primary" onClick={() => navigate('/forgot-password')} data-testid="reset-request-new">
             {t('auth.reset.requestNew')}
           </Button>
         }
@@ -152,9 +143,9 @@ export default function ResetPasswordPage() {
     <AuthLayout title={t('auth.reset.title')} subtitle={t('auth.reset.description')} testId="reset-page">
       {body}
       <div className="auth-footer-link">
-        <Link to="/login" data-testid="reset-back-to-login">
+        <NavLink to="/login" data-testid="reset-back-to-login">
           {t('auth.forgot.backToLogin')}
-        </Link>
+        </NavLink>
       </div>
     </AuthLayout>
   );

@@ -4,7 +4,7 @@ import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Descriptions from 'antd/es/descriptions';
 import Empty from 'antd/es/empty';
-import Form from 'antd/es/form';
+import { Form } from '../../components';
 import Input from 'antd/es/input';
 import Row from 'antd/es/row';
 import Space from 'antd/es/space';

@@ -1,11 +1,10 @@
 import Col from 'antd/es/col';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Row from 'antd/es/row';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { companyBody, type Company, type CompanyBody } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveCompany } from '../api/save-company';

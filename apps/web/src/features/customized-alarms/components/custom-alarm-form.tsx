@@ -1,7 +1,6 @@
 import Col from 'antd/es/col';
 import DatePicker from 'antd/es/date-picker';
 import Divider from 'antd/es/divider';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
@@ -17,7 +16,7 @@ import {
   type CustomAlarm,
   type CustomAlarmBody,
 } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { schemaRule } from '../../../lib/schema-rule';

@@ -1,6 +1,5 @@
 import Col from 'antd/es/col';
 import Divider from 'antd/es/divider';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
@@ -17,7 +16,7 @@ import {
   type DeviceType,
   type Protocol,
 } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { useDeviceOptions } from '../api/get-device-options';
 import { usePlantOptions } from '../../plants';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';

@@ -1,12 +1,11 @@
 import Col from 'antd/es/col';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FAULT_PRIORITY_IDS, faultBody, type FaultBody } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';

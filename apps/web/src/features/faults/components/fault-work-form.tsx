@@ -1,5 +1,5 @@
 import Button from 'antd/es/button';
-import Form from 'antd/es/form';
+import { Form } from '../../../components';
 import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,4 @@
 import Col from 'antd/es/col';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
@@ -7,7 +6,7 @@ import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import { fieldBody, type Field } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { useCompanyOptions } from '../../companies';
 import { toOptions } from '../../../lib/lookups';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';

@@ -1,9 +1,8 @@
 import Alert from 'antd/es/alert';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { roleBody, type Permission, type Role } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { schemaRule } from '../../../lib/schema-rule';

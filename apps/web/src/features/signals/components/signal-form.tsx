@@ -1,5 +1,4 @@
 import Col from 'antd/es/col';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
@@ -14,7 +13,7 @@ import {
   type Signal,
   type SignalBody,
 } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { schemaRule } from '../../../lib/schema-rule';

@@ -1,5 +1,4 @@
 import Col from 'antd/es/col';
-import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
@@ -14,7 +13,7 @@ import {
   type UserUnit,
   type UserUpsertBody,
 } from '@solar/shared';
-import { FormDrawer } from '../../../components';
+import { Form, FormDrawer } from '../../../components';
 import { useCompanyOptions } from '../../companies';
 import { useFieldOptions } from '../../fields';
 import { usePlantOptions } from '../../plants';
