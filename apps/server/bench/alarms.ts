@@ -5,11 +5,11 @@
  * Against PostgreSQL when DATABASE_URL is set. Prints figures; asserts nothing.
  *   BENCH_SECONDS (20)  BENCH_RATE (20000)  BENCH_RULES (1000)
  */
-import { ALL_PERMISSIONS, type AlarmEvent } from '@solar/shared';
+import type { AlarmEvent } from '@solar/shared';
 import { createAlarmEngine } from '../src/modules/alarms/engine/alarm-engine';
 import { SILENT_PUBLISHER } from '../src/modules/alarms/engine/alarm-publish';
 import type { StoredPoint } from '../src/telemetry-store/telemetry-hub';
-import { benchApp, pct, rssMiB, seedPlants } from './setup';
+import { benchApp, pct, rssMiB, seedPlants, benchAdminToken } from './setup';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RATE = Number(process.env.BENCH_RATE ?? 20_000);
@@ -55,34 +55,7 @@ const probeRule = await ctx.db
 const engine = ctx.alarmEngine;
 await engine.start({ log: silent });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
-const role = await ctx.db
-  .insertInto('roles')
-  .values({ name: 'admin-bench', description: null, is_admin: 1, created_at: now, updated_at: now })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const user = await ctx.db
-  .insertInto('users')
-  .values({
-    name: 'Bench',
-    surname: 'Admin',
-    username: 'bench',
-    telephone: '+90 555 000 00 00',
-    email: 'bench@example.com',
-    password_hash: 'x',
-    language_id: 1,
-    is_active: 1,
-    role_id: role.id,
-    company_id: null,
-    tokens_valid_after: 0,
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const token = await ctx.tokens.sign(
-  { id: user.id, name: 'Bench', role_id: role.id, permissions: [...ALL_PERMISSIONS] },
-  false,
-);
+const token = await benchAdminToken(ctx);
 console.log(
   `bench:alarms ${SECONDS} s, ${engine.stats().rules} rules, target ${RATE} points/s; ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}; Node ${process.version}; RSS ${rssMiB()} MiB`,
 );

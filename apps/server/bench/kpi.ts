@@ -4,11 +4,10 @@
  * the real ingest door, the finished days materialised into kpi_daily by the refresh job, then BENCH_RUNS
  * (200) calls of each. Prints p50/p95 in ms. Against PostgreSQL when DATABASE_URL is set.
  */
-import { ALL_PERMISSIONS } from '@solar/shared';
 import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
 import { seedOrganisation } from '../src/seed/organisation';
 import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
-import { benchApp, pct } from './setup';
+import { benchApp, pct, benchAdminToken } from './setup';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 14);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -16,35 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const { app, ctx } = await benchApp(process.env.DATABASE_URL);
 await app.ready();
 await seedOrganisation(ctx);
-const now = Date.now();
-const role = await ctx.db
-  .insertInto('roles')
-  .values({ name: 'admin-bench', description: null, is_admin: 1, created_at: now, updated_at: now })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const user = await ctx.db
-  .insertInto('users')
-  .values({
-    name: 'B',
-    surname: 'B',
-    username: 'bench',
-    telephone: '+90 555 000 00 00',
-    email: 'b@example.com',
-    password_hash: 'x',
-    language_id: 1,
-    is_active: 1,
-    role_id: role.id,
-    company_id: null,
-    tokens_valid_after: 0,
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const token = await ctx.tokens.sign(
-  { id: user.id, name: 'B', role_id: role.id, permissions: [...ALL_PERMISSIONS] },
-  false,
-);
+const token = await benchAdminToken(ctx);
 
 let t0 = performance.now();
 const simulator = await startInProcessSimulator(ctx, app.log, { backfillDays: DAYS });

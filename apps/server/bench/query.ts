@@ -7,10 +7,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { ALL_PERMISSIONS } from '@solar/shared';
 import { dayBucket } from '../src/telemetry-store/buckets';
 import { insertRaw, upsertRollups, type RollupRow } from '../src/telemetry-store/telemetry-store.repository';
-import { benchApp, pct, rssMiB, seedPlants } from './setup';
+import { benchApp, pct, rssMiB, seedPlants, benchAdminToken } from './setup';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 500);
 const DAYS = Number(process.env.BENCH_DAYS ?? 365);
@@ -22,34 +21,7 @@ const { app, ctx, config } = await benchApp(process.env.DATABASE_URL);
 const per = Math.max(2, Math.round(SIGNALS / 100));
 const plants = await seedPlants(ctx.db, 10, 10, per);
 const now = Date.now();
-const role = await ctx.db
-  .insertInto('roles')
-  .values({ name: 'admin-bench', description: null, is_admin: 1, created_at: now, updated_at: now })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const user = await ctx.db
-  .insertInto('users')
-  .values({
-    name: 'B',
-    surname: 'B',
-    username: 'bench',
-    telephone: '+90 555 000 00 00',
-    email: 'b@example.com',
-    password_hash: 'x',
-    language_id: 1,
-    is_active: 1,
-    role_id: role.id,
-    company_id: null,
-    tokens_valid_after: 0,
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const token = await ctx.tokens.sign(
-  { id: user.id, name: 'B', role_id: role.id, permissions: [...ALL_PERMISSIONS] },
-  false,
-);
+const token = await benchAdminToken(ctx);
 
 /** kW of a 100 kW inverter at minute m of the day: a clipped sine between 06:00 and 18:00 UTC+3. */
 const powerAt = (ms: number) =>

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ALL_PERMISSIONS } from '@solar/shared';
 import { buildApp } from '../src/app';
+import type { AppContext } from '../src/context';
 import { loadConfig } from '../src/config';
 import { hashKey } from '../src/modules/telemetry/ingest-keys.service';
 
@@ -131,3 +133,36 @@ export async function seedPlants(
 export const rssMiB = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0);
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** An administrator with every permission, straight in the database, and a token for it: the benches' caller. */
+export async function benchAdminToken(ctx: AppContext): Promise<string> {
+  const now = Date.now();
+  const role = await ctx.db
+    .insertInto('roles')
+    .values({ name: 'admin-bench', description: null, is_admin: 1, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const user = await ctx.db
+    .insertInto('users')
+    .values({
+      name: 'Bench',
+      surname: 'Admin',
+      username: 'bench',
+      telephone: '+90 555 000 00 00',
+      email: 'bench@example.com',
+      password_hash: 'x',
+      language_id: 1,
+      is_active: 1,
+      role_id: role.id,
+      company_id: null,
+      tokens_valid_after: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return ctx.tokens.sign(
+    { id: user.id, name: 'Bench', role_id: role.id, permissions: [...ALL_PERMISSIONS] },
+    false,
+  );
+}
