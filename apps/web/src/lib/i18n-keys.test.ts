@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FaultStatus } from '@solar/shared';
-import { i18n } from './i18n';
+import { i18n, loadAllTexts } from './i18n';
 import { isTranslationKey, knownKey, prefixedKey, type TranslationKey } from './i18n-keys';
 
 /**
@@ -8,6 +8,9 @@ import { isTranslationKey, knownKey, prefixedKey, type TranslationKey } from './
  * them compiles, that is if an unknown key stops being a type error.
  */
 describe('typed translation keys', () => {
+  // The login bundle carries only the login texts; the console loads the rest (public-app split).
+  beforeAll(() => loadAllTexts());
+
   it('accepts the keys of tr_TR.json and refuses others at compile time', () => {
     expect(i18n.t('pages.map')).not.toBe('pages.map');
     // @ts-expect-error: not a key of tr_TR.json

@@ -250,13 +250,20 @@ describe.skipIf(BROKER === '')(`MQTT collector (${dialectUnderTest})`, () => {
       expect(await publisher.publishOnce()).toBe(1);
       now += 1000;
       expect(await publisher.publishOnce()).toBe(1);
-      // At least both rounds (QoS 1 is at-least-once: a redelivery may add one, stored once).
+      // At least both rounds. QoS 1 is at-least-once: a redelivered first round counts in `stored` too
+      // (as duplicates), so the count alone could be reached before the second round is in.
       await until(() => collector.stats().stored >= before + 4);
-      const res = await t.http.get('/api/telemetry/latest', {
-        token: admin.token,
-        query: { device_id: String(tree.deviceId) },
-      });
-      const latest = res.json<{ items: LatestValue[] }>().items;
+      const readLatest = async () =>
+        (
+          await t.http.get('/api/telemetry/latest', {
+            token: admin.token,
+            query: { device_id: String(tree.deviceId) },
+          })
+        ).json<{ items: LatestValue[] }>().items;
+      await until(async () =>
+        (await readLatest()).some((v) => v.key === 'ac_power' && v.ts === new Date(now).toISOString()),
+      );
+      const latest = await readLatest();
       const power = latest.find((v) => v.key === 'ac_power')!;
       const energy = latest.find((v) => v.key === 'total_energy')!;
       expect(power.ts).toBe(new Date(now).toISOString());
