@@ -95,7 +95,8 @@ describe('profile page', () => {
         await expectText(page.getByTestId('page-title'), tr('pages.map'));
         expect(posts.map((u) => new URL(u).pathname.toLowerCase())).toEqual([`/api/users/profile/${id}`]);
         // The header shows the refreshed user.
-        await expectText(page.getByTestId('user-menu'), new RegExp(`${surname}$`));
+        // The visible name, not the button's screen-reader label after it.
+        await expectText(page.getByTestId('user-menu').locator('.user-menu-name'), new RegExp(`${surname}$`));
 
         await openProfile(page);
         expect(await page.getByTestId('profile-surname').inputValue()).toBe(surname);

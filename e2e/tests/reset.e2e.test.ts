@@ -129,7 +129,11 @@ describe('forgot and reset password', () => {
       await submitLogin(page, USER.email, NEW_PASSWORD);
       await page.getByTestId('menu').waitFor();
       expect(await storage(page, 'token')).toBeTruthy();
-      await expectText(page.getByTestId('user-menu'), new RegExp(`${USER.name} ${USER.surname}$`));
+      // The visible name, not the button's screen-reader label after it.
+      await expectText(
+        page.getByTestId('user-menu').locator('.user-menu-name'),
+        new RegExp(`${USER.name} ${USER.surname}$`),
+      );
     }));
 
   it('a used link shows the expired-or-used message and a way to request a new one', () =>
