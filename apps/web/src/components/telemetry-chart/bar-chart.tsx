@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { echarts, type ChartOption } from './echarts-core';
+import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
 
@@ -56,13 +56,13 @@ function optionOf({ bars, dark, language, unit }: BarChartProps): ChartOption {
 /** A horizontal bar chart of one value per item, one item highlighted; app theme, resizes with its box. */
 export function BarChart(props: BarChartProps) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<EChartsInstance | null>(null);
   const { bars, dark, language, unit, testId = 'bar-chart' } = props;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const instance = echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+    const instance = initChart(element, dark);
     chart.current = instance;
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(element);

@@ -14,20 +14,33 @@ import {
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
-// The one registration of every chart of the app: only the line and bar charts and the components they use,
-// which keeps the lazily loaded chart chunk small. Both chart components import this module.
-echarts.use([
-  LineChart,
-  BarChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
-  MarkLineComponent,
-  CanvasRenderer,
-]);
+let registered = false;
 
-export { echarts };
+/**
+ * A chart on the element in the app's theme. The first call registers, once for every chart of the app,
+ * only the line and bar charts and the components they use, which keeps the lazily loaded chunk small.
+ * Registering here rather than at module top level keeps it from being dropped or reordered by the
+ * bundler when a chart module only needs this function.
+ */
+export function initChart(element: HTMLElement, dark: boolean): echarts.ECharts {
+  if (!registered) {
+    echarts.use([
+      LineChart,
+      BarChart,
+      GridComponent,
+      TooltipComponent,
+      LegendComponent,
+      DataZoomComponent,
+      MarkLineComponent,
+      CanvasRenderer,
+    ]);
+    registered = true;
+  }
+  return echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+}
+
+/** A chart instance. */
+export type EChartsInstance = echarts.ECharts;
 
 /** An option of any chart registered above. */
 export type ChartOption = echarts.ComposeOption<

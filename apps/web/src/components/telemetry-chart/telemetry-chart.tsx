@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { echarts, type ChartOption } from './echarts-core';
+import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
@@ -117,13 +117,13 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
 /** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
 export function TelemetryChart(props: TelemetryChartProps) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<EChartsInstance | null>(null);
   const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const instance = echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+    const instance = initChart(element, dark);
     chart.current = instance;
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(element);
