@@ -124,6 +124,13 @@ describe('inverter and camera pages', () => {
           expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThan(0);
           await page.getByTestId('device-alarms').waitFor();
           await screenshot(page, `inverter-detail-${theme}`);
+          // On a phone: the page fits its width (the charts and tables scroll inside their cards).
+          await page.setViewportSize({ width: 390, height: 844 });
+          await vi.waitFor(async () =>
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+          );
+          await screenshot(page, `inverter-detail-${theme}-390`);
+          await page.setViewportSize({ width: 1440, height: 900 });
         }
         expect(errors).toEqual([]);
       },
@@ -158,6 +165,8 @@ describe('inverter and camera pages', () => {
           tr('errors.cameraUnreachable'),
         );
         await screenshot(page, 'camera-detail-down-dark');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await screenshot(page, 'camera-detail-down-dark-390');
         // Chromium logs each failed image request; those of the camera that is down are expected, nothing else.
         expect(errors.filter((e) => !e.includes(`/api/cameras/${downCamera.id}/snapshot`))).toEqual([]);
       },
@@ -187,6 +196,11 @@ describe('inverter and camera pages', () => {
           ).toBe(4),
         );
         await screenshot(page, 'camera-wall-light');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await vi.waitFor(async () =>
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        );
+        await screenshot(page, 'camera-wall-light-390');
         await tile.getByRole('link').click();
         await expectPath(page, `/kamera-detay/${liveCamera.id}`);
         await expectText(page.getByTestId('camera-name'), liveCamera.name);

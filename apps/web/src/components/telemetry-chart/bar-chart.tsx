@@ -34,13 +34,15 @@ function optionOf({ bars, dark, language, unit }: BarChartProps): ChartOption {
       valueFormatter: (v) => `${formatNumber(typeof v === 'number' ? v : null, language)} ${unit}`,
     },
     // Horizontal bars: long inverter names stay readable on a phone.
-    xAxis: { type: 'value', name: unit },
+    // The unit is in the tooltip and the card's title: an axis name would be clipped on a phone.
+    xAxis: { type: 'value' },
     yAxis: { type: 'category', inverse: true, data: bars.map((b) => b.label) },
     series: [
       {
         type: 'bar',
         data: bars.map((b) => ({
-          value: b.value ?? 0,
+          // No value draws no bar (and no label), unlike a real zero.
+          value: b.value,
           itemStyle: { color: b.highlighted ? ACCENT : dark ? MUTED_DARK : MUTED_LIGHT },
         })),
         label: {
