@@ -83,6 +83,11 @@ describe('inverter and camera pages', () => {
       );
     }
     points.push({ signal_id: id('status_code')!, ts: now, value: 4 });
+    // The lifetime counter over that hour (kWh): the day's energy and specific yield come from it.
+    points.push(
+      { signal_id: id('total_energy')!, ts: now - 60 * 60_000, value: 250_000 },
+      { signal_id: id('total_energy')!, ts: now, value: 250_040 },
+    );
     const answer = await api.post<{ stored: number }>('telemetry', { points });
     expect(answer.stored).toBe(points.length);
   });
@@ -122,6 +127,7 @@ describe('inverter and camera pages', () => {
           const bars = page.getByTestId('inverter-comparison');
           await bars.locator('canvas').first().waitFor();
           expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThan(0);
+          expect(await page.getByTestId('inverter-stat-energyDay').textContent()).toMatch(/40/);
           await page.getByTestId('device-alarms').waitFor();
           await screenshot(page, `inverter-detail-${theme}`);
           // On a phone: the page fits its width (the charts and tables scroll inside their cards).
@@ -166,6 +172,9 @@ describe('inverter and camera pages', () => {
         );
         await screenshot(page, 'camera-detail-down-dark');
         await page.setViewportSize({ width: 390, height: 844 });
+        await vi.waitFor(async () =>
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        );
         await screenshot(page, 'camera-detail-down-dark-390');
         // Chromium logs each failed image request; those of the camera that is down are expected, nothing else.
         expect(errors.filter((e) => !e.includes(`/api/cameras/${downCamera.id}/snapshot`))).toEqual([]);

@@ -77,7 +77,8 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
         return [Number.isNaN(ts) ? '' : time.format(ts), ...lines].join('<br/>');
       },
     },
-    xAxis: { type: 'time' },
+    // On a phone the time labels would overlap: ECharts drops the ones that would.
+    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
     yAxis: Array.from({ length: axisCount }, (_, i) => ({
       type: 'value' as const,
       name: i < OWN_AXES ? units[i] || undefined : otherUnitsLabel,

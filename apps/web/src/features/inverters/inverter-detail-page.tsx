@@ -254,8 +254,8 @@ export default function InverterDetailPage() {
         )}
         <Col xs={24} lg={data.mppts.length > 0 ? 12 : 24}>
           <Card title={t('devicePages.comparison')} className="device-card">
-            {bars.length === 0 ? (
-              <Empty />
+            {bars.every((b) => b.value === null) ? (
+              <Empty description={t('devicePages.noData')} data-testid="inverter-comparison-empty" />
             ) : (
               <Suspense fallback={<Spin />}>
                 <BarChart
