@@ -8,7 +8,8 @@ import { Link, useParams } from 'react-router';
 import { NotFoundPage } from '../../components';
 import { errorMessageOf } from '../../lib/api-errors';
 import { useCameras } from './api/get-cameras';
-import { CameraStateTag, CameraView, type CameraState } from './components/camera-view';
+import type { CameraState } from './camera-state';
+import { CameraStateTag, CameraView } from './components/camera-view';
 import './cameras.css';
 
 /** The detail view refreshes its snapshot this often: live enough to watch, light on a plant's uplink. */

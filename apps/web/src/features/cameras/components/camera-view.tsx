@@ -6,18 +6,8 @@ import Tag from 'antd/es/tag';
 import ReloadOutlined from '@ant-design/icons/ReloadOutlined';
 import { useTranslation } from 'react-i18next';
 import { errorMessageOf } from '../../../lib/api-errors';
-import { ApiError } from '../../../lib/problem';
 import { useCameraSnapshot } from '../api/get-camera-snapshot';
-
-/** A camera's state as its last snapshot request left it. */
-export type CameraState = 'loading' | 'live' | 'unreachable' | 'noAddress';
-
-/** The state of a snapshot query: 409 is a camera without an address, any other failure unreachable. */
-export function cameraStateOf(status: 'pending' | 'error' | 'success', error: unknown): CameraState {
-  if (status === 'pending') return 'loading';
-  if (status === 'success') return 'live';
-  return error instanceof ApiError && error.status === 409 ? 'noAddress' : 'unreachable';
-}
+import { cameraStateOf, type CameraState } from '../camera-state';
 
 const STATE_COLORS: Record<CameraState, string> = {
   loading: 'default',
