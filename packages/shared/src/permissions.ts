@@ -113,6 +113,14 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     titleKey: 'pages.singleLine',
     icon: 'PartitionOutlined',
   },
+  // The spec's menu lists cameras but its table had only the detail page: the camera wall (issue 10).
+  {
+    path: '/kameralar',
+    page: 'dashboard',
+    inMenu: true,
+    titleKey: 'pages.cameras',
+    icon: 'VideoCameraOutlined',
+  },
   { path: '/kamera-detay/:cameraId', page: 'dashboard', inMenu: false, titleKey: 'pages.cameraDetail' },
   { path: '/inverter-detay/:inverterId', page: 'dashboard', inMenu: false, titleKey: 'pages.inverterDetail' },
   {

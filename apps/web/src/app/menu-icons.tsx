@@ -15,6 +15,7 @@ import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import ThunderboltOutlined from '@ant-design/icons/ThunderboltOutlined';
 import ToolOutlined from '@ant-design/icons/ToolOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
+import VideoCameraOutlined from '@ant-design/icons/VideoCameraOutlined';
 import FileOutlined from '@ant-design/icons/FileOutlined';
 
 /** The icons named by the route table's `icon` field; only these are bundled. */
@@ -35,6 +36,7 @@ const ICONS: Record<string, ReactNode> = {
   ThunderboltOutlined: <ThunderboltOutlined />,
   ToolOutlined: <ToolOutlined />,
   UserOutlined: <UserOutlined />,
+  VideoCameraOutlined: <VideoCameraOutlined />,
 };
 
 /** The menu icon of a route, or a plain page icon for a name not in the list. */

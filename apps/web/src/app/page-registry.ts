@@ -22,6 +22,7 @@ export const CONSOLE_PAGES: Record<string, LazyPage> = {
   '/data': lazy(() => import('../features/data/data-page')),
   '/customized-alarms': lazy(() => import('../features/customized-alarms/customized-alarms-page')),
   '/single-line': lazy(() => import('../features/single-line/single-line-page')),
+  '/kameralar': lazy(() => import('../features/cameras/camera-wall-page')),
   '/kamera-detay/:cameraId': lazy(() => import('../features/cameras/camera-detail-page')),
   '/inverter-detay/:inverterId': lazy(() => import('../features/inverters/inverter-detail-page')),
   '/admin-panel': lazy(() => import('../features/admin/admin-page')),

@@ -9,3 +9,8 @@ export type { TelemetryChartProps } from './telemetry-chart';
 export const TelemetryChart = lazy(() =>
   import('./telemetry-chart').then((m) => ({ default: m.TelemetryChart })),
 );
+
+export type { BarChartBar, BarChartProps } from './bar-chart';
+
+/** The comparison bar chart, loaded on first render like the line chart (same ECharts chunk). */
+export const BarChart = lazy(() => import('./bar-chart').then((m) => ({ default: m.BarChart })));

@@ -1,42 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { LineChart, type LineSeriesOption } from 'echarts/charts';
-import {
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  MarkLineComponent,
-  TooltipComponent,
-  type DataZoomComponentOption,
-  type GridComponentOption,
-  type LegendComponentOption,
-  type MarkLineComponentOption,
-  type TooltipComponentOption,
-} from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
 
-// Only what a line chart with zoom, legend, tooltip and a time mark needs: keeps the chart chunk small.
-echarts.use([
-  LineChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
-  MarkLineComponent,
-  CanvasRenderer,
-]);
-
-type Option = echarts.ComposeOption<
-  | LineSeriesOption
-  | GridComponentOption
-  | TooltipComponentOption
-  | LegendComponentOption
-  | DataZoomComponentOption
-  | MarkLineComponentOption
->;
+type Option = ChartOption;
 
 /** Units with an axis of their own; the others share one more axis. */
 const OWN_AXES = 3;
@@ -109,7 +77,8 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
         return [Number.isNaN(ts) ? '' : time.format(ts), ...lines].join('<br/>');
       },
     },
-    xAxis: { type: 'time' },
+    // On a phone the time labels would overlap: ECharts drops the ones that would.
+    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
     yAxis: Array.from({ length: axisCount }, (_, i) => ({
       type: 'value' as const,
       name: i < OWN_AXES ? units[i] || undefined : otherUnitsLabel,
@@ -149,13 +118,13 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
 /** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
 export function TelemetryChart(props: TelemetryChartProps) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<EChartsInstance | null>(null);
   const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const instance = echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+    const instance = initChart(element, dark);
     chart.current = instance;
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(element);

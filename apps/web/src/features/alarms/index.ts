@@ -2,3 +2,4 @@
 export { SubstationBadge } from './components/substation-badge';
 export { alarmKeys } from './api/query-keys';
 export { priorityKey } from './priority-key';
+export { DeviceAlarmsTable } from './components/device-alarms-table';

@@ -1,6 +1,62 @@
-import { PagePlaceholder } from '../../components';
+import { useState } from 'react';
+import Alert from 'antd/es/alert';
+import Card from 'antd/es/card';
+import Descriptions from 'antd/es/descriptions';
+import Spin from 'antd/es/spin';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { NotFoundPage } from '../../components';
+import { errorMessageOf } from '../../lib/api-errors';
+import { useCameras } from './api/get-cameras';
+import type { CameraState } from './camera-state';
+import { CameraStateTag, CameraView } from './components/camera-view';
+import './cameras.css';
 
-/** pages.cameraDetail: placeholder until the feature issue builds its content. */
+/** The detail view refreshes its snapshot this often: live enough to watch, light on a plant's uplink. */
+const REFRESH_MS = 3_000;
+
+/**
+ * /kamera-detay/{camera_id}: the camera's live view through the server's proxy, its name, plant and
+ * state; a translated message and a retry when it cannot be reached or has no address.
+ */
 export default function CameraDetailPage() {
-  return <PagePlaceholder titleKey="pages.cameraDetail" page="kamera-detay" />;
+  const { t } = useTranslation();
+  const id = Number(useParams().cameraId);
+  const valid = Number.isInteger(id) && id > 0;
+  const cameras = useCameras();
+  const [state, setState] = useState<CameraState>('loading');
+
+  if (!valid) return <NotFoundPage />;
+  if (cameras.error)
+    return (
+      <Alert type="error" showIcon title={errorMessageOf(cameras.error, t)} data-testid="camera-page-error" />
+    );
+  if (!cameras.data) return <Spin className="device-page-spin" />;
+  const camera = cameras.data.flatMap((g) => g.cameras).find((c) => c.id === id);
+  if (!camera) return <NotFoundPage />;
+
+  return (
+    <div className="device-page" data-testid="camera-page" data-camera-id={id}>
+      <Card>
+        <div className="device-header-title">
+          <h2 data-testid="camera-name">{camera.name}</h2>
+          <CameraStateTag state={state} testId="camera-state" />
+        </div>
+        <Descriptions
+          size="small"
+          column={{ xs: 1, sm: 2 }}
+          items={[
+            {
+              key: 'plant',
+              label: t('devicePages.plant'),
+              children: <Link to={`/santral-detay/${camera.plant.id}`}>{camera.plant.name}</Link>,
+            },
+          ]}
+        />
+      </Card>
+      <Card className="camera-card">
+        <CameraView id={id} name={camera.name} refreshMs={REFRESH_MS} onState={setState} />
+      </Card>
+    </div>
+  );
 }

@@ -6,4 +6,6 @@ export const alarmKeys = {
   all: ['alarms'] as const,
   list: () => [...alarmKeys.all, 'list'] as const,
   substation: () => [...alarmKeys.all, 'substation'] as const,
+  /** The newest alarms of one device (a device page's history). */
+  device: (deviceId: number) => [...alarmKeys.all, 'device', deviceId] as const,
 };

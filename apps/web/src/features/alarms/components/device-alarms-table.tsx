@@ -1,0 +1,64 @@
+import Alert from 'antd/es/alert';
+import Table from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import { useTranslation } from 'react-i18next';
+import type { AlarmRecord } from '@solar/shared';
+import { errorMessageOf } from '../../../lib/api-errors';
+import { prefixedKey } from '../../../lib/i18n-keys';
+import { useDeviceAlarms } from '../api/get-device-alarms';
+import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
+
+const dateTime = (iso: string | null, language: string): string =>
+  iso
+    ? new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' }).format(
+        new Date(iso),
+      )
+    : '—';
+
+/** A device's alarm history, newest first: start, end, priority, text and status. */
+export function DeviceAlarmsTable({ deviceId }: { deviceId: number }) {
+  const { t, i18n } = useTranslation();
+  const text = useAlarmText();
+  const query = useDeviceAlarms(deviceId);
+  if (query.error)
+    return (
+      <Alert type="error" showIcon title={errorMessageOf(query.error, t)} data-testid="device-alarms-error" />
+    );
+  return (
+    <Table<AlarmRecord>
+      data-testid="device-alarms"
+      size="small"
+      rowKey="id"
+      loading={query.isPending}
+      dataSource={query.data?.items ?? []}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: t('devicePages.noAlarms') }}
+      columns={[
+        {
+          key: 'started',
+          title: t('devicePages.alarmStarted'),
+          render: (_, a) => dateTime(a.started_at, i18n.language),
+        },
+        {
+          key: 'cleared',
+          title: t('devicePages.alarmCleared'),
+          render: (_, a) => dateTime(a.cleared_at, i18n.language),
+        },
+        {
+          key: 'priority',
+          title: t('alarms.page.priority'),
+          render: (_, a) => <PriorityTag priority={a.priority_id} />,
+        },
+        { key: 'message', title: t('alarms.page.message'), render: (_, a) => text(a) },
+        {
+          key: 'status',
+          title: t('alarms.page.status'),
+          render: (_, a) => (
+            <Tag color={STATUS_COLORS[a.status_id]}>{t(prefixedKey('alarms.status', a.status))}</Tag>
+          ),
+        },
+      ]}
+    />
+  );
+}

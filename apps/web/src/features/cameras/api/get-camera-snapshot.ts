@@ -1,0 +1,71 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
+import { API_BASE } from '../../../lib/api-client';
+import { readCookie } from '../../../lib/cookies';
+import { ApiError, toProblem } from '../../../lib/problem';
+import { getToken } from '../../../lib/session-store';
+import { cameraKeys } from './query-keys';
+
+/**
+ * GET cameras/{id}/snapshot: the image bytes. An <img src> could not carry the bearer token, so the
+ * image is fetched here and shown from memory. Rejects with an ApiError (502 unreachable, 409 no
+ * address: their problems carry translated keys).
+ */
+export async function getCameraSnapshot(id: number, signal?: AbortSignal): Promise<Blob> {
+  const headers: Record<string, string> = { Accept: 'image/jpeg, image/png, application/problem+json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const xsrf = readCookie(document.cookie, XSRF_COOKIE);
+  if (xsrf) headers[XSRF_HEADER] = xsrf;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/cameras/${id}/snapshot`, {
+      headers,
+      credentials: 'include',
+      cache: 'no-store',
+      signal: signal ?? null,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(toProblem(0, undefined));
+  }
+  if (!response.ok) {
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    throw new ApiError(toProblem(response.status, body));
+  }
+  return response.blob();
+}
+
+/** The image as a data: URL: it needs no revoking, so a replaced frame cannot leak or vanish early. */
+function dataUrlOf(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable image'));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * A camera's snapshot (as a data: URL), fetched again every `refreshMs` while it answers. After a failure it waits for
+ * the user's retry: a camera that is down is not asked again and again by every open tile.
+ */
+export const cameraSnapshotQueryOptions = (id: number, refreshMs: number) =>
+  queryOptions({
+    queryKey: cameraKeys.snapshot(id),
+    queryFn: async ({ signal }) => dataUrlOf(await getCameraSnapshot(id, signal)),
+    enabled: Number.isInteger(id) && id > 0,
+    retry: false,
+    staleTime: 0,
+    gcTime: 0,
+    refetchInterval: (query) => (query.state.status === 'error' ? false : refreshMs),
+  });
+
+/** Hook of cameraSnapshotQueryOptions. */
+export const useCameraSnapshot = (id: number, refreshMs: number) =>
+  useQuery(cameraSnapshotQueryOptions(id, refreshMs));

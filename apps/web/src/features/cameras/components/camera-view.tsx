@@ -1,0 +1,97 @@
+import { useEffect } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Spin from 'antd/es/spin';
+import Tag from 'antd/es/tag';
+import ReloadOutlined from '@ant-design/icons/ReloadOutlined';
+import { useTranslation } from 'react-i18next';
+import { errorMessageOf } from '../../../lib/api-errors';
+import { useCameraSnapshot } from '../api/get-camera-snapshot';
+import { cameraStateOf, type CameraState } from '../camera-state';
+
+const STATE_COLORS: Record<CameraState, string> = {
+  loading: 'default',
+  live: 'success',
+  unreachable: 'error',
+  noAddress: 'warning',
+};
+
+/** The camera's state as a coloured tag. */
+export function CameraStateTag({ state, testId }: { state: CameraState; testId?: string }) {
+  const { t } = useTranslation();
+  const text = {
+    loading: t('devicePages.cameraLoading'),
+    live: t('devicePages.cameraLive'),
+    unreachable: t('devicePages.cameraDown'),
+    noAddress: t('devicePages.cameraNoAddress'),
+  }[state];
+  return (
+    <Tag color={STATE_COLORS[state]} data-testid={testId} data-state={state}>
+      {text}
+    </Tag>
+  );
+}
+
+interface CameraViewProps {
+  id: number;
+  name: string;
+  /** How often the snapshot is fetched again while the camera answers. */
+  refreshMs: number;
+  /** Told each time the state changes (the page shows it in its header). */
+  onState?: (state: CameraState) => void;
+  /** Smaller message, no timestamp: a tile on the wall. */
+  compact?: boolean;
+}
+
+/**
+ * The camera's live view: its snapshot through the server's proxy, fetched again every few seconds and
+ * shown from memory; a translated message and a retry button when the camera cannot be reached.
+ */
+export function CameraView({ id, name, refreshMs, onState, compact = false }: CameraViewProps) {
+  const { t, i18n } = useTranslation();
+  const query = useCameraSnapshot(id, refreshMs);
+  const src = query.data ?? null;
+  const state = cameraStateOf(query.status, query.error);
+
+  useEffect(() => onState?.(state), [onState, state]);
+
+  if (query.isError)
+    return (
+      <div className="camera-frame camera-frame-message" data-testid="camera-error" data-state={state}>
+        <Alert
+          type={state === 'noAddress' ? 'warning' : 'error'}
+          showIcon={!compact}
+          title={errorMessageOf(query.error, t)}
+        />
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={(e) => {
+            // On the wall a click on the tile opens the camera's page: retrying must not.
+            e.stopPropagation();
+            void query.refetch();
+          }}
+          loading={query.isFetching}
+          data-testid="camera-retry"
+        >
+          {t('devicePages.retry')}
+        </Button>
+      </div>
+    );
+  if (!src)
+    return (
+      <div className="camera-frame camera-frame-message">
+        <Spin aria-label={t('devicePages.cameraLoading')} />
+      </div>
+    );
+  const time = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), { timeStyle: 'medium' }).format(
+    query.dataUpdatedAt,
+  );
+  return (
+    <figure className="camera-frame">
+      <img src={src} alt={t('devicePages.cameraAlt', { name })} data-testid="camera-image" />
+      {!compact && (
+        <figcaption className="camera-updated">{t('devicePages.cameraUpdated', { time })}</figcaption>
+      )}
+    </figure>
+  );
+}

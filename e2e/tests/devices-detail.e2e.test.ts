@@ -1,0 +1,219 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
+import { startServer, type RunningServer } from '../src/server';
+
+interface Named {
+  id: number;
+  name: string;
+}
+interface SignalRow extends Named {
+  key: string;
+}
+
+/** A 4×3 red PNG: the smallest real image the proxy accepts (its type is checked by its first bytes). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGP4z8AARww4OQD1MQv1NXv7ggAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Console errors of the page; the proxy's 502 for the camera that is down is the one expected resource error. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+describe('inverter and camera pages', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let api: ApiClient;
+  let camServer: http.Server;
+  let plant: Named;
+  let inverter: Named;
+  let liveCamera: Named;
+  let downCamera: Named;
+
+  beforeAll(async () => {
+    // No simulator: the inverter's only values are the ones this test posts, and the demo cameras are down.
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+
+    // A camera of our own: a local HTTP server answering a PNG.
+    camServer = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png' }).end(PNG),
+    );
+    await new Promise<void>((r) => camServer.listen(0, '127.0.0.1', r));
+    const camBase = `http://127.0.0.1:${(camServer.address() as AddressInfo).port}`;
+    // A port nothing listens on: a camera that is down.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+
+    plant = (await api.get<{ items: Named[] }>('plants?sort=name&pageSize=200')).items[0]!;
+    inverter = (
+      await api.get<{ items: Named[] }>(`devices?plant_id=${plant.id}&type=inverter&sort=name&pageSize=200`)
+    ).items[0]!;
+    const camera = (body: object) =>
+      api.post<Named>('devices/0', { plant_id: plant.id, type: 'camera', protocol: 'http', ...body });
+    liveCamera = await camera({ name: 'E2E Kamera Canlı', snapshot_url: `${camBase}/snap.png` });
+    downCamera = await camera({
+      name: 'E2E Kamera Kapalı',
+      snapshot_url: `http://127.0.0.1:${deadPort}/snap.png`,
+    });
+
+    // An hour of the inverter's power every 5 minutes, ending now, and its SunSpec state 4 (MPPT).
+    const signals = (await api.get<{ items: SignalRow[] }>(`signals?device_id=${inverter.id}&pageSize=200`))
+      .items;
+    const id = (key: string) => signals.find((s) => s.key === key)?.id;
+    const now = Date.now();
+    const points: { signal_id: number; ts: number; value: number }[] = [];
+    for (let i = 12; i >= 0; i--) {
+      const ts = now - i * 5 * 60_000;
+      points.push(
+        { signal_id: id('ac_power')!, ts, value: 40 + i },
+        { signal_id: id('dc_power')!, ts, value: 42 + i },
+      );
+    }
+    points.push({ signal_id: id('status_code')!, ts: now, value: 4 });
+    // The lifetime counter over that hour (kWh): the day's energy and specific yield come from it.
+    points.push(
+      { signal_id: id('total_energy')!, ts: now - 60 * 60_000, value: 250_000 },
+      { signal_id: id('total_energy')!, ts: now, value: 250_040 },
+    );
+    const answer = await api.post<{ stored: number }>('telemetry', { points });
+    expect(answer.stored).toBe(points.length);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    camServer?.close();
+  });
+
+  it('shows the inverter status text in the chosen language and draws its charts, in both themes', () =>
+    withPage(
+      browser,
+      server.url,
+      'inverter-detail',
+      async (page) => {
+        const errors = collectErrors(page);
+        for (const [locale, theme] of [
+          ['tr_TR', 'light'],
+          ['en_US', 'dark'],
+        ] as const) {
+          await page.evaluate(
+            (prefs) => {
+              localStorage.setItem('locale', prefs.locale);
+              localStorage.setItem('theme', prefs.theme);
+            },
+            { locale, theme },
+          );
+          await page.goto(`/inverter-detay/${inverter.id}`);
+          await expectText(page.getByTestId('inverter-name'), inverter.name);
+          await expectText(page.getByTestId('inverter-state-text'), t(locale, 'kpi.inverterState.mppt'));
+          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+          // The day's chart holds AC, DC and the efficiency derived from them; the comparison has this plant's inverters.
+          const chart = page.getByTestId('inverter-power-chart');
+          await chart.locator('canvas').first().waitFor();
+          expect(await chart.getAttribute('data-series-count')).toBe('3');
+          expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(3 * 12);
+          const bars = page.getByTestId('inverter-comparison');
+          await bars.locator('canvas').first().waitFor();
+          expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThan(0);
+          expect(await page.getByTestId('inverter-stat-energyDay').textContent()).toMatch(/40/);
+          await page.getByTestId('device-alarms').waitFor();
+          await screenshot(page, `inverter-detail-${theme}`);
+          // On a phone: the page fits its width (the charts and tables scroll inside their cards).
+          await page.setViewportSize({ width: 390, height: 844 });
+          await vi.waitFor(async () =>
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+          );
+          await screenshot(page, `inverter-detail-${theme}-390`);
+          await page.setViewportSize({ width: 1440, height: 900 });
+        }
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('shows a live camera image, and a translated message with a retry for a camera that is down', () =>
+    withPage(
+      browser,
+      server.url,
+      'camera-detail',
+      async (page) => {
+        const errors = collectErrors(page);
+        await page.goto(`/kamera-detay/${liveCamera.id}`);
+        await expectText(page.getByTestId('camera-name'), liveCamera.name);
+        const image = page.getByTestId('camera-image');
+        await vi.waitFor(async () =>
+          expect(await image.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(4),
+        );
+        expect(await page.getByTestId('camera-state').getAttribute('data-state')).toBe('live');
+
+        await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+        await page.goto(`/kamera-detay/${downCamera.id}`);
+        await expectText(
+          page.getByTestId('camera-error').locator('.ant-alert-title'),
+          tr('errors.cameraUnreachable'),
+        );
+        expect(await page.getByTestId('camera-state').getAttribute('data-state')).toBe('unreachable');
+        await page.getByTestId('camera-retry').click();
+        await expectText(
+          page.getByTestId('camera-error').locator('.ant-alert-title'),
+          tr('errors.cameraUnreachable'),
+        );
+        await screenshot(page, 'camera-detail-down-dark');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await vi.waitFor(async () =>
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        );
+        await screenshot(page, 'camera-detail-down-dark-390');
+        // Chromium logs each failed image request; those of the camera that is down are expected, nothing else.
+        expect(errors.filter((e) => !e.includes(`/api/cameras/${downCamera.id}/snapshot`))).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('shows a tile per camera on the camera wall, grouped by plant, and a tile opens the camera', () =>
+    withPage(
+      browser,
+      server.url,
+      'camera-wall',
+      async (page) => {
+        await page.getByTestId('menu-kameralar').click();
+        await expectPath(page, '/kameralar');
+        await expectText(page.getByTestId('page-title'), tr('pages.cameras'));
+        // Every camera in the admin's scope: the demo's one per plant plus this test's two.
+        const cameraCount = (await api.get<{ items: Named[] }>('devices?type=camera&pageSize=200')).items
+          .length;
+        await vi.waitFor(async () => expect(await page.getByTestId('camera-tile').count()).toBe(cameraCount));
+        const group = page.locator(`[data-testid="camera-group"][data-plant-id="${plant.id}"]`);
+        expect(await group.locator(`[data-camera-id="${liveCamera.id}"]`).count()).toBe(1);
+        expect(await group.locator(`[data-camera-id="${downCamera.id}"]`).count()).toBe(1);
+        const tile = page.locator(`[data-testid="camera-tile"][data-camera-id="${liveCamera.id}"]`);
+        await vi.waitFor(async () =>
+          expect(
+            await tile.getByTestId('camera-image').evaluate((i: HTMLImageElement) => i.naturalWidth),
+          ).toBe(4),
+        );
+        await screenshot(page, 'camera-wall-light');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await vi.waitFor(async () =>
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        );
+        await screenshot(page, 'camera-wall-light-390');
+        await tile.getByRole('link').click();
+        await expectPath(page, `/kamera-detay/${liveCamera.id}`);
+        await expectText(page.getByTestId('camera-name'), liveCamera.name);
+      },
+      DEMO.admin,
+    ));
+});
