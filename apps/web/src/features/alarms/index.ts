@@ -1,4 +1,6 @@
 // The alarm feature's public face: what the app shell and other features may use.
 export { SubstationBadge } from './components/substation-badge';
+export { PlantAlarms } from './components/plant-alarms';
+export { useAlarmEvents } from './api/alarm-events';
 export { alarmKeys } from './api/query-keys';
 export { priorityKey } from './priority-key';

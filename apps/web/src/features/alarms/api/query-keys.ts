@@ -6,4 +6,6 @@ export const alarmKeys = {
   all: ['alarms'] as const,
   list: () => [...alarmKeys.all, 'list'] as const,
   substation: () => [...alarmKeys.all, 'substation'] as const,
+  /** Every alarm of one plant. */
+  plant: (plantId: number) => [...alarmKeys.all, 'plant', plantId] as const,
 };

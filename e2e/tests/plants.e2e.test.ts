@@ -1,0 +1,130 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectPath, expectText, tr, withPage } from '../src/console';
+import { startServer, type RunningServer } from '../src/server';
+
+interface OverviewItem {
+  plant_id: number;
+  name: string;
+  ac_power_kw: number | null;
+}
+interface CatalogDevice {
+  id: number;
+  type: string;
+  signals: { id: number; key: string }[];
+}
+
+/** Collects console errors and page errors of a page, so a test can require there were none. */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+describe('plants list and plant detail', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let api: ApiClient;
+  let plants: OverviewItem[];
+  let plant: OverviewItem;
+  let acPowerSignal: number;
+  let poaSignal: number;
+
+  beforeAll(async () => {
+    // No simulator: the only telemetry is what this test posts.
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    plants = (await api.get<{ items: OverviewItem[] }>('plants/overview')).items;
+    expect(plants.length).toBeGreaterThan(1);
+    plant = plants[0]!;
+    const devices = (
+      await api.get<{ devices: CatalogDevice[] }>(`telemetry/catalog?plant_id=${plant.plant_id}`)
+    ).devices;
+    const inverter = devices.find(
+      (d) => d.type === 'inverter' && d.signals.some((s) => s.key === 'ac_power'),
+    )!;
+    acPowerSignal = inverter.signals.find((s) => s.key === 'ac_power')!.id;
+    const station = devices.find((d) => d.type === 'weather_station')!;
+    poaSignal = station.signals.find((s) => s.key === 'irradiance')!.id;
+    // An hour of readings up to now, one every 5 minutes: power and irradiance for today's chart.
+    const now = Date.now();
+    const points = Array.from({ length: 12 }, (_, i) => now - (11 - i) * 5 * 60_000).flatMap((ts, i) => [
+      { signal_id: acPowerSignal, ts, value: 50 + i },
+      { signal_id: poaSignal, ts, value: 600 + i * 10 },
+    ]);
+    await api.post('telemetry', { points });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists one row per plant in scope, follows a posted value live without reload, and opens the detail', () =>
+    withPage(
+      browser,
+      server.url,
+      'plants-list',
+      async (page) => {
+        const errors = consoleErrors(page);
+        await page.getByTestId('menu-santraller').click();
+        await expectText(page.getByTestId('page-title'), tr('pages.plants'));
+        await page.getByTestId('plants-table').waitFor();
+        await vi.waitFor(async () =>
+          expect(await page.locator('[data-testid^="plant-row-"]').count()).toBe(plants.length),
+        );
+        for (const p of plants)
+          expect(await page.getByTestId(`plant-row-${p.plant_id}`).textContent()).toContain(p.name);
+
+        const power = page.getByTestId(`plant-row-${plant.plant_id}`).getByTestId('plant-power');
+        expect(await power.getAttribute('data-power-kw')).toBe('61');
+        const navigations: string[] = [];
+        page.on('framenavigated', (frame) => navigations.push(frame.url()));
+        // Subscriptions follow the connection a moment later: post until the list shows the value.
+        let value = 70;
+        await vi.waitFor(
+          async () => {
+            value += 1;
+            await api.post('telemetry', { points: [{ signal_id: acPowerSignal, ts: Date.now(), value }] });
+            await vi.waitFor(
+              async () => expect(Number(await power.getAttribute('data-power-kw'))).toBeGreaterThan(61),
+              {
+                timeout: 4_000,
+                interval: 100,
+              },
+            );
+          },
+          { timeout: 30_000, interval: 100 },
+        );
+        expect(navigations).toEqual([]);
+
+        await screenshot(page, 'plants-list-light');
+        await page.getByTestId(`plant-row-${plant.plant_id}`).click();
+        await expectPath(page, `/santral-detay/${plant.plant_id}`);
+        await expectText(page.getByTestId('page-title'), tr('pages.plantDetail'));
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('shows cards instead of the table at phone width', () =>
+    withPage(
+      browser,
+      server.url,
+      'plants-phone',
+      async (page) => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto('/santraller');
+        await page.getByTestId('plants-cards').waitFor();
+        expect(await page.getByTestId('plants-table').count()).toBe(0);
+        expect(await page.locator('[data-testid^="plant-row-"]').count()).toBe(plants.length);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(390);
+        await screenshot(page, 'plants-list-phone');
+      },
+      DEMO.admin,
+    ));
+});
