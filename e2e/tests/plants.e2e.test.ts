@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectPath, expectText, tr, withPage } from '../src/console';
+import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface OverviewItem {
@@ -105,6 +105,68 @@ describe('plants list and plant detail', () => {
         await page.getByTestId(`plant-row-${plant.plant_id}`).click();
         await expectPath(page, `/santral-detay/${plant.plant_id}`);
         await expectText(page.getByTestId('page-title'), tr('pages.plantDetail'));
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('draws the detail: KPI tiles and charts with data, in both themes and two languages, without console errors', () =>
+    withPage(
+      browser,
+      server.url,
+      'plant-detail',
+      async (page) => {
+        const errors = consoleErrors(page);
+        const year = new Date().getFullYear();
+        const charts = ['power-chart', 'month-chart', 'year-chart', 'loss-chart'];
+        for (const [locale, theme] of [
+          ['tr_TR', 'light'],
+          ['en_US', 'dark'],
+        ] as const) {
+          await page.evaluate(
+            (prefs) => {
+              window.localStorage.setItem('locale', prefs.locale);
+              window.localStorage.setItem('theme', prefs.theme);
+            },
+            { locale, theme },
+          );
+          await page.goto(`/santral-detay/${plant.plant_id}`);
+          await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
+          await expectText(page.getByTestId('page-title'), t(locale, 'pages.plantDetail'));
+          await expectText(page.getByTestId('plant-name'), plant.name);
+          // Seven tiles; the energy tile is labelled in the chosen language.
+          await page.getByTestId('plant-kpi-tiles').waitFor();
+          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(7);
+          expect(await page.getByTestId('kpi-energy').textContent()).toContain(
+            t(locale, 'plantView.kpi.energy'),
+          );
+          // Each chart is a canvas drawn from data: today's posted hour gives power points.
+          for (const id of charts) {
+            const chart = page.getByTestId(id);
+            await chart.locator('canvas').first().waitFor();
+            expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+          }
+          await expectText(
+            page.getByTestId('year-title'),
+            t(locale, 'plantView.chart.yearTitle').replace('{{year}}', String(year)),
+          );
+          expect(await page.getByTestId('loss-caption').textContent()).toContain('P0');
+          await page.getByTestId('plant-devices').waitFor();
+          await page.getByTestId('plant-alarms').waitFor();
+          await screenshot(page, `plant-detail-${theme}`);
+        }
+
+        // The year selector changes the chart and its title.
+        await page.getByTestId('plant-year').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+          .filter({ hasText: String(year - 1) })
+          .first()
+          .click();
+        await expectText(
+          page.getByTestId('year-title'),
+          t('en_US', 'plantView.chart.yearTitle').replace('{{year}}', String(year - 1)),
+        );
         expect(errors).toEqual([]);
       },
       DEMO.admin,

@@ -10,4 +10,10 @@ export { NotFoundPage } from './not-found-page';
 export { PagePlaceholder } from './page-placeholder';
 export { ThemeToggle } from './theme-toggle';
 export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';
-export { TelemetryChart, type TelemetryChartProps } from './telemetry-chart';
+export {
+  OptionChart,
+  TelemetryChart,
+  type ChartOption,
+  type OptionChartProps,
+  type TelemetryChartProps,
+} from './telemetry-chart';

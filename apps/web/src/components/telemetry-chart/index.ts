@@ -1,6 +1,8 @@
 import { lazy } from 'react';
 
 export type { TelemetryChartProps } from './telemetry-chart';
+export type { OptionChartProps } from './option-chart';
+export type { ChartOption } from './echarts-core';
 
 /**
  * The telemetry line chart, loaded on first render: ECharts is the heaviest piece of any page that shows
@@ -9,3 +11,6 @@ export type { TelemetryChartProps } from './telemetry-chart';
 export const TelemetryChart = lazy(() =>
   import('./telemetry-chart').then((m) => ({ default: m.TelemetryChart })),
 );
+
+/** A chart from a ready ECharts option (bars, lines, two axes), loaded on first render like TelemetryChart. */
+export const OptionChart = lazy(() => import('./option-chart').then((m) => ({ default: m.OptionChart })));

@@ -1,42 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { LineChart, type LineSeriesOption } from 'echarts/charts';
-import {
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  MarkLineComponent,
-  TooltipComponent,
-  type DataZoomComponentOption,
-  type GridComponentOption,
-  type LegendComponentOption,
-  type MarkLineComponentOption,
-  type TooltipComponentOption,
-} from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
+import { echarts, type ChartOption } from './echarts-core';
 import './telemetry-chart.css';
 
-// Only what a line chart with zoom, legend, tooltip and a time mark needs: keeps the chart chunk small.
-echarts.use([
-  LineChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
-  MarkLineComponent,
-  CanvasRenderer,
-]);
-
-type Option = echarts.ComposeOption<
-  | LineSeriesOption
-  | GridComponentOption
-  | TooltipComponentOption
-  | LegendComponentOption
-  | DataZoomComponentOption
-  | MarkLineComponentOption
->;
+type Option = ChartOption;
 
 /** Units with an axis of their own; the others share one more axis. */
 const OWN_AXES = 3;
@@ -149,7 +117,7 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
 /** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
 export function TelemetryChart(props: TelemetryChartProps) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<ReturnType<typeof echarts.init> | null>(null);
   const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
 
   useEffect(() => {

@@ -2,5 +2,6 @@
 export { SubstationBadge } from './components/substation-badge';
 export { PlantAlarms } from './components/plant-alarms';
 export { useAlarmEvents } from './api/alarm-events';
+export { usePlantAlarms } from './api/get-plant-alarms';
 export { alarmKeys } from './api/query-keys';
 export { priorityKey } from './priority-key';

@@ -22,7 +22,9 @@ export function useLiveOverview(plantIds: readonly number[]): void {
     queries: plantIds.map((id) => catalogQueryOptions(id)),
     combine: (results) =>
       results.flatMap((r) =>
-        (r.data?.devices ?? []).flatMap((d) => d.signals.filter((s) => LIVE_KEYS.has(s.key)).map((s) => s.id)),
+        (r.data?.devices ?? []).flatMap((d) =>
+          d.signals.filter((s) => LIVE_KEYS.has(s.key)).map((s) => s.id),
+        ),
       ),
   });
   const live = useLiveValues(watched);
