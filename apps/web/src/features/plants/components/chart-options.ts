@@ -52,10 +52,11 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
       axisLabel: { formatter: (v: number) => time.format(v), hideOverlap: true },
     },
     yAxis: [
-      { type: 'value', name: 'kW', axisLine: { show: true } },
+      { type: 'value', name: 'kW', nameTextStyle: { align: 'left' }, axisLine: { show: true } },
       {
         type: 'value',
         name: 'W/m²',
+        nameTextStyle: { align: 'right' },
         position: 'right',
         splitLine: { show: false },
         axisLine: { show: true },
@@ -107,7 +108,7 @@ export function energyPrOption(
     },
     xAxis: { type: 'category', data: categories },
     yAxis: [
-      { type: 'value', name: 'kWh', axisLine: { show: true } },
+      { type: 'value', name: 'kWh', nameTextStyle: { align: 'left' }, axisLine: { show: true } },
       {
         type: 'value',
         name: '%',
@@ -208,7 +209,7 @@ export function waterfallOption(
       ),
       axisLabel: { interval: 0, rotate: 30, hideOverlap: false },
     },
-    yAxis: { type: 'value', name: 'kWh' },
+    yAxis: { type: 'value', name: 'kWh', nameTextStyle: { align: 'left' } },
     series: [
       { type: 'bar', stack: 'w', silent: true, itemStyle: { color: 'transparent' }, data: base },
       { type: 'bar', stack: 'w', color: COLOURS.actual, data: up },
