@@ -186,6 +186,14 @@ describe('plants list and plant detail', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width).toBeLessThanOrEqual(390);
         await screenshot(page, 'plants-list-phone');
+        // The detail fits the phone too, here in the dark theme.
+        await page.evaluate(() => window.localStorage.setItem('theme', 'dark'));
+        await page.getByTestId(`plant-row-${plant.plant_id}`).click();
+        await expectPath(page, `/santral-detay/${plant.plant_id}`);
+        await page.reload();
+        await page.getByTestId('power-chart').locator('canvas').first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await screenshot(page, 'plant-detail-phone-dark');
       },
       DEMO.admin,
     ));
