@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../src/server';
 interface OverviewItem {
   plant_id: number;
   name: string;
+  time_zone: string;
   ac_power_kw: number | null;
 }
 interface CatalogDevice {
@@ -33,6 +34,9 @@ describe('plants list and plant detail', () => {
   let plant: OverviewItem;
   let acPowerSignal: number;
   let poaSignal: number;
+  let energySignal: number;
+  let expectedEnergy: string;
+  let lastPower: number;
 
   beforeAll(async () => {
     // No simulator: the only telemetry is what this test posts.
@@ -48,14 +52,25 @@ describe('plants list and plant detail', () => {
       (d) => d.type === 'inverter' && d.signals.some((s) => s.key === 'ac_power'),
     )!;
     acPowerSignal = inverter.signals.find((s) => s.key === 'ac_power')!.id;
+    energySignal = inverter.signals.find((s) => s.key === 'total_energy')!.id;
     const station = devices.find((d) => d.type === 'weather_station')!;
     poaSignal = station.signals.find((s) => s.key === 'irradiance')!.id;
-    // An hour of readings up to now, one every 5 minutes: power and irradiance for today's chart.
+    // Readings of the last 11 minutes, one a minute, kept within the plant's local today (so that the
+    // test does not straddle its midnight): power and irradiance for the chart, a counter for the energy.
     const now = Date.now();
-    const points = Array.from({ length: 12 }, (_, i) => now - (11 - i) * 5 * 60_000).flatMap((ts, i) => [
+    const localDay = (ts: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: plant.time_zone }).format(ts);
+    const times = Array.from({ length: 12 }, (_, i) => now - (11 - i) * 60_000).filter(
+      (ts) => localDay(ts) === localDay(now),
+    );
+    expectedEnergy = `${5 * (times.length - 1)} kWh`;
+    const points = times.flatMap((ts, i) => [
       { signal_id: acPowerSignal, ts, value: 50 + i },
       { signal_id: poaSignal, ts, value: 600 + i * 10 },
+      // The lifetime counter grows 5 kWh a minute.
+      { signal_id: energySignal, ts, value: 10_000 + i * 5 },
     ]);
+    lastPower = 50 + times.length - 1;
     await api.post('telemetry', { points });
   });
   afterAll(async () => {
@@ -80,7 +95,7 @@ describe('plants list and plant detail', () => {
           expect(await page.getByTestId(`plant-row-${p.plant_id}`).textContent()).toContain(p.name);
 
         const power = page.getByTestId(`plant-row-${plant.plant_id}`).getByTestId('plant-power');
-        expect(await power.getAttribute('data-power-kw')).toBe('61');
+        expect(await power.getAttribute('data-power-kw')).toBe(String(lastPower));
         const navigations: string[] = [];
         page.on('framenavigated', (frame) => navigations.push(frame.url()));
         // Subscriptions follow the connection a moment later: post until the list shows the value.
@@ -90,7 +105,8 @@ describe('plants list and plant detail', () => {
             value += 1;
             await api.post('telemetry', { points: [{ signal_id: acPowerSignal, ts: Date.now(), value }] });
             await vi.waitFor(
-              async () => expect(Number(await power.getAttribute('data-power-kw'))).toBeGreaterThan(61),
+              async () =>
+                expect(Number(await power.getAttribute('data-power-kw'))).toBeGreaterThan(lastPower),
               {
                 timeout: 4_000,
                 interval: 100,
@@ -137,10 +153,11 @@ describe('plants list and plant detail', () => {
           // Seven tiles; the energy tile is labelled in the chosen language.
           await page.getByTestId('plant-kpi-tiles').waitFor();
           expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(7);
-          expect(await page.getByTestId('kpi-energy').textContent()).toContain(
-            t(locale, 'plantView.kpi.energy'),
-          );
-          // Each chart is a canvas drawn from data: today's posted hour gives power points.
+          const energy = page.getByTestId('kpi-energy');
+          expect(await energy.textContent()).toContain(t(locale, 'plantView.kpi.energy'));
+          // Today's energy from the posted counter readings, 5 kWh per minute.
+          expect(await energy.textContent()).toContain(expectedEnergy);
+          // Each chart is a canvas drawn from data: today's posted readings give power points.
           for (const id of charts) {
             const chart = page.getByTestId(id);
             await chart.locator('canvas').first().waitFor();
