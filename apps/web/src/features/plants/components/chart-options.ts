@@ -186,7 +186,7 @@ export function waterfallOption(
   up.push(actualKwh);
   down.push(null);
   return {
-    grid: { left: 8, right: 8, top: 16, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
     tooltip: {
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
