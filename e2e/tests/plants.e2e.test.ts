@@ -7,6 +7,8 @@ import { startServer, type RunningServer } from '../src/server';
 interface OverviewItem {
   plant_id: number;
   name: string;
+  company_id: number;
+  company_name: string;
   time_zone: string;
   ac_power_kw: number | null;
 }
@@ -118,6 +120,22 @@ describe('plants list and plant detail', () => {
         expect(navigations).toEqual([]);
 
         await screenshot(page, 'plants-list-light');
+
+        // The company filter keeps that company's plants only.
+        const company = plants.find((p) => p.company_id !== plant.company_id) ?? plant;
+        const rows = page.locator('[data-testid^="plant-row-"]');
+        await page.getByTestId('plants-company-filter').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+          .filter({ hasText: company.company_name })
+          .first()
+          .click();
+        const ofCompany = plants.filter((p) => p.company_id === company.company_id);
+        expect(ofCompany.length).toBeLessThan(plants.length);
+        await vi.waitFor(async () => expect(await rows.count()).toBe(ofCompany.length));
+        for (const p of ofCompany) expect(await page.getByTestId(`plant-row-${p.plant_id}`).count()).toBe(1);
+        await page.reload();
+        await vi.waitFor(async () => expect(await rows.count()).toBe(plants.length));
         await page.getByTestId(`plant-row-${plant.plant_id}`).click();
         await expectPath(page, `/santral-detay/${plant.plant_id}`);
         await expectText(page.getByTestId('page-title'), tr('pages.plantDetail'));
