@@ -12,8 +12,11 @@ export { ThemeToggle } from './theme-toggle';
 export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';
 export {
   BarChart,
+  OptionChart,
   TelemetryChart,
   type BarChartBar,
   type BarChartProps,
+  type ChartOption,
+  type OptionChartProps,
   type TelemetryChartProps,
 } from './telemetry-chart';

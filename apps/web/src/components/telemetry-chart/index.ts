@@ -1,6 +1,8 @@
 import { lazy } from 'react';
 
 export type { TelemetryChartProps } from './telemetry-chart';
+export type { OptionChartProps } from './option-chart';
+export type { ChartOption } from './echarts-core';
 
 /**
  * The telemetry line chart, loaded on first render: ECharts is the heaviest piece of any page that shows
@@ -14,3 +16,6 @@ export type { BarChartBar, BarChartProps } from './bar-chart';
 
 /** The comparison bar chart, loaded on first render like the line chart (same ECharts chunk). */
 export const BarChart = lazy(() => import('./bar-chart').then((m) => ({ default: m.BarChart })));
+
+/** A chart from a ready ECharts option (bars, lines, two axes), loaded on first render like TelemetryChart. */
+export const OptionChart = lazy(() => import('./option-chart').then((m) => ({ default: m.OptionChart })));

@@ -1,6 +1,358 @@
-import { PagePlaceholder } from '../../components';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import DatePicker from 'antd/es/date-picker';
+import Empty from 'antd/es/empty';
+import Segmented from 'antd/es/segmented';
+import Select from 'antd/es/select';
+import Space from 'antd/es/space';
+import Spin from 'antd/es/spin';
+import type { UseQueryResult } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { PlantKpisAnswer } from '@solar/shared';
+import { OptionChart } from '../../components';
+import { formatNumber } from '../../lib/format';
+import { usePreferences } from '../../lib/preferences-store';
+import { PlantAlarms, usePlantAlarms } from '../alarms';
+import { usePlantCatalog } from '../telemetry';
+import { usePlantKpis } from './api/get-kpis';
+import { usePlantsOverview } from './api/get-overview';
+import { usePlantPower } from './api/get-power';
+import { energyPrOption, LOSS_STEPS, powerOption, waterfallOption } from './components/chart-options';
+import { DeviceList } from './components/device-list';
+import { StatusTag } from './components/status-tag';
+import './plants.css';
 
-/** pages.plantDetail: placeholder until the feature issue builds its content. */
+const YEARS_BACK = 5;
+
+/** A card's body for a query: spinner, error with retry, empty note, or the content. */
+function QueryState({
+  query,
+  empty,
+  testId,
+  children,
+}: {
+  query: Pick<UseQueryResult, 'isLoading' | 'isError' | 'refetch'>;
+  empty: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (query.isLoading)
+    return (
+      <div className="chart-state" data-testid={`${testId}-loading`}>
+        <Spin aria-label={t('plantView.common.loading')} />
+      </div>
+    );
+  if (query.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        data-testid={`${testId}-error`}
+        title={t('plantView.common.error')}
+        action={<Button onClick={() => void query.refetch()}>{t('plantView.common.retry')}</Button>}
+      />
+    );
+  if (empty) return <Empty description={t('plantView.common.noData')} data-testid={`${testId}-empty`} />;
+  return <>{children}</>;
+}
+
+/** A KPI tile: label, value with unit, and an optional note. */
+function Tile({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  testId: string;
+}) {
+  return (
+    <Card size="small" className="kpi-tile" data-testid={testId}>
+      <div className="kpi-tile-label">{label}</div>
+      <div className="kpi-tile-value">{value}</div>
+      {note && <div className="kpi-tile-note">{note}</div>}
+    </Card>
+  );
+}
+
+/**
+ * /santral-detay/{plant_id}: the chosen day's KPIs (IEC 61724-1), its power against the model, the month's
+ * and year's energy with PR, the loss waterfall, the devices live and the plant's alarms.
+ */
 export default function PlantDetailPage() {
-  return <PagePlaceholder titleKey="pages.plantDetail" page="santral-detay" />;
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const dark = usePreferences((s) => s.theme) === 'dark';
+  const plantId = Number(useParams().plantId);
+  const [day, setDay] = useState<string | null>(null);
+  const [year, setYear] = useState(() => dayjs().year());
+  const [lossPeriod, setLossPeriod] = useState<'day' | 'month'>('day');
+
+  const overview = usePlantsOverview();
+  const plant = overview.data?.find((p) => p.plant_id === plantId);
+  const dayKpis = usePlantKpis(plantId, 'day', day);
+  const monthKpis = usePlantKpis(plantId, 'month', day);
+  const yearKpis = usePlantKpis(plantId, 'year', `${year}-01-01`);
+  const power = usePlantPower(plantId, day);
+  const catalog = usePlantCatalog(plantId);
+  const alarms = usePlantAlarms(plantId).data ?? [];
+  const cameras = (catalog.data ?? []).filter((d) => d.type === 'camera');
+
+  const locale = language.replace('_', '-');
+  const num = (v: number | null | undefined, digits = 1) =>
+    v === null || v === undefined ? '–' : formatNumber(v, language, digits);
+  const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${num(v * 100)} %`);
+  const labels = {
+    actual: t('plantView.chart.actual'),
+    expected: t('plantView.chart.expected'),
+    poa: t('plantView.chart.poa'),
+    energy: t('plantView.chart.energy'),
+    pr: t('plantView.chart.prLine'),
+  };
+
+  const powerChart = useMemo(
+    () => (power.data ? powerOption(power.data, labels, language) : null),
+    // labels are derived from the language
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [power.data, language],
+  );
+  const monthChart = useMemo(() => {
+    if (!monthKpis.data) return null;
+    const categories = monthKpis.data.rows.map((r) => String(Number(r.key.slice(8, 10))));
+    return energyPrOption(monthKpis.data, categories, labels, language);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [monthKpis.data, language]);
+  const yearChart = useMemo(() => {
+    if (!yearKpis.data) return null;
+    const month = new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' });
+    const categories = yearKpis.data.rows.map((r) => month.format(Date.parse(`${r.key}-01T00:00:00Z`)));
+    return energyPrOption(yearKpis.data, categories, labels, language);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [yearKpis.data, language]);
+
+  const lossKpis = lossPeriod === 'day' ? dayKpis : monthKpis;
+  const modelCaption = (k: PlantKpisAnswer) =>
+    t('plantView.loss.model', {
+      gref: num(k.model.g_ref_w_m2, 0),
+      tref: num(k.model.t_ref_c, 0),
+      p0: num(k.model.dc_capacity_kwp),
+      gamma: num(k.model.temperature_coefficient_per_k, 4),
+      losses: num(k.model.system_loss_fraction * 100),
+      ac: num(k.model.ac_capacity_kw),
+      threshold: num(k.model.daylight_threshold_w_m2, 0),
+    });
+  const lossChart = useMemo(() => {
+    const k = lossKpis.data;
+    if (!k) return null;
+    const steps = Object.fromEntries(LOSS_STEPS.map((s) => [s, t(`plantView.loss.${s}`)])) as Record<
+      (typeof LOSS_STEPS)[number],
+      string
+    >;
+    return waterfallOption(
+      k.expected_energy_kwh,
+      k.energy_kwh ?? 0,
+      k.losses,
+      { expected: t('plantView.loss.expected'), actual: t('plantView.loss.actual'), steps },
+      language,
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lossKpis.data, language]);
+
+  const monthTitle = new Intl.DateTimeFormat(locale, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(Date.parse(`${(monthKpis.data?.date ?? dayjs().format('YYYY-MM-DD')).slice(0, 7)}-01T00:00:00Z`));
+  const currentYear = dayjs().year();
+  const k = dayKpis.data;
+  const chart = (node: ReactNode) => (
+    <Suspense
+      fallback={
+        <div className="chart-state">
+          <Spin aria-label={t('plantView.common.loading')} />
+        </div>
+      }
+    >
+      {node}
+    </Suspense>
+  );
+
+  if (!Number.isInteger(plantId) || (overview.isSuccess && !plant))
+    return <Empty description={t('plantView.detail.notFound')} data-testid="plant-not-found" />;
+
+  return (
+    <div className="plant-detail" data-testid="plant-detail">
+      <div className="plant-detail-head">
+        <Space wrap align="center">
+          <Link to="/santraller">← {t('plantView.detail.back')}</Link>
+          <h2 className="plant-detail-name" data-testid="plant-name">
+            {plant?.name ?? ''}
+          </h2>
+          {plant && <StatusTag status={plant.status} />}
+        </Space>
+        <Space wrap>
+          <DatePicker
+            aria-label={t('plantView.detail.day')}
+            data-testid="plant-day"
+            allowClear={false}
+            value={day ? dayjs(day) : dayjs()}
+            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            onChange={(d) => setDay(d && !d.isSame(dayjs(), 'day') ? d.format('YYYY-MM-DD') : null)}
+          />
+          <Link to="/single-line" data-testid="plant-single-line">
+            {t('plantView.detail.singleLine')}
+          </Link>
+          {cameras.map((c) => (
+            <Link key={c.id} to={`/kamera-detay/${c.id}`} data-testid="plant-camera-link">
+              {t('plantView.detail.cameras')}: {c.name}
+            </Link>
+          ))}
+        </Space>
+      </div>
+
+      <QueryState query={dayKpis} empty={false} testId="plant-kpis">
+        {k && (
+          <div className="kpi-tiles" data-testid="plant-kpi-tiles">
+            <Tile
+              testId="kpi-energy"
+              label={t('plantView.kpi.energy')}
+              value={`${num(k.energy_kwh)} kWh`}
+              note={t(`plantView.kpi.source.${k.energy_source}`)}
+            />
+            <Tile
+              testId="kpi-yield"
+              label={t('plantView.kpi.specificYield')}
+              value={`${num(k.specific_yield_kwh_kwp, 2)} kWh/kWp`}
+            />
+            <Tile testId="kpi-pr" label={t('plantView.kpi.pr')} value={pct(k.pr)} />
+            <Tile
+              testId="kpi-pr-tc"
+              label={t('plantView.kpi.prTc')}
+              value={pct(k.pr_temperature_corrected)}
+            />
+            <Tile
+              testId="kpi-availability"
+              label={t('plantView.kpi.availability')}
+              value={pct(k.availability.time_based)}
+            />
+            <Tile testId="kpi-co2" label={t('plantView.kpi.co2')} value={`${num(k.co2_avoided_kg)} kg`} />
+            <Tile
+              testId="kpi-irradiation"
+              label={t('plantView.kpi.irradiation')}
+              value={`${num(k.irradiation_kwh_m2, 2)} kWh/m²`}
+            />
+          </div>
+        )}
+      </QueryState>
+
+      <div className="plant-detail-grid">
+        <Card title={t('plantView.chart.powerTitle')} className="plant-card-wide">
+          <QueryState query={power} empty={!power.data?.points.length} testId="power-chart">
+            {powerChart &&
+              chart(
+                <OptionChart
+                  option={powerChart}
+                  dark={dark}
+                  testId="power-chart"
+                  label={t('plantView.chart.powerTitle')}
+                  points={power.data?.points.length ?? 0}
+                />,
+              )}
+          </QueryState>
+        </Card>
+
+        <Card title={t('plantView.chart.monthTitle', { month: monthTitle })}>
+          <QueryState query={monthKpis} empty={!monthKpis.data?.rows.length} testId="month-chart">
+            {monthChart &&
+              chart(
+                <OptionChart
+                  option={monthChart}
+                  dark={dark}
+                  testId="month-chart"
+                  label={t('plantView.chart.monthTitle', { month: monthTitle })}
+                  points={monthKpis.data?.rows.length ?? 0}
+                />,
+              )}
+          </QueryState>
+        </Card>
+
+        <Card
+          title={<span data-testid="year-title">{t('plantView.chart.yearTitle', { year })}</span>}
+          extra={
+            <Select
+              aria-label={t('plantView.detail.year')}
+              data-testid="plant-year"
+              value={year}
+              onChange={setYear}
+              options={Array.from({ length: YEARS_BACK + 1 }, (_, i) => currentYear - i).map((y) => ({
+                value: y,
+                label: String(y),
+              }))}
+            />
+          }
+        >
+          <QueryState query={yearKpis} empty={!yearKpis.data?.rows.length} testId="year-chart">
+            {yearChart &&
+              chart(
+                <OptionChart
+                  option={yearChart}
+                  dark={dark}
+                  testId="year-chart"
+                  label={t('plantView.chart.yearTitle', { year })}
+                  points={yearKpis.data?.rows.length ?? 0}
+                />,
+              )}
+          </QueryState>
+        </Card>
+
+        <Card
+          title={t('plantView.loss.title')}
+          extra={
+            <Segmented
+              data-testid="loss-period"
+              value={lossPeriod}
+              onChange={(v) => setLossPeriod(v === 'month' ? 'month' : 'day')}
+              options={[
+                { value: 'day', label: t('plantView.loss.periodDay') },
+                { value: 'month', label: t('plantView.loss.periodMonth') },
+              ]}
+            />
+          }
+        >
+          <QueryState query={lossKpis} empty={false} testId="loss-chart">
+            {lossChart &&
+              chart(
+                <OptionChart
+                  option={lossChart}
+                  dark={dark}
+                  testId="loss-chart"
+                  label={t('plantView.loss.title')}
+                  points={LOSS_STEPS.length + 2}
+                />,
+              )}
+            {lossKpis.data && (
+              <p className="loss-caption" data-testid="loss-caption">
+                {modelCaption(lossKpis.data)}
+              </p>
+            )}
+          </QueryState>
+        </Card>
+
+        <Card title={t('plantView.devices.title')} className="plant-card-wide">
+          <DeviceList plantId={plantId} alarms={alarms} />
+        </Card>
+
+        <Card title={t('plantView.alarms.title')} className="plant-card-wide">
+          <PlantAlarms plantId={plantId} />
+        </Card>
+      </div>
+    </div>
+  );
 }

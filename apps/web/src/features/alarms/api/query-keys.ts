@@ -8,4 +8,6 @@ export const alarmKeys = {
   substation: () => [...alarmKeys.all, 'substation'] as const,
   /** The newest alarms of one device (a device page's history). */
   device: (deviceId: number) => [...alarmKeys.all, 'device', deviceId] as const,
+  /** Every alarm of one plant. */
+  plant: (plantId: number) => [...alarmKeys.all, 'plant', plantId] as const,
 };

@@ -1,4 +1,4 @@
-import type { PlantListQuery } from '@solar/shared';
+import type { KpiPeriod, PlantListQuery } from '@solar/shared';
 
 /**
  * Query keys of the plant calls. Every key starts with `all`, so invalidating `all` refreshes them all;
@@ -9,4 +9,11 @@ export const plantKeys = {
   list: (query: PlantListQuery) => [...plantKeys.all, 'list', query] as const,
   options: (fieldId: number | null, companyId: number | null) =>
     [...plantKeys.all, 'options', fieldId, companyId] as const,
+  /** Every plant in scope with its status and live figures (the list and the map). */
+  overview: () => [...plantKeys.all, 'overview'] as const,
+  /** A plant's KPIs for the period holding `date` (absent: the plant's today). */
+  kpis: (plantId: number, period: KpiPeriod, date: string | null) =>
+    [...plantKeys.all, 'kpis', plantId, period, date] as const,
+  /** A plant's 5-minute power, expected power and irradiance of a day. */
+  power: (plantId: number, date: string | null) => [...plantKeys.all, 'power', plantId, date] as const,
 };

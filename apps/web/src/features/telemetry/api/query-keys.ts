@@ -10,4 +10,6 @@ export const telemetryKeys = {
   series: (request: object) => [...telemetryKeys.all, 'series', request] as const,
   /** The newest stored value of each signal of a device. */
   latest: (deviceId: number) => [...telemetryKeys.all, 'latest', deviceId] as const,
+  /** The newest stored value of each signal of every device of a plant. */
+  plantLatest: (plantId: number) => [...telemetryKeys.all, 'plant-latest', plantId] as const,
 };

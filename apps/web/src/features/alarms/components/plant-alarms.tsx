@@ -1,0 +1,75 @@
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Table from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import { useTranslation } from 'react-i18next';
+import { alarmStatusName, type AlarmRecord, type AlarmStatusId } from '@solar/shared';
+import { usePlantAlarms } from '../api/get-plant-alarms';
+import { useAlarmEvents } from '../api/alarm-events';
+import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
+import { useQueryClient } from '@tanstack/react-query';
+import { alarmKeys } from '../api/query-keys';
+
+/** The alarms of one plant, newest first, refreshed when an alarm of that plant is pushed. */
+export function PlantAlarms({ plantId }: { plantId: number }) {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const query = usePlantAlarms(plantId);
+  const text = useAlarmText();
+  useAlarmEvents((event) => {
+    if (event.alarm.plant_id === plantId)
+      void client.invalidateQueries({ queryKey: alarmKeys.plant(plantId) });
+  });
+  const time = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+    dateStyle: 'short',
+    timeStyle: 'short',
+  });
+  if (query.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        data-testid="plant-alarms-error"
+        title={t('plantView.common.error')}
+        action={<Button onClick={() => void query.refetch()}>{t('plantView.common.retry')}</Button>}
+      />
+    );
+  return (
+    <Table<AlarmRecord>
+      data-testid="plant-alarms"
+      size="small"
+      rowKey="id"
+      loading={query.isLoading}
+      dataSource={query.data ?? []}
+      pagination={{ pageSize: 10, hideOnSinglePage: true }}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: t('plantView.alarms.empty') }}
+      columns={[
+        {
+          key: 'started',
+          title: t('plantView.alarms.started'),
+          render: (_, a) => time.format(new Date(a.started_at)),
+        },
+        {
+          key: 'priority',
+          title: t('plantView.alarms.priority'),
+          render: (_, a) => <PriorityTag priority={a.priority_id} />,
+        },
+        {
+          key: 'message',
+          title: t('plantView.alarms.message'),
+          render: (_, a) => (a.device_name ? `${a.device_name}: ${text(a)}` : text(a)),
+        },
+        {
+          key: 'state',
+          title: t('plantView.alarms.state'),
+          render: (_, a) => (
+            <Tag color={STATUS_COLORS[a.status_id]}>
+              {t(`alarms.status.${alarmStatusName(a.status_id as AlarmStatusId)}`)}
+            </Tag>
+          ),
+        },
+      ]}
+    />
+  );
+}

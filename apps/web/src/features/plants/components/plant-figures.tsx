@@ -1,0 +1,72 @@
+import Tag from 'antd/es/tag';
+import theme from 'antd/es/theme';
+import { useTranslation } from 'react-i18next';
+import type { PlantOverviewItem } from '@solar/shared';
+import { formatNumber } from '../../../lib/format';
+import { priorityKey } from '../../alarms';
+
+const DASH = '–';
+
+/** A number with its unit in the interface language, or a dash when there is none. */
+export function Figure({ value, unit, digits = 1 }: { value: number | null; unit: string; digits?: number }) {
+  const { i18n } = useTranslation();
+  return (
+    <span className="figure">
+      {value === null ? DASH : `${formatNumber(value, i18n.language, digits)} ${unit}`}
+    </span>
+  );
+}
+
+export const EnergyValue = ({ value }: { value: number | null }) => <Figure value={value} unit="kWh" />;
+export const YieldValue = ({ value }: { value: number | null }) => (
+  <Figure value={value} unit="kWh/kWp" digits={2} />
+);
+/** A ratio 0…1 (PR, availability) as a percentage. */
+export const PrValue = ({ value }: { value: number | null }) => (
+  <Figure value={value === null ? null : value * 100} unit="%" />
+);
+
+/** Live AC power with a bar of its share of the AC capacity (the text says the same, the bar only helps). */
+export function PowerBar({ plant }: { plant: PlantOverviewItem }) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const percent = plant.ac_capacity_percent;
+  const width = Math.max(0, Math.min(100, percent ?? 0));
+  return (
+    <div className="power-bar" data-testid="plant-power" data-power-kw={plant.ac_power_kw ?? ''}>
+      <div className="power-bar-value">
+        <Figure value={plant.ac_power_kw} unit="kW" />
+        {percent !== null && plant.ac_capacity_kw !== null && (
+          <span className="power-bar-capacity">
+            {t('plantView.list.capacity', {
+              percent: formatNumber(percent, i18n.language, 0),
+              capacity: formatNumber(plant.ac_capacity_kw, i18n.language, 0),
+            })}
+          </span>
+        )}
+      </div>
+      <div className="power-bar-track" aria-hidden="true" style={{ background: token.colorFillSecondary }}>
+        <div className="power-bar-fill" style={{ width: `${width}%`, background: token.colorPrimary }} />
+      </div>
+    </div>
+  );
+}
+
+const PRIORITY_COLOURS = { dangerous: 'magenta', high: 'red', medium: 'orange', low: 'blue' } as const;
+const PRIORITY_IDS = { low: 1, medium: 2, high: 3, dangerous: 4 } as const;
+
+/** Active alarm counts by priority, highest first; each tag names its priority in words. */
+export function AlarmCounts({ counts }: { counts: PlantOverviewItem['active_alarms'] }) {
+  const { t } = useTranslation();
+  const parts = (['dangerous', 'high', 'medium', 'low'] as const).filter((p) => counts[p] > 0);
+  if (parts.length === 0) return <span className="figure-muted">{t('plantView.list.noAlarms')}</span>;
+  return (
+    <span className="alarm-counts" data-testid="plant-alarm-counts" data-total={counts.total}>
+      {parts.map((p) => (
+        <Tag key={p} color={PRIORITY_COLOURS[p]}>
+          {t(priorityKey(PRIORITY_IDS[p]))}: {counts[p]}
+        </Tag>
+      ))}
+    </span>
+  );
+}

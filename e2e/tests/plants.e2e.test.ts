@@ -1,0 +1,235 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
+import { startServer, type RunningServer } from '../src/server';
+
+interface OverviewItem {
+  plant_id: number;
+  name: string;
+  company_id: number;
+  company_name: string;
+  time_zone: string;
+  ac_power_kw: number | null;
+}
+interface CatalogDevice {
+  id: number;
+  type: string;
+  signals: { id: number; key: string }[];
+}
+
+/** Collects console errors and page errors of a page, so a test can require there were none. */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+describe('plants list and plant detail', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let api: ApiClient;
+  let plants: OverviewItem[];
+  let plant: OverviewItem;
+  let acPowerSignal: number;
+  let poaSignal: number;
+  let energySignal: number;
+  let expectedEnergy: string;
+  let lastPower: number;
+
+  beforeAll(async () => {
+    // No simulator: the only telemetry is what this test posts.
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    plants = (await api.get<{ items: OverviewItem[] }>('plants/overview')).items;
+    expect(plants.length).toBeGreaterThan(1);
+    plant = plants[0]!;
+    const devices = (
+      await api.get<{ devices: CatalogDevice[] }>(`telemetry/catalog?plant_id=${plant.plant_id}`)
+    ).devices;
+    const inverter = devices.find(
+      (d) => d.type === 'inverter' && d.signals.some((s) => s.key === 'ac_power'),
+    )!;
+    acPowerSignal = inverter.signals.find((s) => s.key === 'ac_power')!.id;
+    energySignal = inverter.signals.find((s) => s.key === 'total_energy')!.id;
+    const station = devices.find((d) => d.type === 'weather_station')!;
+    poaSignal = station.signals.find((s) => s.key === 'irradiance')!.id;
+    // Readings of the last 11 minutes, one a minute, kept within the plant's local today (so that the
+    // test does not straddle its midnight): power and irradiance for the chart, a counter for the energy.
+    const now = Date.now();
+    const localDay = (ts: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: plant.time_zone }).format(ts);
+    const times = Array.from({ length: 12 }, (_, i) => now - (11 - i) * 60_000).filter(
+      (ts) => localDay(ts) === localDay(now),
+    );
+    expectedEnergy = `${5 * (times.length - 1)} kWh`;
+    const points = times.flatMap((ts, i) => [
+      { signal_id: acPowerSignal, ts, value: 50 + i },
+      { signal_id: poaSignal, ts, value: 600 + i * 10 },
+      // The lifetime counter grows 5 kWh a minute.
+      { signal_id: energySignal, ts, value: 10_000 + i * 5 },
+    ]);
+    lastPower = 50 + times.length - 1;
+    await api.post('telemetry', { points });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists one row per plant in scope, follows a posted value live without reload, and opens the detail', () =>
+    withPage(
+      browser,
+      server.url,
+      'plants-list',
+      async (page) => {
+        const errors = consoleErrors(page);
+        await page.getByTestId('menu-santraller').click();
+        await expectText(page.getByTestId('page-title'), tr('pages.plants'));
+        await page.getByTestId('plants-table').waitFor();
+        await vi.waitFor(async () =>
+          expect(await page.locator('[data-testid^="plant-row-"]').count()).toBe(plants.length),
+        );
+        for (const p of plants)
+          expect(await page.getByTestId(`plant-row-${p.plant_id}`).textContent()).toContain(p.name);
+
+        const power = page.getByTestId(`plant-row-${plant.plant_id}`).getByTestId('plant-power');
+        expect(await power.getAttribute('data-power-kw')).toBe(String(lastPower));
+        const navigations: string[] = [];
+        page.on('framenavigated', (frame) => navigations.push(frame.url()));
+        // Subscriptions follow the connection a moment later: post until the list shows the value.
+        let value = 70;
+        await vi.waitFor(
+          async () => {
+            value += 1;
+            await api.post('telemetry', { points: [{ signal_id: acPowerSignal, ts: Date.now(), value }] });
+            await vi.waitFor(
+              async () =>
+                expect(Number(await power.getAttribute('data-power-kw'))).toBeGreaterThan(lastPower),
+              {
+                timeout: 4_000,
+                interval: 100,
+              },
+            );
+          },
+          { timeout: 30_000, interval: 100 },
+        );
+        expect(navigations).toEqual([]);
+
+        await screenshot(page, 'plants-list-light');
+
+        // The company filter keeps that company's plants only.
+        const company = plants.find((p) => p.company_id !== plant.company_id) ?? plant;
+        const rows = page.locator('[data-testid^="plant-row-"]');
+        await page.getByTestId('plants-company-filter').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+          .filter({ hasText: company.company_name })
+          .first()
+          .click();
+        const ofCompany = plants.filter((p) => p.company_id === company.company_id);
+        expect(ofCompany.length).toBeLessThan(plants.length);
+        await vi.waitFor(async () => expect(await rows.count()).toBe(ofCompany.length));
+        for (const p of ofCompany) expect(await page.getByTestId(`plant-row-${p.plant_id}`).count()).toBe(1);
+        await page.reload();
+        await vi.waitFor(async () => expect(await rows.count()).toBe(plants.length));
+        await page.getByTestId(`plant-row-${plant.plant_id}`).click();
+        await expectPath(page, `/santral-detay/${plant.plant_id}`);
+        await expectText(page.getByTestId('page-title'), tr('pages.plantDetail'));
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('draws the detail: KPI tiles and charts with data, in both themes and two languages, without console errors', () =>
+    withPage(
+      browser,
+      server.url,
+      'plant-detail',
+      async (page) => {
+        const errors = consoleErrors(page);
+        const year = new Date().getFullYear();
+        const charts = ['power-chart', 'month-chart', 'year-chart', 'loss-chart'];
+        for (const [locale, theme] of [
+          ['tr_TR', 'light'],
+          ['en_US', 'dark'],
+        ] as const) {
+          await page.evaluate(
+            (prefs) => {
+              window.localStorage.setItem('locale', prefs.locale);
+              window.localStorage.setItem('theme', prefs.theme);
+            },
+            { locale, theme },
+          );
+          await page.goto(`/santral-detay/${plant.plant_id}`);
+          await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
+          await expectText(page.getByTestId('page-title'), t(locale, 'pages.plantDetail'));
+          await expectText(page.getByTestId('plant-name'), plant.name);
+          // Seven tiles; the energy tile is labelled in the chosen language.
+          await page.getByTestId('plant-kpi-tiles').waitFor();
+          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(7);
+          const energy = page.getByTestId('kpi-energy');
+          expect(await energy.textContent()).toContain(t(locale, 'plantView.kpi.energy'));
+          // Today's energy from the posted counter readings, 5 kWh per minute.
+          expect(await energy.textContent()).toContain(expectedEnergy);
+          // Each chart is a canvas drawn from data: today's posted readings give power points.
+          for (const id of charts) {
+            const chart = page.getByTestId(id);
+            await chart.locator('canvas').first().waitFor();
+            expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+          }
+          await expectText(
+            page.getByTestId('year-title'),
+            t(locale, 'plantView.chart.yearTitle').replace('{{year}}', String(year)),
+          );
+          expect(await page.getByTestId('loss-caption').textContent()).toContain('P0');
+          await page.getByTestId('plant-devices').waitFor();
+          await page.getByTestId('plant-alarms').waitFor();
+          await screenshot(page, `plant-detail-${theme}`);
+        }
+
+        // The year selector changes the chart and its title.
+        await page.getByTestId('plant-year').click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+          .filter({ hasText: String(year - 1) })
+          .first()
+          .click();
+        await expectText(
+          page.getByTestId('year-title'),
+          t('en_US', 'plantView.chart.yearTitle').replace('{{year}}', String(year - 1)),
+        );
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
+
+  it('shows cards instead of the table at phone width', () =>
+    withPage(
+      browser,
+      server.url,
+      'plants-phone',
+      async (page) => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto('/santraller');
+        await page.getByTestId('plants-cards').waitFor();
+        expect(await page.getByTestId('plants-table').count()).toBe(0);
+        expect(await page.locator('[data-testid^="plant-row-"]').count()).toBe(plants.length);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(390);
+        await screenshot(page, 'plants-list-phone');
+        // The detail fits the phone too, here in the dark theme.
+        await page.evaluate(() => window.localStorage.setItem('theme', 'dark'));
+        await page.getByTestId(`plant-row-${plant.plant_id}`).click();
+        await expectPath(page, `/santral-detay/${plant.plant_id}`);
+        await page.reload();
+        await page.getByTestId('power-chart').locator('canvas').first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await screenshot(page, 'plant-detail-phone-dark');
+      },
+      DEMO.admin,
+    ));
+});
