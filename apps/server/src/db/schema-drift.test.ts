@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
+import { createTestApp, dialectUnderTest, underSchemaLock, type TestApp } from '../test/test-app';
 import { schemaColumns } from './schema-columns';
 
 /** `table.column: null | not null`, one line each, sorted: a failure shows exactly what differs. */
@@ -19,8 +19,9 @@ describe(`db/schema.ts against the migrated database (${dialectUnderTest})`, () 
 
   it('has the tables and columns, with the nullability, that schema.ts declares', async () => {
     const ours = t.ctx.config.database.dialect === 'postgres' ? t.ctx.config.database.schema : undefined;
-    // PostgreSQL introspection lists every schema's tables (other test workers' too): keep this app's own.
-    const tables = (await t.ctx.db.introspection.getTables()).filter(
+    // PostgreSQL introspection lists every schema's tables (other test workers' too): keep this app's own,
+    // and look under the harness's schema lock, or a schema dropped meanwhile fails the look.
+    const tables = (await underSchemaLock(() => t.ctx.db.introspection.getTables())).filter(
       (table) => !table.isView && (ours === undefined || table.schema === ours),
     );
     const migrated: Description = {};

@@ -106,9 +106,10 @@ export const DEMO = {
 /**
  * Runs `work` while holding a PostgreSQL advisory lock shared by every test worker. Kysely's migrator looks
  * at the tables of all schemas, and a schema that another worker drops in the middle of that look fails it
- * ("schema … does not exist"): creating (migrating) and dropping test schemas must not overlap.
+ * ("schema … does not exist"): creating (migrating) and dropping test schemas must not overlap, and
+ * neither may a test's own look at all schemas (the schema drift test).
  */
-async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
+export async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
   if (!TEST_DATABASE_URL) return work();
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
