@@ -62,6 +62,8 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
           'menu-dashboard',
           'menu-data',
           'menu-customized-alarms',
+          // The camera wall: the spec's "cameras" menu entry, under dashboard view.
+          'menu-kameralar',
         ]);
         expect(await menuEntries(page)).toEqual(expected);
         for (const route of menuRoutesFor(permissions)) {

@@ -5,6 +5,7 @@ import Descriptions from 'antd/es/descriptions';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import Empty from 'antd/es/empty';
 import { NotFoundPage } from '../../components';
 import { errorMessageOf } from '../../lib/api-errors';
 import { useCameras } from './api/get-cameras';
@@ -33,7 +34,8 @@ export default function CameraDetailPage() {
     );
   if (!cameras.data) return <Spin className="device-page-spin" />;
   const camera = cameras.data.flatMap((g) => g.cameras).find((c) => c.id === id);
-  if (!camera) return <NotFoundPage />;
+  // The route exists; only this camera is unknown or out of scope (as the plant detail answers it).
+  if (!camera) return <Empty description={t('errors.notFound')} data-testid="camera-not-found" />;
 
   return (
     <div className="device-page" data-testid="camera-page" data-camera-id={id}>

@@ -101,7 +101,10 @@ export default function InverterDetailPage() {
     [data, id],
   );
 
-  if (!valid || (summary.error instanceof ApiError && summary.error.status === 404)) return <NotFoundPage />;
+  if (!valid) return <NotFoundPage />;
+  // The route exists; only this inverter is unknown or out of scope (as the plant detail answers it).
+  if (summary.error instanceof ApiError && summary.error.status === 404)
+    return <Empty description={t('errors.notFound')} data-testid="inverter-not-found" />;
   if (summary.error && !data)
     return (
       <Alert type="error" showIcon title={errorMessageOf(summary.error, t)} data-testid="inverter-error" />
