@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
+import { useMemo } from 'react';
+import type { ChartOption } from './echarts-core';
+import { useEChart } from './use-echart';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
 
@@ -57,27 +58,10 @@ function optionOf({ bars, dark, language, unit }: BarChartProps): ChartOption {
 
 /** A horizontal bar chart of one value per item, one item highlighted; app theme, resizes with its box. */
 export function BarChart(props: BarChartProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsInstance | null>(null);
   const { bars, dark, language, unit, testId = 'bar-chart' } = props;
 
-  useEffect(() => {
-    const element = host.current;
-    if (!element) return undefined;
-    const instance = initChart(element, dark);
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [dark]);
-
-  useEffect(() => {
-    chart.current?.setOption(optionOf({ bars, dark, language, unit }), { notMerge: true });
-  }, [bars, dark, language, unit]);
+  const option = useMemo(() => optionOf({ bars, dark, language, unit }), [bars, dark, language, unit]);
+  const host = useEChart(option, dark);
 
   return (
     <div

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
+import { useMemo } from 'react';
+import type { ChartOption } from './echarts-core';
+import { useEChart } from './use-echart';
 import './telemetry-chart.css';
 
 export interface OptionChartProps {
@@ -17,29 +18,8 @@ export interface OptionChartProps {
 
 /** A chart from a ready ECharts option, in the app theme, resized with its box: for charts beyond telemetry lines. */
 export function OptionChart({ option, dark, testId, points, label, height = 320 }: OptionChartProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsInstance | null>(null);
-
-  useEffect(() => {
-    const element = host.current;
-    if (!element) return undefined;
-    const instance = initChart(element, dark);
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [dark]);
-
-  useEffect(() => {
-    chart.current?.setOption(
-      { backgroundColor: 'transparent', animation: false, ...option },
-      { notMerge: true },
-    );
-  }, [option, dark]);
+  const themed = useMemo(() => ({ backgroundColor: 'transparent', animation: false, ...option }), [option]);
+  const host = useEChart(themed, dark);
 
   return (
     <div

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
+import { useMemo } from 'react';
+import type { ChartOption } from './echarts-core';
+import { useEChart } from './use-echart';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
@@ -117,30 +118,14 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
 
 /** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
 export function TelemetryChart(props: TelemetryChartProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsInstance | null>(null);
   const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
 
-  useEffect(() => {
-    const element = host.current;
-    if (!element) return undefined;
-    const instance = initChart(element, dark);
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [dark]);
-
   // Only new data, language or theme redraw (and reset the zoom); other renders leave the chart alone.
-  useEffect(() => {
-    chart.current?.setOption(optionOf({ series, dark, language, otherUnitsLabel, markAt, markLabel }), {
-      notMerge: true,
-    });
-  }, [series, dark, language, otherUnitsLabel, markAt, markLabel]);
+  const option = useMemo(
+    () => optionOf({ series, dark, language, otherUnitsLabel, markAt, markLabel }),
+    [series, dark, language, otherUnitsLabel, markAt, markLabel],
+  );
+  const host = useEChart(option, dark);
 
   return (
     <div

@@ -1,0 +1,32 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
+
+/**
+ * One ECharts instance on the returned element, in the app theme (made again when the theme changes),
+ * resized with its box and disposed with the component. `option` replaces the chart's whole option when it
+ * or the theme changes: callers memoise it, so other renders leave the chart (and its zoom) alone.
+ */
+export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDivElement | null> {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsInstance | null>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return undefined;
+    const instance = initChart(element, dark);
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, [dark]);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option, dark]);
+
+  return host;
+}
