@@ -39,6 +39,16 @@ export async function newPage(
 }
 
 /** Saves a screenshot to e2e/artifacts (kept out of git) for a person to look at. */
+/** Collects a page's console errors (with the URL they name) and page errors, so a test can require none. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, `${name}.png`);

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -19,16 +19,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGP4z8AARww4OQD1MQv1NXv7ggAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** Console errors of the page; the proxy's 502 for the camera that is down is the one expected resource error. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
 
 describe('inverter and camera pages', () => {
   let server: RunningServer;
@@ -103,7 +93,7 @@ describe('inverter and camera pages', () => {
       server.url,
       'inverter-detail',
       async (page) => {
-        const errors = collectErrors(page);
+        const errors = collectPageErrors(page);
         for (const [locale, theme] of [
           ['tr_TR', 'light'],
           ['en_US', 'dark'],
@@ -149,7 +139,7 @@ describe('inverter and camera pages', () => {
       server.url,
       'camera-detail',
       async (page) => {
-        const errors = collectErrors(page);
+        const errors = collectPageErrors(page);
         await page.goto(`/kamera-detay/${liveCamera.id}`);
         await expectText(page.getByTestId('camera-name'), liveCamera.name);
         const image = page.getByTestId('camera-image');

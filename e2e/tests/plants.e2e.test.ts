@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -16,16 +16,6 @@ interface CatalogDevice {
   id: number;
   type: string;
   signals: { id: number; key: string }[];
-}
-
-/** Collects console errors and page errors of a page, so a test can require there were none. */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
 }
 
 describe('plants list and plant detail', () => {
@@ -86,7 +76,7 @@ describe('plants list and plant detail', () => {
       server.url,
       'plants-list',
       async (page) => {
-        const errors = consoleErrors(page);
+        const errors = collectPageErrors(page);
         await page.getByTestId('menu-santraller').click();
         await expectText(page.getByTestId('page-title'), tr('pages.plants'));
         await page.getByTestId('plants-table').waitFor();
@@ -150,7 +140,7 @@ describe('plants list and plant detail', () => {
       server.url,
       'plant-detail',
       async (page) => {
-        const errors = consoleErrors(page);
+        const errors = collectPageErrors(page);
         const year = new Date().getFullYear();
         const charts = ['power-chart', 'month-chart', 'year-chart', 'loss-chart'];
         for (const [locale, theme] of [
