@@ -64,11 +64,19 @@ describe('data page', () => {
       }
     }
     expect(signal).toBeDefined();
-    // Ten minutes of readings, one a minute, ending a minute ago.
-    const now = Date.now();
+    // Ten readings ending a moment ago, all inside today: the page's default range is the browser's
+    // local day (same time zone as this process), so a run just after midnight must not put some of
+    // them in yesterday. Normally one a minute; closer together in the first ten minutes of a day.
+    let now = Date.now();
+    const sinceMidnight = () => now - new Date(now).setHours(0, 0, 0, 0);
+    if (sinceMidnight() < 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 30_000 - sinceMidnight() + 1_000));
+      now = Date.now();
+    }
+    const step = Math.min(60_000, Math.floor((sinceMidnight() - 1_000) / 10));
     const points = Array.from({ length: 10 }, (_, i) => ({
       signal_id: signal.id,
-      ts: now - (10 - i) * 60_000,
+      ts: now - (10 - i) * step,
       value: 100 + i,
     }));
     const answer = await api.post<{ stored: number }>('telemetry', { points });
