@@ -19,7 +19,7 @@ export interface PageVisit {
 }
 
 /** Waits until the content area has no loading overlay and no page-level spinner. */
-async function settled(page: Page): Promise<void> {
+export async function settled(page: Page): Promise<void> {
   // The overlay follows the page's queries a frame after it mounts: give it the chance to appear first.
   await page.waitForTimeout(250);
   await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });

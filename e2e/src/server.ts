@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedTileServer } from './tiles';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
@@ -34,6 +35,8 @@ function freePort(): Promise<number> {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
+  // The map's tiles come from a local server unless the test names its own: the tests run offline.
+  if (!env.MAP_TILE_URL) env = { ...env, MAP_TILE_URL: (await sharedTileServer()).template };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-e2e-'));
   // A port found free can be taken by another test file's server before ours binds it; the health check
   // would then be answered by that other server. So: our child must still be running a moment after it

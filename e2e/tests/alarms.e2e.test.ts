@@ -35,26 +35,22 @@ describe('alarms page', () => {
     ]);
     api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
     const plant = (await api.get<{ items: Named[] }>('plants?sort=name&pageSize=200')).items[0]!;
-    const devices = (await api.get<{ items: Named[] }>(`devices?plant_id=${plant.id}&sort=name&pageSize=200`))
-      .items;
-    for (const device of devices) {
-      const signals = (
-        await api.get<{ items: Named[] }>(`signals?device_id=${device.id}&sort=name&pageSize=200`)
-      ).items;
-      if (signals[0]) {
-        signal = signals[0];
-        break;
-      }
-    }
+    // An inverter's AC power: readings it sends are within its rating, so the server stores them.
+    const inverter = (
+      await api.get<{ items: Named[] }>(`devices?plant_id=${plant.id}&type=inverter&sort=name&pageSize=200`)
+    ).items[0]!;
+    signal = (
+      await api.get<{ items: (Named & { key: string })[] }>(`signals?device_id=${inverter.id}&pageSize=200`)
+    ).items.find((s) => s.key === 'ac_power')!;
     expect(signal).toBeDefined();
-    // A high-priority custom rule on the signal: above 1000 raises at once.
+    // A high-priority custom rule on the signal: above 120 kW (of a 100 kW inverter) raises at once.
     rule = await api.post<Named>('alarms/custom/0', {
       name: `E2E eşik ${Date.now()}`,
       description: 'Tarayıcı testi',
       priority_id: 3,
       tag_id: signal.id,
       operant: '>',
-      value: 1000,
+      value: 120,
       is_active: true,
     });
     // A normal value first, so that the rule has judged the signal once.
@@ -83,7 +79,7 @@ describe('alarms page', () => {
         const navigations: string[] = [];
         page.on('framenavigated', (frame) => navigations.push(frame.url()));
 
-        await api.post('telemetry', { points: [{ signal_id: signal.id, ts: Date.now(), value: 5000 }] });
+        await api.post('telemetry', { points: [{ signal_id: signal.id, ts: Date.now(), value: 140 }] });
 
         // The alarm arrives over the live stream: a row in the active list and a toast (priority 3).
         let alarm: AlarmRow | undefined;
@@ -97,7 +93,7 @@ describe('alarms page', () => {
         const id = alarm!.id;
         const message = page.getByTestId(`alarm-message-${id}`);
         await expectText(message, new RegExp(`^${rule.name}: `), 10_000);
-        await expect(message.textContent()).resolves.toContain('5000');
+        await expect(message.textContent()).resolves.toContain('140');
         await page.getByTestId(`alarm-toast-${id}`).waitFor();
         await expect(page.getByTestId(`alarm-status-${id}`).getAttribute('data-status')).resolves.toBe('1');
         await expect(page.locator(`tr[data-row-key="${id}"] [data-priority="3"]`).count()).resolves.toBe(1);

@@ -29,6 +29,8 @@ describe('inverter and camera pages', () => {
   let inverter: Named;
   let liveCamera: Named;
   let downCamera: Named;
+  /** AC and DC power samples posted for the inverter today (up to an hour's, every 5 minutes). */
+  let powerSamples = 0;
 
   beforeAll(async () => {
     // No simulator: the inverter's only values are the ones this test posts, and the demo cameras are down.
@@ -63,19 +65,27 @@ describe('inverter and camera pages', () => {
     const signals = (await api.get<{ items: SignalRow[] }>(`signals?device_id=${inverter.id}&pageSize=200`))
       .items;
     const id = (key: string) => signals.find((s) => s.key === key)?.id;
+    // Within the plant's local today: shortly after its midnight the hour starts at midnight instead.
+    const { items: overview } = await api.get<{ items: { plant_id: number; time_zone: string }[] }>(
+      'plants/overview',
+    );
+    const timeZone = overview.find((p) => p.plant_id === plant.id)!.time_zone;
+    const localDay = (ts: number) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(ts);
     const now = Date.now();
+    let start = now - 60 * 60_000;
+    while (localDay(start) !== localDay(now)) start += 60_000;
     const points: { signal_id: number; ts: number; value: number }[] = [];
-    for (let i = 12; i >= 0; i--) {
-      const ts = now - i * 5 * 60_000;
+    for (let ts = now, i = 0; ts >= start; ts -= 5 * 60_000, i++) {
       points.push(
         { signal_id: id('ac_power')!, ts, value: 40 + i },
         { signal_id: id('dc_power')!, ts, value: 42 + i },
       );
+      powerSamples = i + 1;
     }
     points.push({ signal_id: id('status_code')!, ts: now, value: 4 });
-    // The lifetime counter over that hour (kWh): the day's energy and specific yield come from it.
+    // The lifetime counter over that time (kWh): the day's energy and specific yield come from it.
     points.push(
-      { signal_id: id('total_energy')!, ts: now - 60 * 60_000, value: 250_000 },
+      { signal_id: id('total_energy')!, ts: start, value: 250_000 },
       { signal_id: id('total_energy')!, ts: now, value: 250_040 },
     );
     const answer = await api.post<{ stored: number }>('telemetry', { points });
@@ -113,7 +123,7 @@ describe('inverter and camera pages', () => {
           const chart = page.getByTestId('inverter-power-chart');
           await chart.locator('canvas').first().waitFor();
           expect(await chart.getAttribute('data-series-count')).toBe('3');
-          expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(3 * 12);
+          expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(3 * powerSamples);
           const bars = page.getByTestId('inverter-comparison');
           await bars.locator('canvas').first().waitFor();
           expect(Number(await bars.getAttribute('data-bars'))).toBeGreaterThan(0);

@@ -122,10 +122,10 @@ describe('plants list and plant detail', () => {
           .click();
         const ofCompany = plants.filter((p) => p.company_id === company.company_id);
         expect(ofCompany.length).toBeLessThan(plants.length);
-        await vi.waitFor(async () => expect(await rows.count()).toBe(ofCompany.length));
+        await vi.waitFor(async () => expect(await rows.count()).toBe(ofCompany.length), { timeout: 10_000 });
         for (const p of ofCompany) expect(await page.getByTestId(`plant-row-${p.plant_id}`).count()).toBe(1);
         await page.reload();
-        await vi.waitFor(async () => expect(await rows.count()).toBe(plants.length));
+        await vi.waitFor(async () => expect(await rows.count()).toBe(plants.length), { timeout: 15_000 });
         await page.getByTestId(`plant-row-${plant.plant_id}`).click();
         await expectPath(page, `/santral-detay/${plant.plant_id}`);
         await expectText(page.getByTestId('page-title'), tr('pages.plantDetail'));

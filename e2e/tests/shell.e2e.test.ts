@@ -220,8 +220,7 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
       async (page) => {
         const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
         const operatorId = await userIdByEmail(api, DEMO.operator.email);
-        expect(await page.getByTestId('loading-overlay').count()).toBe(0);
-
+        // No check of the first page (the map, which loads its own data): the profile opens in a new load.
         let delayed = 0;
         await page.route(new RegExp(`/api/users/${operatorId}$`), async (route) => {
           if (route.request().method() === 'GET') {

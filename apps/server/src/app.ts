@@ -23,6 +23,7 @@ import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
 import { xsrfPlugin } from './plugins/xsrf';
 import { seedDemo } from './seed/demo';
+import { IngestCounts } from './telemetry-store/ingest-counts';
 import { startRetention } from './telemetry-store/retention';
 import { TelemetryStore } from './telemetry-store/telemetry-store';
 
@@ -48,7 +49,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
 
-  const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect });
+  // Reads the clock through ctx, so that a test that sets ctx.now moves the counters' clock too.
+  const ingestCounts = new IngestCounts({ db: handle.db, now: () => ctx.now() });
+  const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect, counts: ingestCounts });
   const alarmFeed = createAlarmFeed();
   const alarmPublisher = createAlarmPublisher({
     db: handle.db,
@@ -66,6 +69,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     now: options.now ?? Date.now,
     telemetry,
+    ingestCounts,
     // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now() }),
     alarmFeed,
@@ -95,10 +99,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, { tileUrl: config.map.tileUrl });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   telemetry.log = app.log;
+  ingestCounts.log = app.log;
+  ingestCounts.start();
   alarmPublisher.log = app.log;
   const ingestKeys = new IngestKeysService(ctx);
   await app.register(authPlugin, {
@@ -129,6 +135,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.addHook('onClose', async () => {
     await background?.stop();
+    // After the collectors, so that what they counted last is written.
+    await ingestCounts.stop();
     await retention.stop();
     await kpiRefresh.stop();
     await handle.close();

@@ -34,6 +34,23 @@ describe('configuration from the environment', () => {
     expect(statSync(file).mode & 0o077).toBe(0);
   });
 
+  it('takes the map tile server from MAP_TILE_URL and refuses a template the map cannot use', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).map).toEqual({
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      tileAttribution: '© OpenStreetMap contributors',
+    });
+    const local = loadConfig({ DATA_DIR: dataDir, MAP_TILE_URL: 'http://tiles.lan:8081/{z}/{x}/{y}.png' });
+    expect(local.map.tileUrl).toBe('http://tiles.lan:8081/{z}/{x}/{y}.png');
+    for (const bad of [
+      'ftp://tiles/{z}/{x}/{y}.png',
+      'https://tiles.lan/{x}/{y}.png',
+      'javascript:alert(1)//{z}{x}{y}',
+    ])
+      expect(() => loadConfig({ DATA_DIR: dataDir, MAP_TILE_URL: bad }), bad).toThrow(
+        /MAP_TILE_URL: must be an http\(s\) tile URL/,
+      );
+  });
+
   it('names every bad value with what it must be', () => {
     let error: unknown;
     try {

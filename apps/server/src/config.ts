@@ -52,6 +52,14 @@ const envSchema = z.object({
   MODBUS_POLLER: z.enum(['true', 'false']).default('true'),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
+  MAP_TILE_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/\s]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/,
+      'must be an http(s) tile URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    )
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
 });
 
 export interface AppConfig {
@@ -87,6 +95,8 @@ export interface AppConfig {
   modbusPoller: boolean;
   /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
   simulator: { enabled: boolean; backfillDays: number };
+  /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
+  map: { tileUrl: string; tileAttribution: string };
 }
 
 export class ConfigError extends Error {}
@@ -138,6 +148,7 @@ export function loadConfig(
           : e.NODE_ENV !== 'production',
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
     },
+    map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
     ...overrides,
   };
 }

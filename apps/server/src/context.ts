@@ -7,6 +7,7 @@ import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
 import type { AlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import type { StreamHub } from './modules/stream/stream.hub';
+import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
 /** What feature modules are given: the database and the shared services, no Fastify. */
@@ -23,6 +24,8 @@ export interface AppContext {
   now(): number;
   /** The one door telemetry goes in through, and the feed of what was stored. */
   telemetry: TelemetryHub;
+  /** Per-device counts of refused and duplicate points, kept in memory and flushed every few seconds. */
+  ingestCounts: IngestCounts;
   /** Live push to the browsers' Server-Sent Event streams (latest values, alarms), scoped per connection. */
   stream: StreamHub;
   /** Committed alarm changes, in process (the mail digest listens). */

@@ -3,7 +3,7 @@
  * energy counters integrate from one sample to the next. Plain data in (the topology the server passes),
  * numbers out; no database, no I/O.
  */
-import { SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
+import { SUNSPEC_INVERTER_EVENT1_BITS, SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { DeviceType } from '@solar/shared';
 import { CloudProcess } from './physics/clouds';
 import { EnergyCounter, lifetimeEnergyEstimateKwh, trapezoidKwh } from './physics/energy';
@@ -133,13 +133,17 @@ export interface VirtualPlant {
     onBatch: BackfillBatchHandler,
     options?: { batchSize?: number },
   ): Promise<BackfillResult>;
-  /** Starts a fault on a device now, whatever the rates; a string loss takes `lostFraction` of its DC. */
+  /**
+   * Starts a fault on a device now, whatever the rates: a string loss takes `fraction` of its DC, a
+   * curtailment limits an inverter to `fraction` of its rated power, a grid outage on a meter disconnects
+   * every inverter of the plant.
+   */
   forceFault(
     deviceId: number | string,
     kind: FaultKind,
     tsMs: number,
     durationMs: number,
-    lostFraction?: number,
+    fraction?: number,
   ): void;
   /** The weather at the last sample; undefined before the first. */
   weather(): PlantWeather | undefined;
@@ -286,19 +290,26 @@ export function createVirtualPlant(
       frequencyHz: hz,
     };
 
+    // The other devices' faults first: a grid outage seen by the meter disconnects every inverter.
+    const otherFaults = others.map((dev) => dev.faults.step(ts, dtS, { inverter: false, operating: false }));
+    const gridDown = others.some((dev, i) => dev.def.type === 'meter' && otherFaults[i]!.gridDown);
+
     let sumAcKw = 0;
     for (const inv of inverters) {
       const fault = inv.faults.step(ts, dtS, { inverter: true, operating: inv.acKw > 0 });
       inv.online = !fault.commLost;
       const poaInv = poa * inv.gain;
       const mppDcKw = dcPowerKw(poaInv, moduleC, inv.dcKwp, { lostStringFraction: fault.lostStringFraction });
+      const tripped = fault.tripped || gridDown;
+      const limitKw = inv.ratedKw * fault.powerLimitFraction;
       let acKw = 0;
       let dcKw = 0;
       let clipped = false;
-      if (!fault.tripped) {
+      if (!tripped) {
         const out = inverterAcPower(mppDcKw, inv.ratedKw);
-        acKw = out.acKw;
-        clipped = out.clipped;
+        // A curtailed inverter holds its output at the limit (SunSpec WMaxLimPct), as clipping does.
+        acKw = Math.min(out.acKw, limitKw);
+        clipped = out.clipped || out.acKw > limitKw;
         // A clipping inverter leaves the maximum power point and draws only what it can convert.
         dcKw = acKw === 0 ? 0 : clipped ? acKw / inverterEfficiency(acKw / inv.ratedKw) : mppDcKw;
       }
@@ -321,7 +332,7 @@ export function createVirtualPlant(
       const acV = gridV + inv.voltageOffsetV + 2 * loadFraction;
       const pf = acKw > 0 ? 0.999 : 1;
       const dcV = dcVoltage(poaInv, moduleC, { openCircuit: dcKw === 0 });
-      const status = fault.tripped
+      const status = tripped
         ? SUNSPEC_INVERTER_STATES.FAULT
         : acKw > 0
           ? clipped
@@ -342,7 +353,11 @@ export function createVirtualPlant(
         temperature: round(inv.cabinetC, 1),
         heat_sink_temperature: round(inv.cabinetC + 12 * loadFraction, 1),
         status_code: status,
-        event_bits: fault.eventBits,
+        event_bits: gridDown
+          ? fault.eventBits | (2 ** SUNSPEC_INVERTER_EVENT1_BITS.GRID_DISCONNECT)
+          : fault.eventBits,
+        // SunSpec model 123 WMaxLimPct as in force (100 while WMaxLim_Ena is off).
+        active_power_limit_pct: round(fault.powerLimitFraction * 100, 1),
         frequency: round(hz, 3),
         power_factor: pf,
         apparent_power: round(acKw / pf, 3),
@@ -378,8 +393,8 @@ export function createVirtualPlant(
     }
     const meterPf = meterKw > 0 ? 0.995 : 0.86;
 
-    for (const dev of others) {
-      const fault = dev.faults.step(ts, dtS, { inverter: false, operating: false });
+    for (const [i, dev] of others.entries()) {
+      const fault = otherFaults[i]!;
       dev.online = !fault.commLost;
       switch (dev.def.type) {
         case 'meter':
@@ -391,6 +406,8 @@ export function createVirtualPlant(
             current: round((Math.abs(meterKw) * 1000) / (3 * gridV * meterPf), 2),
             frequency: round(hz, 3),
             power_factor: meterPf,
+            // 1 while the grid at the connection point is there, 0 during an outage.
+            grid_available: fault.gridDown ? 0 : 1,
             apparent_power: round(Math.abs(meterKw) / meterPf, 3),
             reactive_power: round((Math.abs(meterKw) / meterPf) * Math.sqrt(1 - meterPf * meterPf), 3),
           };
@@ -518,11 +535,11 @@ export function createVirtualPlant(
     kind: FaultKind,
     tsMs: number,
     durationMs: number,
-    lostFraction?: number,
+    fraction?: number,
   ): void {
     const device = [...inverters, ...others].find((d) => d.def.deviceId === deviceId);
     if (!device) throw new RangeError(`Plant ${definition.plantId} has no device ${deviceId}`);
-    device.faults.force(kind, tsMs, durationMs, lostFraction);
+    device.faults.force(kind, tsMs, durationMs, fraction);
   }
 
   function setFaultRates(faults: boolean | Partial<FaultRates>): void {

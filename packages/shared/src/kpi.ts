@@ -125,6 +125,21 @@ export const kpiModelSchema = z.object({
   co2_factor_source: z.string(),
 });
 
+/** One device's data completeness over a day (IEC 61724-1 reports the share of valid data per channel). */
+export const deviceCompletenessSchema = z.object({
+  device_id: z.number().int(),
+  name: z.string(),
+  type: z.string(),
+  poll_interval_s: z.number().int(),
+  /** Samples its poll interval asks for in the local day (up to now, for today). */
+  expected_samples: z.number().int(),
+  /** Sample times received: the day's count of its most sampled signal. */
+  received_samples: z.number().int(),
+  /** received / expected, capped at 1; null when nothing was expected. */
+  data_completeness: z.number().nullable(),
+});
+export type DeviceCompleteness = z.infer<typeof deviceCompletenessSchema>;
+
 export const plantKpisAnswer = kpiValuesSchema.extend({
   plant_id: z.number().int(),
   period: kpiPeriodSchema,
@@ -139,6 +154,11 @@ export const plantKpisAnswer = kpiValuesSchema.extend({
   model: kpiModelSchema,
   /** A month's days (key YYYY-MM-DD) or a year's months (key YYYY-MM); the day itself for a day. */
   rows: z.array(kpiValuesSchema.extend({ key: z.string() })),
+  /**
+   * A day's completeness per active device with active signals (period=day only; a month or year answers
+   * the plant's figure alone). The plant's `data_completeness` is Σ received (capped) / Σ expected of these.
+   */
+  devices: z.array(deviceCompletenessSchema).optional(),
 });
 export type PlantKpisAnswer = z.infer<typeof plantKpisAnswer>;
 

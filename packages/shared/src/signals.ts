@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listAnswer, listQueryBase, queryFlag, refFilter, refId, sortParam, timestamps } from './common';
+import { SIGNAL_VALUE_LIMIT } from './signal-bounds';
 import { V, flag, optionalText, requiredText } from './validation';
 
 export const DATA_TYPES = [
@@ -20,34 +21,53 @@ export const WORD_ORDERS = ['big', 'little'] as const;
 /** A signal key: snake_case, e.g. ac_power, daily_energy. */
 export const SIGNAL_KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
+/** A validity bound of a signal, in its unit; null: the unit's default (signal-bounds.ts). */
+const boundField = () =>
+  z
+    .number({ error: V.invalidNumber })
+    .min(-SIGNAL_VALUE_LIMIT, { error: V.outOfRange })
+    .max(SIGNAL_VALUE_LIMIT, { error: V.outOfRange })
+    .nullish();
+
 /** POST signals/{id} (0 creates). A signal is one measured quantity of one device (a tag). */
-export const signalBody = z.object({
-  device_id: refId(),
-  key: z
-    .string({ error: V.required })
-    .trim()
-    .min(1, { error: V.required })
-    .regex(SIGNAL_KEY_PATTERN, { error: V.invalidKey }),
-  name: requiredText(200),
-  unit: optionalText(20),
-  data_type: z.enum(DATA_TYPES, { error: V.invalidValue }).default('float32'),
-  register_type: z.enum(REGISTER_TYPES, { error: V.invalidValue }).nullish(),
-  address: z
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(0, { error: V.outOfRange })
-    .max(65_535, { error: V.outOfRange })
-    .nullish(),
-  word_order: z.enum(WORD_ORDERS, { error: V.invalidValue }).nullish(),
-  /** Raw value × scale = value in `unit`. */
-  scale: z
-    .number({ error: V.invalidNumber })
-    .refine((v) => Number.isFinite(v) && v !== 0 && Math.abs(v) <= 1e9, { error: V.outOfRange })
-    .default(1),
-  /** A monotonically increasing counter (energy totals): rollups take differences, not averages. */
-  is_counter: flag().default(false),
-  is_active: flag().default(true),
-});
+export const signalBody = z
+  .object({
+    device_id: refId(),
+    key: z
+      .string({ error: V.required })
+      .trim()
+      .min(1, { error: V.required })
+      .regex(SIGNAL_KEY_PATTERN, { error: V.invalidKey }),
+    name: requiredText(200),
+    unit: optionalText(20),
+    data_type: z.enum(DATA_TYPES, { error: V.invalidValue }).default('float32'),
+    register_type: z.enum(REGISTER_TYPES, { error: V.invalidValue }).nullish(),
+    address: z
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(0, { error: V.outOfRange })
+      .max(65_535, { error: V.outOfRange })
+      .nullish(),
+    word_order: z.enum(WORD_ORDERS, { error: V.invalidValue }).nullish(),
+    /** Raw value × scale = value in `unit`. */
+    scale: z
+      .number({ error: V.invalidNumber })
+      .refine((v) => Number.isFinite(v) && v !== 0 && Math.abs(v) <= 1e9, { error: V.outOfRange })
+      .default(1),
+    /** A monotonically increasing counter (energy totals): rollups take differences, not averages. */
+    is_counter: flag().default(false),
+    is_active: flag().default(true),
+    /**
+     * Values below `min_value` or above `max_value` are refused at ingest (`out_of_range`); a side left
+     * empty takes the unit's default (UNIT_DEFAULT_BOUNDS).
+     */
+    min_value: boundField(),
+    max_value: boundField(),
+  })
+  .refine((b) => b.min_value == null || b.max_value == null || b.min_value <= b.max_value, {
+    error: V.rangeOrder,
+    path: ['max_value'],
+  });
 export type SignalBody = z.input<typeof signalBody>;
 
 export const signalSchema = z.object({
@@ -65,6 +85,8 @@ export const signalSchema = z.object({
   scale: z.number(),
   is_counter: z.boolean(),
   is_active: z.boolean(),
+  min_value: z.number().nullable(),
+  max_value: z.number().nullable(),
   ...timestamps,
 });
 export type Signal = z.infer<typeof signalSchema>;

@@ -35,8 +35,50 @@ export const POINT_REJECTIONS = [
   'inactive_signal',
   /** Older than the raw retention (TELEMETRY_RAW_RETENTION_DAYS): its rollup buckets are final. */
   'too_old',
+  /**
+   * A timestamp below TELEMETRY_EPOCH_SECONDS_BELOW_MS: epoch seconds sent where milliseconds belong
+   * (1795453394 would otherwise be 1970-01-21). Refused, never guessed: a device that sends seconds must
+   * be fixed, and a guess would be wrong for the rare real millisecond value.
+   */
+  'epoch_seconds',
+  /** Outside the signal's validity bounds (its min_value/max_value, else its unit's default). */
+  'out_of_range',
 ] as const;
 export type PointRejection = (typeof POINT_REJECTIONS)[number];
+
+/**
+ * Timestamps below this many epoch milliseconds (1973-03-03) are taken for epoch seconds: as seconds it is
+ * the year 5138, so no real seconds value reaches it, and no plant sent data in 1973.
+ */
+export const TELEMETRY_EPOCH_SECONDS_BELOW_MS = 1e11;
+
+/** Duplicates of a stored point (same signal and timestamp), counted apart from refusals. */
+export const DUPLICATE_KINDS = [
+  /** Same value again (a retry, a broker redelivery): harmless. */
+  'duplicate_identical',
+  /** A different value for a stored (signal, timestamp): the stored value is kept, the new one dropped. */
+  'duplicate_conflicting',
+] as const;
+export type DuplicateKind = (typeof DUPLICATE_KINDS)[number];
+
+/** What the per-device ingest counters count: each refusal reason and each kind of duplicate. */
+export const INGEST_COUNT_REASONS = [...POINT_REJECTIONS, ...DUPLICATE_KINDS] as const;
+export type IngestCountReason = (typeof INGEST_COUNT_REASONS)[number];
+
+/** GET /api/devices/{id}/ingest-counts: points of the device refused or duplicated, per reason, since ever. */
+export const ingestCountsAnswer = z.object({
+  device_id: z.number().int(),
+  /** Reasons that happened at least once, in INGEST_COUNT_REASONS order. */
+  items: z.array(
+    z.object({
+      reason: z.enum(INGEST_COUNT_REASONS),
+      count: z.number().int(),
+      /** When it last happened (ISO 8601, UTC). */
+      last_at: z.string(),
+    }),
+  ),
+});
+export type IngestCountsAnswer = z.infer<typeof ingestCountsAnswer>;
 
 /**
  * A timestamp given as epoch milliseconds (a number, or digits in a query string) or as ISO 8601 with a
@@ -86,6 +128,11 @@ export const telemetryIngestAnswer = z.object({
   stored: z.number().int(),
   /** Of `stored`, how many were already there. */
   duplicates: z.number().int(),
+  /**
+   * Of `duplicates`, how many came with a different value than the stored one (the stored value is kept);
+   * the rest repeated it exactly.
+   */
+  conflicting_duplicates: z.number().int(),
   rejected: z.array(
     z.object({
       /** Position in `points`. */

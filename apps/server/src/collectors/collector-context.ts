@@ -2,8 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import type { TelemetryHub } from '../telemetry-store/telemetry-hub';
 
-/** What a collector needs: the database, the clock, the configuration and the one door telemetry goes in by. */
-export type CollectorContext = Pick<AppContext, 'db' | 'now' | 'config'> & { telemetry: TelemetryHub };
+/**
+ * What a collector needs: the database, the clock, the configuration, the one door telemetry goes in by,
+ * and the per-device counters of what it refuses.
+ */
+export type CollectorContext = Pick<AppContext, 'db' | 'now' | 'config' | 'ingestCounts'> & {
+  telemetry: TelemetryHub;
+};
 
 export type CollectorLog = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 

@@ -1,6 +1,8 @@
-import type { CommState } from '@solar/shared';
+import { effectiveBounds, type CommState, type ValueBounds } from '@solar/shared';
 import type { Db } from '../db/database';
 import type { PolledSignal } from './modbus/register-map';
+
+const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
 /** An active Modbus TCP device with what polling it needs. */
 export interface PolledDevice {
@@ -12,13 +14,18 @@ export interface PolledDevice {
   slave_id: number;
   poll_interval_s: number;
   signals: PolledSignal[];
+  /**
+   * The values each signal accepts, by signal id (a plain object, so that deviceFingerprint sees a change
+   * of bounds and the loop restarts with the new ones).
+   */
+  bounds: Record<number, ValueBounds>;
 }
 
 /** Active modbus_tcp devices with an address, and their active signals. */
 export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
   const devices = await db
     .selectFrom('devices')
-    .select(['id', 'plant_id', 'name', 'ip', 'port', 'slave_id', 'poll_interval_s'])
+    .select(['id', 'plant_id', 'name', 'ip', 'port', 'slave_id', 'poll_interval_s', 'rated_power_kw'])
     .where('protocol', '=', 'modbus_tcp')
     .where('is_active', '=', 1)
     .where('ip', 'is not', null)
@@ -40,6 +47,9 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
       'signals.scale',
       'signals.scale_factor_address',
       'signals.sunspec_type',
+      'signals.unit',
+      'signals.min_value',
+      'signals.max_value',
     ])
     .where('devices.protocol', '=', 'modbus_tcp')
     .where('devices.is_active', '=', 1)
@@ -47,11 +57,23 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
     .orderBy('signals.id')
     .execute();
   const byDevice = new Map<number, PolledSignal[]>();
-  for (const { device_id, ...s } of signals) {
+  const limits = new Map<
+    number,
+    { unit: string | null; min_value: number | null; max_value: number | null }
+  >();
+  for (const { device_id, unit, min_value, max_value, ...s } of signals) {
     const list = byDevice.get(device_id) ?? [];
     list.push({ ...s, scale: Number(s.scale) });
     byDevice.set(device_id, list);
+    limits.set(s.id, { unit, min_value: numberOrNull(min_value), max_value: numberOrNull(max_value) });
   }
+  const boundsOf = (d: { id: number; rated_power_kw: number | null }) =>
+    Object.fromEntries(
+      (byDevice.get(d.id) ?? []).map((s) => [
+        s.id,
+        effectiveBounds(limits.get(s.id)!, numberOrNull(d.rated_power_kw)),
+      ]),
+    );
   return devices.map((d) => ({
     id: d.id,
     plant_id: d.plant_id,
@@ -62,6 +84,7 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
     slave_id: d.slave_id ?? 1,
     poll_interval_s: d.poll_interval_s,
     signals: byDevice.get(d.id) ?? [],
+    bounds: boundsOf(d),
   }));
 }
 
@@ -116,31 +139,51 @@ export async function saveDeviceStatus(db: Db, row: DeviceStatusRow, now: number
     .execute();
 }
 
+/** A signal as ingest checks values against it: its id and the values it accepts. */
+export interface CheckedSignal {
+  id: number;
+  bounds: ValueBounds;
+}
+
 /** A device as the MQTT collector checks a topic against it, with its signals by key. */
 export interface TopicDevice {
   id: number;
   plant_id: number;
   is_active: boolean;
-  /** Signal id by key, active signals only; inactive keys map to null. */
-  signals: Map<string, number | null>;
+  /** Signal by key, active signals only; inactive keys map to null. */
+  signals: Map<string, CheckedSignal | null>;
 }
 
 export async function loadTopicDevice(db: Db, id: number): Promise<TopicDevice | undefined> {
   const device = await db
     .selectFrom('devices')
-    .select(['id', 'plant_id', 'is_active'])
+    .select(['id', 'plant_id', 'is_active', 'rated_power_kw'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!device) return undefined;
   const signals = await db
     .selectFrom('signals')
-    .select(['id', 'key', 'is_active'])
+    .select(['id', 'key', 'is_active', 'unit', 'min_value', 'max_value'])
     .where('device_id', '=', id)
     .execute();
+  const rating = numberOrNull(device.rated_power_kw);
   return {
     id: device.id,
     plant_id: device.plant_id,
     is_active: device.is_active === 1,
-    signals: new Map(signals.map((s) => [s.key, s.is_active === 1 ? s.id : null])),
+    signals: new Map(
+      signals.map((s) => [
+        s.key,
+        s.is_active === 1
+          ? {
+              id: s.id,
+              bounds: effectiveBounds(
+                { unit: s.unit, min_value: numberOrNull(s.min_value), max_value: numberOrNull(s.max_value) },
+                rating,
+              ),
+            }
+          : null,
+      ]),
+    ),
   };
 }

@@ -158,6 +158,14 @@ export const schemaColumns = {
     updated_at: 'not null',
     scale_factor_address: 'null',
     sunspec_type: 'null',
+    min_value: 'null',
+    max_value: 'null',
+  },
+  device_ingest_counts: {
+    device_id: 'not null',
+    reason: 'not null',
+    count: 'not null',
+    last_at: 'not null',
   },
   device_status: {
     device_id: 'not null',

@@ -167,6 +167,19 @@ export interface SignalsTable {
   scale_factor_address: number | null;
   /** SunSpec: the standard's point type (acc32, enum16…), for its not-implemented values; null: plain Modbus. */
   sunspec_type: string | null;
+  /** Validity bounds in `unit` (migration 0011); null: the unit's default (shared signal-bounds.ts). */
+  min_value: number | null;
+  max_value: number | null;
+}
+
+/** Points of a device refused or duplicated at ingest, per reason (migration 0011). */
+export interface DeviceIngestCountsTable {
+  device_id: number;
+  /** One of INGEST_COUNT_REASONS (packages/shared telemetry.ts). */
+  reason: string;
+  count: number;
+  /** Epoch ms of the last one counted. */
+  last_at: number;
 }
 
 /** Communication state of a polled device (migration 0005); the alarms raise communication loss from it. */
@@ -383,6 +396,7 @@ export interface Database {
   devices: DevicesTable;
   signals: SignalsTable;
   device_status: DeviceStatusTable;
+  device_ingest_counts: DeviceIngestCountsTable;
   telemetry_raw: TelemetryRawTable;
   telemetry_5m: TelemetryRollupTable;
   telemetry_1h: TelemetryRollupTable;

@@ -11,6 +11,7 @@ import { devicesRoutes } from './devices/devices.routes';
 import { faultsRoutes } from './faults/faults.routes';
 import { fieldsRoutes } from './fields/fields.routes';
 import { kpiRoutes } from './kpi/kpi.routes';
+import { mapRoutes } from './map/map.routes';
 import { plantsRoutes } from './plants/plants.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
@@ -39,4 +40,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   kpiRoutes,
   camerasRoutes,
   topologyRoutes,
+  mapRoutes,
 ];

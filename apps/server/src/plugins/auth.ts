@@ -14,7 +14,8 @@ import { findRolePermissions, findSessionUser, findUserUnits } from './session.r
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'permission'; page: Page; method: Method | 'upsert' }
+  /** `alsoPages`: the route also opens to a caller holding (one of them, method), for data several pages show. */
+  | { kind: 'permission'; page: Page; method: Method | 'upsert'; alsoPages?: readonly Page[] }
   /** A machine ingest route: an `X-Api-Key` ingest key, or else a user token holding (page, method). */
   | { kind: 'ingest'; page: Page; method: Method };
 
@@ -22,6 +23,13 @@ export const access = {
   public: (): Access => ({ kind: 'public' }),
   authenticated: (): Access => ({ kind: 'authenticated' }),
   to: (page: Page, method: Method | 'upsert'): Access => ({ kind: 'permission', page, method }),
+  /** View on any of these pages (the plants overview feeds the plants list, the map and the single-line picker). */
+  toAny: (pages: readonly [Page, ...Page[]], method: Method): Access => ({
+    kind: 'permission',
+    page: pages[0],
+    method,
+    alsoPages: pages.slice(1),
+  }),
   ingest: (page: Page, method: Method): Access => ({ kind: 'ingest', page, method }),
 };
 
@@ -155,7 +163,9 @@ export const authPlugin = fp(
       if (!request.caller) return sendProblem(reply, 401, E.unauthorized);
       if (declared.kind === 'permission' || declared.kind === 'ingest') {
         const method = methodFor(declared, request.params);
-        if (!request.caller.can(declared.page, method)) return sendProblem(reply, 403, E.forbidden);
+        const pages = [declared.page, ...(declared.kind === 'permission' ? (declared.alsoPages ?? []) : [])];
+        if (!pages.some((page) => request.caller?.can(page, method)))
+          return sendProblem(reply, 403, E.forbidden);
       }
     });
   },

@@ -57,6 +57,8 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
         points: [
           { signal_id: tree.signalId, ts: now - 120_000, value: 41.5 },
           { signal_id: tree.signalId, ts: now - 60_000, value: 42.5 },
+          // Refused (epoch seconds) and counted: the device's ingest counts have an item.
+          { signal_id: tree.signalId, ts: Math.floor(now / 1000), value: 1 },
         ],
       },
       { token: admin.token },
@@ -172,6 +174,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       expect(res.statusCode).toBe(200);
     }
     await get('/api/devices/:id/ingest-key', `/api/devices/${tree.deviceId}/ingest-key`);
+    await get('/api/devices/:id/ingest-counts', `/api/devices/${tree.deviceId}/ingest-counts`);
     await get('/api/plants/:id/ingest-key', `/api/plants/${tree.plantId}/ingest-key`);
     await get('/api/audit', '/api/audit');
     // A plain call to the event stream is refused (406); its 200 is an endless text/event-stream.
@@ -184,12 +187,14 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/custom', '/api/alarms/custom');
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
     await get('/api/plants/overview', '/api/plants/overview');
+    await get('/api/map/settings', '/api/map/settings');
     for (const period of ['day', 'month', 'year']) {
       await get('/api/plants/:id/kpis', `/api/plants/${tree.plantId}/kpis`, { period, date: today });
     }
     await get('/api/plants/:id/power', `/api/plants/${tree.plantId}/power`, { date: today });
     await get('/api/inverters/:id/summary', `/api/inverters/${tree.deviceId}/summary`, { date: today });
     await get('/api/plants/:id/topology', `/api/plants/${tree.plantId}/topology`);
+    await get('/api/plants/:id/devices/status', `/api/plants/${tree.plantId}/devices/status`);
     // A camera with no http(s) address: the proxy's documented 409. Its image answers are bytes, checked
     // against a real camera server in cameras.test.ts.
     const camera = await save(t, admin.token, '/api/devices/0', {

@@ -3,11 +3,21 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
+ * The CSP source of a tile URL template: its scheme and host, with Leaflet's `{s}` subdomain placeholder
+ * as a wildcard (`https://{s}.tile.example.org/{z}/{x}/{y}.png` → `https://*.tile.example.org`).
+ */
+export function tileSource(tileUrl: string): string {
+  const origin = /^(https?:\/\/[^/]+)/.exec(tileUrl)?.[1];
+  if (!origin) throw new Error(`not an http(s) tile URL: ${tileUrl}`);
+  return origin.replace('{s}', '*');
+}
+
+/**
  * Security headers. The CSP allows no inline or foreign scripts; inline styles are allowed because Ant
  * Design writes its CSS-in-JS into <style> elements at run time.
  */
 export const securityPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, { tileUrl }: { tileUrl: string }) => {
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -15,7 +25,8 @@ export const securityPlugin = fp(
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
+          // The map's tiles come from its configured tile server (MAP_TILE_URL), and from nowhere else.
+          imgSrc: ["'self'", 'data:', 'blob:', tileSource(tileUrl)],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
           objectSrc: ["'none'"],

@@ -9,6 +9,8 @@ import {
   FAULT_STATUSES,
   type AlarmRecord,
   type FaultDetail,
+  type InverterSummaryAnswer,
+  type PlantKpisAnswer,
   type TelemetryCatalogAnswer,
 } from '@solar/shared';
 import type { BackgroundWork } from '../background';
@@ -104,6 +106,48 @@ describe(`demo history and live events (${dialectUnderTest})`, () => {
     const signals = (res.json<TelemetryCatalogAnswer>().devices ?? []).flatMap((d) => d.signals);
     expect(signals).toContainEqual(expect.objectContaining({ key: 'ac_power', name: 'AC Güç' }));
     expect(signals).toContainEqual(expect.objectContaining({ key: 'irradiance', name: 'Işınım' }));
+  });
+
+  it('a demo inverter reports its MPPT inputs, and its summary lists them', async () => {
+    const inverter = await t.ctx.db
+      .selectFrom('devices')
+      .select('id')
+      .where('type', '=', 'inverter')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const res = await t.http.get(`/api/inverters/${inverter.id}/summary`, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const summary = res.json<InverterSummaryAnswer>();
+    expect(summary.mppts.map((m) => m.index)).toEqual([1, 2]);
+    for (const m of summary.mppts) {
+      expect(m.dc_voltage_v, `MPPT ${m.index}`).not.toBeNull();
+      expect(m.dc_current_a, `MPPT ${m.index}`).not.toBeNull();
+      expect(m.dc_power_kw, `MPPT ${m.index}`).not.toBeNull();
+    }
+  });
+
+  it("yesterday's grid outage and curtailment show as grid loss, not downtime", async () => {
+    const plants = await t.ctx.db.selectFrom('plants').select(['id', 'name']).orderBy('id').execute();
+    // demoFaultSchedule: the first plant's grid is out 40 min from 10:00 UTC, the second is curtailed to
+    // 50 % from 08:00 to 10:00 UTC; both Istanbul plants, so their local yesterday is the UTC date.
+    const yesterday = new Date(END_MS - 86_400_000).toISOString().slice(0, 10);
+    for (const plant of plants.slice(0, 2)) {
+      const res = await t.http.get(`/api/plants/${plant.id}/kpis`, {
+        token: admin.token,
+        query: { period: 'day', date: yesterday },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const k = res.json<PlantKpisAnswer>();
+      expect(k.losses.grid_curtailment_kwh, plant.name).toBeGreaterThan(10);
+      const { total_kwh, ...parts } = k.losses;
+      expect(Object.values(parts).reduce((a, b) => a + b, 0)).toBeCloseTo(total_kwh, 6);
+    }
+    // The curtailed plant lost nothing to downtime in that window: its inverters were limited, not down.
+    const curtailed = await t.http.get(`/api/plants/${plants[1]!.id}/kpis`, {
+      token: admin.token,
+      query: { period: 'day', date: yesterday },
+    });
+    expect(curtailed.json<PlantKpisAnswer>().availability.time_based).toBeGreaterThan(0.9);
   });
 
   it('live: a new alarm arrives within 15 simulated minutes of the start', async () => {

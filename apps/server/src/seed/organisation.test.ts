@@ -88,12 +88,43 @@ describe(`seedOrganisation (${dialectUnderTest})`, () => {
         'status_code',
         'temperature',
         'total_energy',
+        'mppt1_dc_voltage',
+        'mppt1_dc_current',
+        'mppt1_dc_power',
+        'mppt2_dc_voltage',
+        'mppt2_dc_current',
+        'mppt2_dc_power',
+        'active_power_limit_pct',
       ].sort(),
     );
     expect(keys.find((k) => k.key === 'total_energy')).toMatchObject({ unit: 'kWh', is_counter: 1 });
     // Turkish display names; the key stays the technical name.
     expect(keys.find((k) => k.key === 'ac_power')?.name).toBe('AC Güç');
     expect(keys.find((k) => k.key === 'temperature')?.name).toBe('İç Sıcaklık');
+
+    // The meter reports grid availability (KPI grid outages); every station reports GHI, and one plant's
+    // station has no in-plane sensor, so the demo shows GHI transposed to the plane of array.
+    const keysOf = async (type: string) =>
+      (
+        await db
+          .selectFrom('signals')
+          .innerJoin('devices', 'devices.id', 'signals.device_id')
+          .select(['devices.plant_id', 'signals.key'])
+          .where('devices.type', '=', type)
+          .execute()
+      ).reduce(
+        (m, r) => m.set(r.plant_id, [...(m.get(r.plant_id) ?? []), r.key]),
+        new Map<number, string[]>(),
+      );
+    const meterKeys = await keysOf('meter');
+    const stationKeys = await keysOf('weather_station');
+    for (const plant of plants) {
+      expect(meterKeys.get(plant.id), plant.name).toContain('grid_available');
+      expect(stationKeys.get(plant.id), plant.name).toContain('ghi');
+    }
+    expect(plants.filter((p) => !stationKeys.get(p.id)!.includes('irradiance')).map((p) => p.name)).toEqual([
+      'Karbinci SPP',
+    ]);
 
     const first = await db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
     const op = await db

@@ -15,6 +15,11 @@ interface DemoPlant {
   subscribers: string[];
   tilt: number;
   azimuth: number;
+  /**
+   * Its weather station has only a horizontal pyranometer (no in-plane sensor), so the KPIs transpose
+   * GHI to the plane of array and say so: the demo shows both irradiance sources.
+   */
+  ghiOnly?: boolean;
 }
 interface DemoField {
   name: string;
@@ -144,6 +149,7 @@ const COMPANIES: DemoCompany[] = [
             subscribers: ['MK-EVN-2240115'],
             tilt: 30,
             azimuth: 180,
+            ghiOnly: true,
           },
         ],
       },
@@ -211,6 +217,14 @@ const SIGNALS: Record<string, SignalDef[]> = {
     reg('status_code', 'Durum Kodu', null, 'uint16', 32089, 1),
     // SunSpec model 103 Evt1: the cause of a trip (ground fault, grid disconnect, over-temperature…).
     reg('event_bits', 'Olay Bitleri', null, 'uint32', 32008, 1),
+    // SunSpec model 160: the two MPPT inputs (the inverter page's MPPT table).
+    ...[1, 2].flatMap((n) => [
+      reg(`mppt${n}_dc_voltage`, `MPPT${n} DC Gerilim`, 'V', 'int16', 32016 + 4 * n, 0.1),
+      reg(`mppt${n}_dc_current`, `MPPT${n} DC Akım`, 'A', 'int16', 32017 + 4 * n, 0.01),
+      reg(`mppt${n}_dc_power`, `MPPT${n} DC Güç`, 'kW', 'int32', 32018 + 4 * n, 0.001),
+    ]),
+    // SunSpec model 123 WMaxLimPct as in force: the grid operator's active-power limit (KPI grid curtailment).
+    reg('active_power_limit_pct', 'Aktif Güç Sınırı', '%', 'uint16', 40125, 0.1),
   ],
   meter: [
     reg('active_power', 'Aktif Güç', 'kW', 'float32', 52, 1),
@@ -220,9 +234,13 @@ const SIGNALS: Record<string, SignalDef[]> = {
     reg('current', 'Akım', 'A', 'float32', 6, 1),
     reg('frequency', 'Frekans', 'Hz', 'float32', 70, 1),
     reg('power_factor', 'Güç Faktörü', null, 'float32', 62, 1),
+    // 1 while the grid at the connection point is there, 0 during an outage (KPI grid outage).
+    reg('grid_available', 'Şebeke Mevcut', null, 'uint16', 200, 1),
   ],
   weather_station: [
     topic('irradiance', 'Işınım', 'W/m²'),
+    // Global horizontal irradiance next to the in-plane sensor (transposition when the POA sensor fails).
+    topic('ghi', 'Yatay Işınım (GHI)', 'W/m²'),
     topic('module_temperature', 'Modül Sıcaklığı', '°C'),
     topic('ambient_temperature', 'Ortam Sıcaklığı', '°C'),
     topic('wind_speed', 'Rüzgâr Hızı', 'm/s'),
@@ -418,7 +436,7 @@ async function seed(db: Db, now: number): Promise<void> {
 
   const devices = await db
     .selectFrom('devices')
-    .select(['id', 'type'])
+    .select(['id', 'type', 'plant_id'])
     .where(
       'plant_id',
       'in',
@@ -426,8 +444,11 @@ async function seed(db: Db, now: number): Promise<void> {
     )
     .orderBy('id')
     .execute();
+  const ghiOnly = new Set(plants.filter((p) => p.demo.ghiOnly).map((p) => p.id));
   const signals: Insertable<SignalsTable>[] = devices.flatMap((d) =>
-    (SIGNALS[d.type] ?? []).map((s) => ({ ...s, device_id: d.id, is_active: 1, ...stamps })),
+    (SIGNALS[d.type] ?? [])
+      .filter((s) => !(d.type === 'weather_station' && s.key === 'irradiance' && ghiOnly.has(d.plant_id)))
+      .map((s) => ({ ...s, device_id: d.id, is_active: 1, ...stamps })),
   );
   await insertChunked(signals, 200, (chunk) => db.insertInto('signals').values(chunk).execute());
 }

@@ -51,8 +51,8 @@ export interface ScheduledFault {
   kind: FaultKind;
   at: number;
   durationMs: number;
-  /** Share of DC lost by a string loss. */
-  lostFraction?: number;
+  /** Share of DC lost by a string loss; active-power limit of a curtailment as a share of rated power. */
+  fraction?: number;
 }
 
 export interface InProcessSimulatorOptions {
@@ -90,8 +90,10 @@ export const LIVE_FAULT_RATES: Partial<FaultRates> = {
 
 /**
  * The demo's story, forced whatever the random faults do, from the end of the back-fill: yesterday at
- * 10:00 UTC (daylight in Türkiye and North Macedonia all year) a grid outage trips every inverter of the
- * first plant; an inverter of the fourth trips on its own; an inverter of the second stops answering; a
+ * 10:00 UTC (daylight in Türkiye and North Macedonia all year) a grid outage at the first plant's meter
+ * (grid_available 0) disconnects every inverter, which the KPIs count as grid loss, not downtime; from
+ * 08:00 to 10:00 UTC the grid operator curtails every inverter of the second plant to 50 % (SunSpec
+ * WMaxLimPct, the waterfall's grid-curtailment step); an inverter of the fourth trips on its own; an inverter of the second stops answering; a
  * string fault costs an inverter of the fifth 40 % of its DC for a day; two hours before the end an
  * inverter of the third trips and is still down; and six minutes into the live phase the meter of the
  * sixth stops answering, so a new alarm arrives within the first quarter of an hour.
@@ -101,10 +103,18 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
   return [
     {
       plant: 0,
-      device: { type: 'inverter', index: 'all' },
-      kind: 'trip',
+      device: { type: 'meter', index: 0 },
+      kind: 'grid_outage',
       at: yesterday10Utc,
       durationMs: 40 * MINUTE_MS,
+    },
+    {
+      plant: 1,
+      device: { type: 'inverter', index: 'all' },
+      kind: 'curtailment',
+      at: yesterday10Utc - 2 * HOUR_MS,
+      durationMs: 2 * HOUR_MS,
+      fraction: 0.5,
     },
     {
       plant: 4,
@@ -112,7 +122,7 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
       kind: 'string_loss',
       at: yesterday10Utc + 15 * MINUTE_MS,
       durationMs: 26 * HOUR_MS,
-      lostFraction: 0.4,
+      fraction: 0.4,
     },
     {
       plant: 3,
@@ -205,7 +215,7 @@ export async function startInProcessSimulator(
       if (!plant) continue;
       const ofType = plant.definition.devices.filter((d) => d.type === f.device.type);
       const targets = f.device.index === 'all' ? ofType : ofType.slice(f.device.index, f.device.index + 1);
-      for (const d of targets) plant.forceFault(d.deviceId, f.kind, ts, f.durationMs, f.lostFraction);
+      for (const d of targets) plant.forceFault(d.deviceId, f.kind, ts, f.durationMs, f.fraction);
     }
   };
 

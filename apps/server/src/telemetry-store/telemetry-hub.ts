@@ -22,6 +22,8 @@ export interface StoreResult {
   inserted: number;
   /** Points that were already stored with the same (signal, ts): idempotent, not written again. */
   duplicates: number;
+  /** Of `duplicates`, those whose value differs from the stored one (the stored value is kept). */
+  conflicting: number;
 }
 
 export interface TelemetryHub {

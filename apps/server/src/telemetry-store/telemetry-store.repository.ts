@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { RollupResolution } from '@solar/shared';
+import { effectiveBounds, type RollupResolution, type ValueBounds } from '@solar/shared';
 import type { Db, Dialect } from '../db/database';
 import type { Aggregate, Point } from './aggregate';
 import { chunks, compiled, valuesList } from './sql-batch';
@@ -13,6 +13,8 @@ export interface SignalMeta {
   time_zone: string;
   /** The signal and its device are both active. */
   active: boolean;
+  /** The values ingest accepts: the signal's own bounds, else its unit's default for the device. */
+  bounds: ValueBounds;
 }
 
 export interface RawRow {
@@ -60,7 +62,8 @@ const toRollup = (r: Record<string, unknown>): RollupRow => ({
 });
 
 /**
- * Device, plant, counter flag, plant time zone and active flag of each signal id that exists (any scope).
+ * Device, plant, counter flag, plant time zone, active flag and value bounds of each signal id that exists
+ * (any scope).
  * The store uses it to roll points up, the ingest route to check them.
  */
 export async function loadSignalMeta(
@@ -82,6 +85,10 @@ export async function loadSignalMeta(
         'plants.time_zone',
         'signals.is_active',
         'devices.is_active as device_active',
+        'signals.unit',
+        'signals.min_value',
+        'signals.max_value',
+        'devices.rated_power_kw',
       ])
       .where('signals.id', 'in', part)
       .execute();
@@ -93,6 +100,14 @@ export async function loadSignalMeta(
         is_counter: r.is_counter === 1,
         time_zone: r.time_zone,
         active: r.is_active === 1 && r.device_active === 1,
+        bounds: effectiveBounds(
+          {
+            unit: r.unit,
+            min_value: r.min_value === null ? null : Number(r.min_value),
+            max_value: r.max_value === null ? null : Number(r.max_value),
+          },
+          r.rated_power_kw === null ? null : Number(r.rated_power_kw),
+        ),
       });
     }
   }
@@ -282,4 +297,67 @@ export async function deleteRawBefore(db: Db, dialect: Dialect, cutoff: number):
     deleted += Number(res.numDeletedRows);
   }
   return deleted;
+}
+
+/** The stored value of each raw point with these (signal_id, ts) keys, keyed `signal_id:ts`. */
+export async function readRawValues(
+  db: Db,
+  dialect: Dialect,
+  keys: readonly { signal_id: number; ts: number }[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const part of chunks(keys, 2, dialect)) {
+    const params = part.flatMap((k) => [k.signal_id, k.ts]);
+    const text = `with k(s, t) as (values ${valuesList(dialect, part.length, 2, ['integer', 'bigint'])}) select r."signal_id", r."ts", r."value" from "telemetry_raw" r join k on r."signal_id" = k.s and r."ts" = k.t`;
+    const { rows } = await db.executeQuery<RawRow>(compiled(text, params));
+    for (const r of rows) out.set(`${r.signal_id}:${Number(r.ts)}`, Number(r.value));
+  }
+  return out;
+}
+
+/** One per-device ingest counter increment. */
+export interface IngestCountRow {
+  device_id: number;
+  reason: string;
+  count: number;
+  last_at: number;
+}
+
+/** Of these device ids, those that still exist (a counter of a deleted device has nowhere to go). */
+export async function existingDeviceIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('devices').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Adds to each (device, reason) counter, creating it on first use; last_at only moves forward. */
+export async function addIngestCounts(db: Db, rows: readonly IngestCountRow[]): Promise<void> {
+  // 4 parameters a row: 500 rows stay far below either dialect's bind-parameter limit.
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('device_ingest_counts')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.columns(['device_id', 'reason']).doUpdateSet((eb) => ({
+          count: eb('device_ingest_counts.count', '+', eb.ref('excluded.count')),
+          last_at: eb
+            .case()
+            .when('excluded.last_at', '>', eb.ref('device_ingest_counts.last_at'))
+            .then(eb.ref('excluded.last_at'))
+            .else(eb.ref('device_ingest_counts.last_at'))
+            .end(),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** A device's stored ingest counters. */
+export async function readIngestCounts(db: Db, deviceId: number): Promise<IngestCountRow[]> {
+  const rows = await db
+    .selectFrom('device_ingest_counts')
+    .select(['device_id', 'reason', 'count', 'last_at'])
+    .where('device_id', '=', deviceId)
+    .execute();
+  return rows.map((r) => ({ ...r, count: Number(r.count), last_at: Number(r.last_at) }));
 }

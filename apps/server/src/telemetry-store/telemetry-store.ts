@@ -9,6 +9,7 @@ import {
   type Point,
 } from './aggregate';
 import { dayAlignedToHours, dayBucket, dayRange, floorBucket } from './buckets';
+import type { IngestCounts } from './ingest-counts';
 import type { PointToStore, StoredPoint, StoreResult, TelemetryHub } from './telemetry-hub';
 import * as repo from './telemetry-store.repository';
 
@@ -59,7 +60,8 @@ export class TelemetryStore implements TelemetryHub {
   private readonly listeners = new Set<(points: readonly StoredPoint[]) => void>();
 
   constructor(
-    private readonly ctx: { db: Db; dialect: Dialect },
+    /** `counts`, when given, hears of each device's identical and conflicting duplicates. */
+    private readonly ctx: { db: Db; dialect: Dialect; counts?: IngestCounts },
     /** Where listener failures are reported; set once the server's logger exists. */
     public log?: Logger,
   ) {}
@@ -70,19 +72,25 @@ export class TelemetryStore implements TelemetryHub {
   }
 
   async store(points: readonly PointToStore[]): Promise<StoreResult> {
-    if (points.length === 0) return { inserted: 0, duplicates: 0 };
+    if (points.length === 0) return { inserted: 0, duplicates: 0, conflicting: 0 };
     const { db, dialect } = this.ctx;
     const ids = [...new Set(points.map((p) => p.signal_id))];
     const meta = await repo.loadSignalMeta(db, dialect, ids);
     // The contract says signals exist; one deleted meanwhile is dropped rather than failing the batch.
     const known = meta.size === ids.length ? points : points.filter((p) => meta.has(p.signal_id));
+    let conflictingByDevice = new Map<number, number>();
     const inserted = await db.transaction().execute(async (trx) => {
       const rows = await repo.insertRaw(trx, dialect, known);
+      if (rows.length < known.length) conflictingByDevice = await this.conflicts(trx, known, rows, meta);
       if (rows.length === 0) return rows;
       await repo.lockRollups(trx, dialect);
       await this.maintain(trx, rows, meta);
       return rows;
     });
+    const duplicates = known.length - inserted.length;
+    let conflicting = 0;
+    for (const n of conflictingByDevice.values()) conflicting += n;
+    if (duplicates > 0 && this.ctx.counts) this.countDuplicates(known, inserted, meta, conflictingByDevice);
     if (inserted.length > 0 && this.listeners.size > 0) {
       const stored: StoredPoint[] = inserted.map((p) => {
         const m = meta.get(p.signal_id)!;
@@ -102,7 +110,61 @@ export class TelemetryStore implements TelemetryHub {
         }
       }
     }
-    return { inserted: inserted.length, duplicates: known.length - inserted.length };
+    return { inserted: inserted.length, duplicates, conflicting };
+  }
+
+  /**
+   * Of the points not inserted (their (signal, ts) was stored already, or came twice in this batch), how
+   * many per device carry a different value than the stored one. Reads only those keys, and only when
+   * there are duplicates at all: the common batch pays nothing.
+   */
+  private async conflicts(
+    db: Db,
+    known: readonly PointToStore[],
+    inserted: readonly repo.RawRow[],
+    meta: Map<number, repo.SignalMeta>,
+  ): Promise<Map<number, number>> {
+    const fresh = new Set(inserted.map((r) => `${r.signal_id}:${r.ts}`));
+    const repeated: PointToStore[] = [];
+    for (const p of known) {
+      const key = `${p.signal_id}:${p.ts}`;
+      // The first point of a key inserted in this batch is the stored one; any later one repeats it.
+      if (fresh.has(key)) fresh.delete(key);
+      else repeated.push(p);
+    }
+    const stored = await repo.readRawValues(db, this.ctx.dialect, repeated);
+    const out = new Map<number, number>();
+    for (const p of repeated) {
+      const value = stored.get(`${p.signal_id}:${p.ts}`);
+      if (value !== undefined && value !== p.value) {
+        const device = meta.get(p.signal_id)!.device_id;
+        out.set(device, (out.get(device) ?? 0) + 1);
+      }
+    }
+    return out;
+  }
+
+  /** Hands each device's identical and conflicting duplicates to the ingest counters. */
+  private countDuplicates(
+    known: readonly PointToStore[],
+    inserted: readonly repo.RawRow[],
+    meta: Map<number, repo.SignalMeta>,
+    conflictingByDevice: Map<number, number>,
+  ) {
+    const offered = new Map<number, number>();
+    for (const p of known) {
+      const device = meta.get(p.signal_id)!.device_id;
+      offered.set(device, (offered.get(device) ?? 0) + 1);
+    }
+    for (const r of inserted) {
+      const device = meta.get(r.signal_id)!.device_id;
+      offered.set(device, offered.get(device)! - 1);
+    }
+    for (const [device, duplicates] of offered) {
+      const conflicting = conflictingByDevice.get(device) ?? 0;
+      this.ctx.counts!.add(device, 'duplicate_identical', duplicates - conflicting);
+      this.ctx.counts!.add(device, 'duplicate_conflicting', conflicting);
+    }
   }
 
   /** Latest values and rollups for the newly inserted rows (inside the batch's transaction). */

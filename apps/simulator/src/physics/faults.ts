@@ -40,7 +40,12 @@ export const NO_FAULTS: FaultRates = {
   commLossesPerDay: 0,
 };
 
-export type FaultKind = 'trip' | 'string_loss' | 'comm_loss';
+/**
+ * `grid_outage` (on a meter: the grid at the connection point is gone, every inverter disconnects) and
+ * `curtailment` (on an inverter: the grid operator limits its active power, SunSpec model 123 WMaxLimPct)
+ * are only ever forced, never drawn: they are the grid's events, not the plant's.
+ */
+export type FaultKind = 'trip' | 'string_loss' | 'comm_loss' | 'grid_outage' | 'curtailment';
 
 /** The causes a trip reports in SunSpec model 103's Evt1. */
 const TRIP_CAUSES = [
@@ -58,6 +63,10 @@ export interface FaultState {
   commLost: boolean;
   /** SunSpec Evt1 bits of the active faults. */
   eventBits: number;
+  /** A forced grid outage is on (meaningful on a meter). */
+  gridDown: boolean;
+  /** Active-power limit as a share of rated AC power, 1 when not curtailed (meaningful on an inverter). */
+  powerLimitFraction: number;
 }
 
 /** The fault process of one device. */
@@ -68,6 +77,9 @@ export class FaultProcess {
   private stringUntil = -Infinity;
   private stringFraction = 0;
   private commUntil = -Infinity;
+  private gridUntil = -Infinity;
+  private limitUntil = -Infinity;
+  private limitFraction = 1;
 
   constructor(
     seed: number,
@@ -90,14 +102,22 @@ export class FaultProcess {
     return uniform(this.random, min, max) * 60_000;
   }
 
-  /** Starts a fault now, whatever the rates (demos, tests). */
-  force(kind: FaultKind, tsMs: number, durationMs: number, lostFraction = 0.25): void {
-    if (kind === 'trip') {
+  /**
+   * Starts a fault now, whatever the rates (demos, tests). `fraction`: the share of DC a string loss
+   * takes (default 0.25), or the active-power limit of a curtailment as a share of rated power (default 0.5).
+   */
+  force(kind: FaultKind, tsMs: number, durationMs: number, fraction?: number): void {
+    if (kind === 'grid_outage') {
+      this.gridUntil = tsMs + durationMs;
+    } else if (kind === 'curtailment') {
+      this.limitUntil = tsMs + durationMs;
+      this.limitFraction = Math.min(Math.max(fraction ?? 0.5, 0), 1);
+    } else if (kind === 'trip') {
       this.tripUntil = tsMs + durationMs;
       this.tripBit = SUNSPEC_INVERTER_EVENT1_BITS.GRID_DISCONNECT;
     } else if (kind === 'string_loss') {
       this.stringUntil = tsMs + durationMs;
-      this.stringFraction = lostFraction;
+      this.stringFraction = fraction ?? 0.25;
     } else {
       this.commUntil = tsMs + durationMs;
     }
@@ -130,6 +150,8 @@ export class FaultProcess {
       lostStringFraction: tsMs < this.stringUntil ? this.stringFraction : 0,
       commLost: tsMs < this.commUntil,
       eventBits: tripped ? 2 ** this.tripBit : 0,
+      gridDown: tsMs < this.gridUntil,
+      powerLimitFraction: tsMs < this.limitUntil ? this.limitFraction : 1,
     };
   }
 }

@@ -1,3 +1,5 @@
+import { intlTag } from './intl';
+
 /** `41.00820, 28.97840` or an empty text when either coordinate is missing. */
 export function formatCoordinates(latitude: number | null, longitude: number | null): string {
   if (latitude === null || longitude === null) return '';
@@ -7,5 +9,5 @@ export function formatCoordinates(latitude: number | null, longitude: number | n
 /** A number with at most `digits` decimals in the interface language, or an empty text. */
 export function formatNumber(value: number | null | undefined, locale: string, digits = 2): string {
   if (value === null || value === undefined) return '';
-  return new Intl.NumberFormat(locale.replace('_', '-'), { maximumFractionDigits: digits }).format(value);
+  return new Intl.NumberFormat(intlTag(locale), { maximumFractionDigits: digits }).format(value);
 }

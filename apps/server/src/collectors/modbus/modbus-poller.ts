@@ -6,6 +6,7 @@
  * "communication loss" from it).
  */
 import { COMM_LOSS_MISSED_POLLS, type CommState } from '@solar/shared';
+import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { CollectorContext, CollectorLog } from '../collector-context';
 import {
@@ -219,8 +220,15 @@ export function startModbusPoller(
       log.debug({ deviceId: device.id, exceptions: outcome.exceptions }, 'modbus device refused some reads');
     }
     const points: PointToStore[] = [];
+    // The poll's own clock stamps the values, so only their range can be wrong (a misdecoded register,
+    // a wrong scale): the same check as every other way in, counted per device.
+    const window = timeWindow(ctx.now(), ctx.config.telemetry.rawRetentionDays);
+    const open = { min: null, max: null };
     for (const { signal, value } of decodePoll(plan, answersOf(results))) {
-      if (value !== null) points.push({ signal_id: signal.id, ts: at, value });
+      if (value === null) continue;
+      const refusal = checkPoint(at, value, device.bounds[signal.id] ?? open, window);
+      if (refusal) ctx.ingestCounts.add(device.id, refusal);
+      else points.push({ signal_id: signal.id, ts: at, value });
     }
     if (points.length) {
       try {

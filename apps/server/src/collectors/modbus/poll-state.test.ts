@@ -30,6 +30,7 @@ const device = (id: number, over: Partial<PolledDevice> = {}): PolledDevice => (
   slave_id: 1,
   poll_interval_s: 10,
   signals: [],
+  bounds: {},
   ...over,
 });
 

@@ -5,26 +5,12 @@ import type { LatestValue } from '@solar/shared';
 import { createVirtualPlant, startMqttPublisher } from '@solar/simulator';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import type { CollectorContext, CollectorLog } from '../collector-context';
+import type { CollectorContext } from '../collector-context';
 import { startMqttCollector } from './mqtt-collector';
+import { quietLog as quiet, until } from '../../test/collector-helpers';
 
 // `npm test` sets TEST_MQTT_URL, empty when no broker answers (these tests are then skipped, and said so).
 const BROKER = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-
-const quiet: CollectorLog = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe.skipIf(BROKER === '')(`MQTT collector (${dialectUnderTest})`, () => {
   let t: TestApp;

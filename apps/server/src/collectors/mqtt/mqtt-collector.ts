@@ -13,6 +13,7 @@
  */
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { MQTT_TELEMETRY_QOS } from '@solar/shared';
+import { timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { RateLimitedWarn, type CollectorContext, type CollectorLog } from '../collector-context';
 import { loadTopicDevice, type TopicDevice } from '../collectors.repository';
@@ -20,7 +21,6 @@ import { PointBatcher } from './point-batcher';
 import {
   deviceRefusal,
   giveUpStoring,
-  isFuture,
   parseTelemetryMessage,
   pointsOf,
   stillFresh,
@@ -51,7 +51,10 @@ export interface MqttCollectorStats {
   received: number;
   /** Points stored (new or already there). */
   stored: number;
-  /** Points refused: unknown or inactive key, not a finite number, timestamp in the future. */
+  /**
+   * Points refused: unknown or inactive key, or what point-validation.ts refuses (epoch seconds, future,
+   * too old, not a finite number, out of range); also counted per device in ctx.ingestCounts.
+   */
   rejected: number;
   /** Messages refused whole: bad topic, bad JSON, bad shape, unknown or inactive device, wrong plant. */
   badMessages: number;
@@ -142,11 +145,14 @@ export function startMqttCollector(
     if (refusal || !cached) return bad(refusal ?? 'unknown_device', topic);
     let device: TopicDevice = cached;
     const keys = Object.keys(values);
-    if (isFuture(ts, ctx.now())) return reject('future', topic, keys.length, { ts });
     // A signal added a moment ago: read the device again before refusing its key.
     if (keys.some((key) => !device.signals.has(key))) device = (await deviceOf(deviceId, true)) ?? device;
-    const { points, refused } = pointsOf(device, ts, values);
-    for (const { reason, key } of refused) reject(reason, topic, 1, { key: key.slice(0, 64) });
+    const window = timeWindow(ctx.now(), ctx.config.telemetry.rawRetentionDays);
+    const { points, refused } = pointsOf(device, ts, values, window);
+    for (const { reason, key } of refused) {
+      reject(reason, topic, 1, { key: key.slice(0, 64), ts });
+      ctx.ingestCounts.add(deviceId, reason);
+    }
     if (!points.length) return;
     const stored = batcher.enqueue(points);
     if (ackMode === 'stored') await stored;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TELEMETRY_FUTURE_TOLERANCE_MS } from '@solar/shared';
-import type { TopicDevice } from '../collectors.repository';
+import { timeWindow } from '../../telemetry-store/point-validation';
+import type { CheckedSignal, TopicDevice } from '../collectors.repository';
 import {
   deviceRefusal,
   giveUpStoring,
-  isFuture,
   parseTelemetryMessage,
   pointsOf,
   stillFresh,
@@ -14,12 +14,13 @@ import {
 
 const T0 = Date.UTC(2026, 5, 1, 12);
 const topics = telemetryTopics('solar');
+const window = timeWindow(T0, 90);
 const device: TopicDevice = {
   id: 12,
   plant_id: 3,
   is_active: true,
-  signals: new Map<string, number | null>([
-    ['ac_power', 101],
+  signals: new Map<string, CheckedSignal | null>([
+    ['ac_power', { id: 101, bounds: { min: -5, max: 150 } }],
     ['retired', null],
   ]),
 };
@@ -79,7 +80,7 @@ describe('devices and values', () => {
   });
 
   it('keeps finite values of active keys and names each refused one', () => {
-    expect(pointsOf(device, T0, { ac_power: 7, retired: 1, nope: 2 })).toEqual({
+    expect(pointsOf(device, T0, { ac_power: 7, retired: 1, nope: 2 }, window)).toEqual({
       points: [{ signal_id: 101, ts: T0, value: 7 }],
       refused: [
         { reason: 'inactive_signal', key: 'retired' },
@@ -87,15 +88,22 @@ describe('devices and values', () => {
       ],
     });
     for (const bad of [null, '7', Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(pointsOf(device, T0, { ac_power: bad }).refused).toEqual([
+      expect(pointsOf(device, T0, { ac_power: bad }, window).refused).toEqual([
         { reason: 'non_finite', key: 'ac_power' },
       ]);
     }
   });
 
-  it('takes timestamps up to the contract tolerance ahead of now', () => {
-    expect(isFuture(T0 + TELEMETRY_FUTURE_TOLERANCE_MS, T0)).toBe(false);
-    expect(isFuture(T0 + TELEMETRY_FUTURE_TOLERANCE_MS + 1, T0)).toBe(true);
+  it('checks timestamp and value as HTTP ingest does (point-validation.ts)', () => {
+    const refusal = (ts: number, value: unknown) => pointsOf(device, ts, { ac_power: value }, window).refused;
+    expect(refusal(T0 + TELEMETRY_FUTURE_TOLERANCE_MS, 1)).toEqual([]);
+    expect(refusal(T0 + TELEMETRY_FUTURE_TOLERANCE_MS + 1, 1)).toEqual([
+      { reason: 'future', key: 'ac_power' },
+    ]);
+    expect(refusal(Math.floor(T0 / 1000), 1)).toEqual([{ reason: 'epoch_seconds', key: 'ac_power' }]);
+    expect(refusal(T0 - 91 * 86_400_000, 1)).toEqual([{ reason: 'too_old', key: 'ac_power' }]);
+    expect(refusal(T0, -1e308)).toEqual([{ reason: 'out_of_range', key: 'ac_power' }]);
+    expect(refusal(T0, 151)).toEqual([{ reason: 'out_of_range', key: 'ac_power' }]);
   });
 
   it('trusts a cached device for less than its maximum age', () => {

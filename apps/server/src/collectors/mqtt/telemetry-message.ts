@@ -3,7 +3,8 @@
  * which topics are ours, what a message says, which devices and values are refused, how long a device
  * is trusted and how storing is retried. mqtt-collector.ts does the I/O around them.
  */
-import { MQTT_TELEMETRY_TOPIC, TELEMETRY_FUTURE_TOLERANCE_MS, mqttTelemetryPayload } from '@solar/shared';
+import { MQTT_TELEMETRY_TOPIC, mqttTelemetryPayload } from '@solar/shared';
+import { checkPoint, type PointCheckRefusal, type TimeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { TopicDevice } from '../collectors.repository';
 
@@ -70,27 +71,31 @@ export function deviceRefusal(device: TopicDevice | undefined, plantId: number):
   return undefined;
 }
 
-/** Whether a message's timestamp lies further ahead than the telemetry contract tolerates. */
-export const isFuture = (ts: number, now: number): boolean => ts > now + TELEMETRY_FUTURE_TOLERANCE_MS;
+/** Why one value is refused: its key, or what point-validation.ts says of its timestamp and value. */
+export type ValueRefusal = 'unknown_signal' | 'inactive_signal' | PointCheckRefusal;
 
-/** Why one value is refused. */
-export type ValueRefusal = 'unknown_signal' | 'inactive_signal' | 'non_finite';
-
-/** The points to store from a message's values, and the values refused, by key. */
+/**
+ * The points to store from a message's values, and the values refused, by key. Timestamp and value go
+ * through the same check as HTTP ingest (point-validation.ts), so both ways in refuse the same points for
+ * the same reasons.
+ */
 export function pointsOf(
   device: TopicDevice,
   ts: number,
   values: Record<string, unknown>,
+  window: TimeWindow,
 ): { points: PointToStore[]; refused: { reason: ValueRefusal; key: string }[] } {
   const points: PointToStore[] = [];
   const refused: { reason: ValueRefusal; key: string }[] = [];
   for (const [key, value] of Object.entries(values)) {
-    const signalId = device.signals.get(key);
-    if (signalId === undefined) refused.push({ reason: 'unknown_signal', key });
-    else if (signalId === null) refused.push({ reason: 'inactive_signal', key });
-    else if (typeof value !== 'number' || !Number.isFinite(value))
-      refused.push({ reason: 'non_finite', key });
-    else points.push({ signal_id: signalId, ts, value });
+    const signal = device.signals.get(key);
+    if (signal === undefined) refused.push({ reason: 'unknown_signal', key });
+    else if (signal === null) refused.push({ reason: 'inactive_signal', key });
+    else {
+      const reason = checkPoint(ts, typeof value === 'number' ? value : null, signal.bounds, window);
+      if (reason) refused.push({ reason, key });
+      else points.push({ signal_id: signal.id, ts, value: value as number });
+    }
   }
   return { points, refused };
 }

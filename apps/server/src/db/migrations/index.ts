@@ -7,6 +7,7 @@ import { alarms } from './2026-11-23-0006-alarms';
 import { faults } from './2026-11-23-0007-faults';
 import { kpi } from './2026-11-23-0008-kpi';
 import { singleLine } from './2026-11-23-0009-single-line';
+import { signalBounds } from './2026-11-23-0011-signal-bounds';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -20,4 +21,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0007-faults': faults,
   '2026-11-23-0008-kpi': kpi,
   '2026-11-23-0009-single-line': singleLine,
+  '2026-11-23-0011-signal-bounds': signalBounds,
 };

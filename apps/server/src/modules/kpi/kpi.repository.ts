@@ -7,8 +7,10 @@ import { KPI_DEVICE_TYPES, KPI_SIGNAL_KEYS, roleOf, type SignalRole } from './si
 const ID_CHUNK = 5_000;
 
 async function inChunks<T>(ids: readonly number[], read: (part: number[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += ID_CHUNK) out.push(...(await read(ids.slice(i, i + ID_CHUNK))));
+  if (ids.length <= ID_CHUNK) return read([...ids]);
+  let out: T[] = [];
+  // concat, not push(...rows): a chunk of a large fleet has more rows than a call may have arguments.
+  for (let i = 0; i < ids.length; i += ID_CHUNK) out = out.concat(await read(ids.slice(i, i + ID_CHUNK)));
   return out;
 }
 
@@ -89,6 +91,8 @@ export interface KpiInverter {
   acPower?: KpiSignal;
   energyTotal?: KpiSignal;
   energyToday?: KpiSignal;
+  /** Active-power limit in force, % (signal-map inverterPowerLimitPct): curtailment. */
+  powerLimitPct?: KpiSignal;
 }
 
 /** A plant's KPI inputs resolved from its devices and signals (signal-map.ts). */
@@ -100,6 +104,8 @@ export interface PlantSignals {
   /** Every active inverter, with or without signals (one that never reports still counts in availability). */
   inverters: KpiInverter[];
   meterExport?: KpiSignal;
+  /** The first meter's grid availability, 0/1 (signal-map gridAvailable): grid outages. */
+  gridAvailable?: KpiSignal;
 }
 
 const emptySignals = (): PlantSignals => ({ weather: {}, inverters: [] });
@@ -162,8 +168,10 @@ export async function loadPlantSignals(
       if (role === 'inverterAcPower') inv.acPower ??= signal;
       else if (role === 'inverterEnergyTotal') inv.energyTotal ??= signal;
       else if (role === 'inverterEnergyToday') inv.energyToday ??= signal;
+      else if (role === 'inverterPowerLimitPct') inv.powerLimitPct ??= signal;
     } else if (r.type === 'meter') {
       if (role === 'meterExportEnergy') plant.meterExport ??= signal;
+      else if (role === 'gridAvailable') plant.gridAvailable ??= signal;
     } else if (
       role === 'poa' ||
       role === 'ghi' ||
@@ -285,6 +293,8 @@ export async function readDeviceLastData(db: Db, plantIds: readonly number[]): P
 
 export interface DeviceSamples {
   deviceId: number;
+  name: string;
+  type: string;
   pollIntervalS: number;
   /** The day's sample count of the device's most sampled signal (its polls). */
   receivedSamples: number;
@@ -298,14 +308,23 @@ export async function readDaySamples(db: Db, plantId: number, dayStartMs: number
     .leftJoin('telemetry_1d', (join) =>
       join.onRef('telemetry_1d.signal_id', '=', 'signals.id').on('telemetry_1d.bucket', '=', dayStartMs),
     )
-    .select((eb) => ['devices.id', 'devices.poll_interval_s', eb.fn.max('telemetry_1d.count').as('samples')])
+    .select((eb) => [
+      'devices.id',
+      'devices.name',
+      'devices.type',
+      'devices.poll_interval_s',
+      eb.fn.max('telemetry_1d.count').as('samples'),
+    ])
     .where('devices.plant_id', '=', plantId)
     .where('devices.is_active', '=', 1)
     .where('signals.is_active', '=', 1)
-    .groupBy(['devices.id', 'devices.poll_interval_s'])
+    .groupBy(['devices.id', 'devices.name', 'devices.type', 'devices.poll_interval_s'])
+    .orderBy('devices.id')
     .execute();
   return rows.map((r) => ({
     deviceId: r.id,
+    name: r.name,
+    type: r.type,
     pollIntervalS: r.poll_interval_s,
     receivedSamples: Number(r.samples ?? 0),
   }));

@@ -3,6 +3,7 @@ import {
   idParam,
   inverterSummaryAnswer,
   kpiDateQuery,
+  plantDeviceStatusAnswer,
   plantKpisAnswer,
   plantKpisQuery,
   plantPowerAnswer,
@@ -11,6 +12,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { DeviceStatusService } from './device-status.service';
 import { KpiService } from './kpi.service';
 
 /** The model behind every KPI answer, for the OpenAPI document. */
@@ -21,7 +23,7 @@ const MODEL = [
   "H_POA: the station's plane-of-array irradiance (`irradiance_source: measured`), else its GHI transposed with the plant's tilt and azimuth (Erbs + isotropic sky, `transposed`).",
   'Expected power (PVWatts, Dobos 2014): P_exp = P0 × G_POA/1000 × (1 + γ (T_mod − 25 °C)) × (1 − system losses), γ = `model.temperature_coefficient_per_k`, losses = `model.system_loss_fraction`; not capped at the AC capacity.',
   'Temperature-corrected PR (NREL, Dierauf et al. 2013): E / Σ P0 × G/1000 × (1 + γ (T_mod − 25)) Δt.',
-  'Losses (kWh, adding up to expected − actual): clipping above `model.ac_capacity_kw`; downtime of inverters with data, no energy and POA > 50 W/m² at their rated share; communication gaps (estimated, never downtime); grid curtailment; the remaining underperformance.',
+  "Losses (kWh, adding up to expected − actual): clipping above `model.ac_capacity_kw`; downtime of inverters with data, no energy and POA > 50 W/m² at their rated share; communication gaps (estimated, never downtime); grid curtailment; the remaining underperformance. Grid curtailment: an interval in which the meter's `grid_available` read 0 (grid outage: every inverter) or an inverter's `active_power_limit_pct` (SunSpec model 123 WMaxLimPct in force) was below 100 %; the excused inverters' shortfall of that interval is grid curtailment, neither downtime nor unavailability.",
   'Availability: time-based share of daylight intervals the inverters produced in, weighted by rated AC power; energy-based per IEC TS 63019. Data completeness: received / expected samples by poll interval.',
   "CO₂ avoided = E × the grid factor of the plant's country (`model.co2_factor_*`, with its source and year).",
   'Finished days are materialised in kpi_daily and recomputed when late data arrives; today is computed live. A month or year sums the days and recomputes the ratios.',
@@ -35,13 +37,13 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
   app.get(
     '/plants/overview',
     {
-      config: { access: access.to('plant', 'view') },
+      config: { access: access.toAny(['plant', 'map', 'single_line'], 'view') },
       schema: {
         tags,
         summary: 'Every plant in scope with status, live power, energy, PR and active alarms',
         operationId: 'getPlantsOverview',
         description:
-          'One call for the map and the plants list. Status: fault (active alarm of priority ≥ 3), offline (no device reporting), warning (other alarms), night (sun below the horizon), normal. PR today uses hourly POA means so far; PR yesterday comes from the materialised day.\n\n' +
+          'One call for the map, the plants list and the single-line plant picker: view on `plant`, `map` or `single_line` opens it. Status: fault (active alarm of priority ≥ 3), offline (no device reporting), warning (other alarms), night (sun below the horizon), normal. PR today uses hourly POA means so far; PR yesterday comes from the materialised day.\n\n' +
           MODEL,
         response: { 200: plantsOverviewAnswer },
       },
@@ -101,6 +103,24 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
       },
     },
     (request) => service.inverterSummary(actorOf(request), request.params.id, request.query.date),
+  );
+
+  const deviceStatus = new DeviceStatusService(ctx);
+  app.get(
+    '/plants/:id/devices/status',
+    {
+      config: { access: access.toAny(['plant', 'single_line', 'dashboard'], 'view') },
+      schema: {
+        tags,
+        summary: 'Status, communication, last data and active alarms of every device of a plant',
+        operationId: 'getPlantDeviceStatus',
+        description:
+          "The plant's one status rule applied to each device (active or not), first match wins: fault (an active alarm of the device's own of priority ≥ 3 other than communication loss), offline (communication `lost`: no sample of any of its active signals for three poll intervals, at least 5 minutes, or ever), warning (any other active alarm of its own), night (the sun below the horizon at the plant's coordinates; a plant without coordinates is always in daylight), normal. Active alarms are counted by priority (1 low, 2 medium, 3 high, 4 high and dangerous). View on `plant`, `single_line` or `dashboard` opens it; another company's plant answers 404.",
+        params: idParam,
+        response: { 200: plantDeviceStatusAnswer },
+      },
+    },
+    (request) => deviceStatus.list(actorOf(request), request.params.id),
   );
   return Promise.resolve();
 };

@@ -1,6 +1,7 @@
 import {
   ALARM_PRIORITIES,
   type AlarmSource,
+  type DeviceCompleteness,
   type InverterSummaryAnswer,
   INVERTER_STATE_KEYS,
   INVERTER_STATE_UNKNOWN_KEY,
@@ -33,6 +34,7 @@ import * as repo from './kpi.repository';
 import {
   combineFigures,
   computePlantDay,
+  dayCompleteness,
   daySignalIds,
   figuresOfRow,
   kpiValuesOf,
@@ -154,10 +156,15 @@ export class KpiService {
     const endDate = localDate(range.endMs, plant.timeZone);
     const days = await this.finishedDays(plant, signals, firstDate, endDate < today ? endDate : today);
     const includesToday = firstDate <= today && today < endDate;
+    let devices: DeviceCompleteness[] | undefined;
     if (includesToday) {
-      const { result, samples } = await this.liveDay(plant, signals, today, now);
-      days.set(today, { sums: result.sums, samples });
+      const live = await this.liveDay(plant, signals, today, now);
+      days.set(today, { sums: live.result.sums, samples: live.samples });
+      if (period === 'day') devices = live.devices;
     }
+    // A finished day's per-device completeness: one query on the daily rollups (kpi_daily keeps the total).
+    if (period === 'day' && devices === undefined)
+      devices = (await dayCompleteness(this.ctx.db, plant, day, now)).devices;
     const config = plantConfig(plant, signals);
     const rows = periodParts(period, day, plant.timeZone).map((part) => {
       const inPart = datesBetween(
@@ -179,6 +186,7 @@ export class KpiService {
       ...kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp),
       model: modelOf(plant, config),
       rows,
+      ...(devices === undefined ? {} : { devices }),
     };
   }
 

@@ -361,6 +361,22 @@ describe(`kpi (${dialectUnderTest})`, () => {
       permissions: pairs(['dashboard'], ['view']),
     });
     expect((await t.http.get('/api/plants/overview', { token: noPage.token })).statusCode).toBe(403);
+    // The map and the single-line picker read the overview with their own page; nothing more opens to them.
+    for (const page of ['map', 'single_line'] as const) {
+      const viewer = await makeUser(t, { companyId: tree.companyId, permissions: pairs([page], ['view']) });
+      const seen = await t.http.get('/api/plants/overview', { token: viewer.token });
+      expect(seen.statusCode, page).toBe(200);
+      expect(
+        seen.json<PlantsOverviewAnswer>().items.map((i) => i.plant_id),
+        page,
+      ).toContain(tree.plantId);
+      expect(
+        seen.json<PlantsOverviewAnswer>().items.map((i) => i.plant_id),
+        page,
+      ).not.toContain(other.plantId);
+      const kpis = await t.http.get(`/api/plants/${tree.plantId}/kpis`, { token: viewer.token });
+      expect(kpis.statusCode, page).toBe(403);
+    }
     expect((await t.http.get(`/api/plants/${tree.plantId}/kpis`, { token: noPage.token })).statusCode).toBe(
       403,
     );

@@ -3,7 +3,13 @@
  * intervals (engine/plant-day.ts), and the day's data completeness from the daily rollups. Used live for
  * today and the power chart, and by the refresh job for the days it materialises in kpi_daily.
  */
-import { FIXED_BUCKET_MS, LOSS_KINDS, type KpiValues, type LossKind } from '@solar/shared';
+import {
+  FIXED_BUCKET_MS,
+  LOSS_KINDS,
+  type DeviceCompleteness,
+  type KpiValues,
+  type LossKind,
+} from '@solar/shared';
 import type { Db } from '../../db/database';
 import {
   combineDailyKpiSums,
@@ -104,7 +110,10 @@ export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): strin
     .slice(0, 200);
 }
 
-/** The signals a plant-day reads: weather, the inverters' lifetime counters and the meter's export counter. */
+/**
+ * The signals a plant-day reads: weather, the inverters' lifetime counters and power limits, the meter's
+ * export counter and grid availability.
+ */
 export function daySignalIds(signals: repo.PlantSignals): number[] {
   const w = signals.weather;
   return [
@@ -112,8 +121,24 @@ export function daySignalIds(signals: repo.PlantSignals): number[] {
       .filter((s) => s !== undefined)
       .map((s) => s.signalId),
     ...signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : [])),
+    ...signals.inverters.flatMap((i) => (i.powerLimitPct ? [i.powerLimitPct.signalId] : [])),
     ...(signals.meterExport ? [signals.meterExport.signalId] : []),
+    ...(signals.gridAvailable ? [signals.gridAvailable.signalId] : []),
   ];
+}
+
+/** Below this mean limit (%) an interval counts as curtailed: 100 % with rounding noise is no limit. */
+const UNLIMITED_PCT = 99.5;
+
+/**
+ * Whether the grid excused an inverter in an interval (signal-map gridAvailable, inverterPowerLimitPct):
+ * any 0 of the grid availability in the bucket (its mean below 1), or a power limit below 100 %. Without
+ * those signals nothing is excused.
+ */
+function gridExcused(gridBucket: repo.RollupBucket | undefined, limitBucket: repo.RollupBucket | undefined) {
+  const gridMean = mean(gridBucket);
+  const limitMean = mean(limitBucket);
+  return (gridMean !== null && gridMean < 1) || (limitMean !== null && limitMean < UNLIMITED_PCT);
 }
 
 const mean = (b: repo.RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
@@ -130,7 +155,12 @@ export async function computePlantDay(
   signals: repo.PlantSignals,
   date: string,
   untilMs: number,
-): Promise<{ result: PlantDayResult; samples: SampleCounts; config: PlantKpiConfig }> {
+): Promise<{
+  result: PlantDayResult;
+  samples: SampleCounts;
+  devices: DeviceCompleteness[];
+  config: PlantKpiConfig;
+}> {
   const config = plantConfig(plant, signals);
   const range = localDayRange(date, plant.timeZone);
   const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
@@ -152,7 +182,10 @@ export async function computePlantDay(
       moduleTemperatureC: mean(get(w.moduleTemperature, b)),
       ambientTemperatureC: mean(get(w.ambientTemperature, b)),
       windSpeedMs: mean(get(w.windSpeed, b)),
-      inverters: signals.inverters.map((inv) => ({ energyKwh: get(inv.energyTotal, b)?.delta ?? null })),
+      inverters: signals.inverters.map((inv) => ({
+        energyKwh: get(inv.energyTotal, b)?.delta ?? null,
+        excused: gridExcused(get(signals.gridAvailable, b), get(inv.powerLimitPct, b)),
+      })),
     });
   }
   let meterExportKwh: number | null = null;
@@ -161,9 +194,24 @@ export async function computePlantDay(
       meterExportKwh = (meterExportKwh ?? 0) + r.delta;
 
   const result = plantDayKpis({ config, intervals, meterExportKwh });
-  const devices = await repo.readDaySamples(db, plant.id, range.startMs);
+  const { samples, devices } = await dayCompleteness(db, plant, date, untilMs);
+  return { result, samples, devices, config };
+}
+
+/**
+ * The day's data completeness of each active device of the plant (the daily rollups' sample counts) and
+ * the plant's additive total, counted up to `untilMs` when the day is still running.
+ */
+export async function dayCompleteness(
+  db: Db,
+  plant: repo.KpiPlant,
+  date: string,
+  untilMs: number,
+): Promise<{ samples: SampleCounts; devices: DeviceCompleteness[] }> {
+  const range = localDayRange(date, plant.timeZone);
+  const rows = await repo.readDaySamples(db, plant.id, range.startMs);
   const samples: SampleCounts = { expectedSamples: 0, receivedSamples: 0 };
-  for (const d of devices) {
+  const devices = rows.map((d) => {
     const c = dailyCompleteness({
       date,
       timeZone: plant.timeZone,
@@ -173,8 +221,17 @@ export async function computePlantDay(
     });
     samples.expectedSamples += c.expectedSamples;
     samples.receivedSamples += Math.min(c.receivedSamples, c.expectedSamples);
-  }
-  return { result, samples, config };
+    return {
+      device_id: d.deviceId,
+      name: d.name,
+      type: d.type,
+      poll_interval_s: d.pollIntervalS,
+      expected_samples: c.expectedSamples,
+      received_samples: c.receivedSamples,
+      data_completeness: c.completeness,
+    };
+  });
+  return { samples, devices };
 }
 
 /** A stored day back to its figures. */

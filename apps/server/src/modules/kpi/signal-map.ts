@@ -20,6 +20,21 @@ export const SIGNAL_ROLES = {
   inverterEnergyToday: { deviceType: 'inverter', keys: ['daily_energy'] },
   /** Grid meter export counter, kWh: the plant's energy when present. */
   meterExportEnergy: { deviceType: 'meter', keys: ['export_energy'] },
+  /**
+   * Grid outage, 0/1: 1 while the grid at the connection point is there, 0 during an outage (the meter
+   * sees it first; a protection relay's "grid healthy" contact wired to the meter's digital input reads
+   * the same). Any 0 in an interval excuses every inverter of the plant for it: no inverter can feed a
+   * dead grid, and they wait out the grid code's reconnection delay after it returns.
+   */
+  gridAvailable: { deviceType: 'meter', keys: ['grid_available'] },
+  /**
+   * Curtailment, % of rated power: the active-power limit in force on an inverter, SunSpec model 123
+   * WMaxLimPct as the inverter applies it (a reader reports 100 while WMaxLim_Ena is off, so the key
+   * holds the effective limit, not a stored setpoint). Per inverter rather than a plant setpoint because
+   * that is what a SunSpec inverter reports and what a power-plant controller ends up writing; a limit
+   * below 100 % in an interval excuses that inverter for it, and its whole shortfall is grid curtailment.
+   */
+  inverterPowerLimitPct: { deviceType: 'inverter', keys: ['active_power_limit_pct', 'wmaxlimpct'] },
 } as const satisfies Record<string, { deviceType: string; keys: readonly string[] }>;
 
 export type SignalRole = keyof typeof SIGNAL_ROLES;
@@ -27,11 +42,16 @@ export type SignalRole = keyof typeof SIGNAL_ROLES;
 /** Device types whose signals the KPIs read. */
 export const KPI_DEVICE_TYPES = ['weather_station', 'inverter', 'meter'] as const;
 
+/** (device type, key) → role, built once: the overview resolves a role per signal of every plant in scope. */
+const ROLE_BY_TYPE_KEY = new Map<string, SignalRole>(
+  (Object.entries(SIGNAL_ROLES) as [SignalRole, (typeof SIGNAL_ROLES)[SignalRole]][]).flatMap(([role, def]) =>
+    (def.keys as readonly string[]).map((key) => [`${def.deviceType}\u0000${key}`, role] as const),
+  ),
+);
+
 /** The role of a signal, or undefined when the KPIs do not read it. */
 export function roleOf(deviceType: string, key: string): SignalRole | undefined {
-  for (const [role, def] of Object.entries(SIGNAL_ROLES) as [SignalRole, (typeof SIGNAL_ROLES)[SignalRole]][])
-    if (def.deviceType === deviceType && (def.keys as readonly string[]).includes(key)) return role;
-  return undefined;
+  return ROLE_BY_TYPE_KEY.get(`${deviceType}\u0000${key}`);
 }
 
 /** Every key the KPIs read, for the repository's filter. */

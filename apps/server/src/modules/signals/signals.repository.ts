@@ -19,6 +19,8 @@ export interface SignalValues {
   scale: number;
   is_counter: boolean;
   is_active: boolean;
+  min_value: number | null;
+  max_value: number | null;
 }
 
 const SORT_REFS: Record<SignalListFilter['sort']['column'], string> = {
@@ -58,6 +60,8 @@ const toSignal = (r: Row): Signal => ({
   scale: Number(r.scale),
   is_counter: bool(r.is_counter),
   is_active: bool(r.is_active),
+  min_value: r.min_value === null ? null : Number(r.min_value),
+  max_value: r.max_value === null ? null : Number(r.max_value),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });

@@ -21,6 +21,8 @@ const valuesOf = (body: Body): repo.SignalValues => ({
   scale: body.scale,
   is_counter: body.is_counter,
   is_active: body.is_active,
+  min_value: body.min_value ?? null,
+  max_value: body.max_value ?? null,
 });
 
 const duplicateKey = () => conflict(E.duplicate, { key: [V.duplicate] });

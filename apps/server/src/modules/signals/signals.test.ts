@@ -53,6 +53,29 @@ describe(`signals (${dialectUnderTest})`, () => {
     expect((await t.http.get(`/api/signals/${created.id}`, { token: admin.token })).statusCode).toBe(404);
   });
 
+  it('keeps validity bounds, and removes them again (each side empty takes the unit default)', async () => {
+    const created = await save<Signal>(t, admin.token, '/api/signals/0', {
+      ...body(),
+      key: 'bounded',
+      min_value: -2.5,
+      max_value: 120,
+    });
+    expect(created).toMatchObject({ min_value: -2.5, max_value: 120 });
+    expect((await t.http.get(`/api/signals/${created.id}`, { token: admin.token })).json()).toMatchObject({
+      min_value: -2.5,
+      max_value: 120,
+    });
+    const cleared = await save<Signal>(t, admin.token, `/api/signals/${created.id}`, {
+      ...body(),
+      key: 'bounded',
+      min_value: null,
+    });
+    expect(cleared).toMatchObject({ min_value: null, max_value: null });
+    // A signal saved without bounds, as every one before them was, has none of its own.
+    const plain = await save<Signal>(t, admin.token, '/api/signals/0', { ...body(), key: 'unbounded' });
+    expect(plain).toMatchObject({ min_value: null, max_value: null });
+  });
+
   it('keeps keys unique per device (409), but the same key on another device is fine', async () => {
     const dup = await t.http.post('/api/signals/0', { ...body(), key: 'ac_power' }, { token: admin.token });
     expect(dup.statusCode).toBe(409);
@@ -91,6 +114,9 @@ describe(`signals (${dialectUnderTest})`, () => {
       [{ ...body(), address: '' }, 'address', 'validation.invalidNumber'],
       [{ ...body(), device_id: 0 }, 'device_id', 'validation.required'],
       [{ ...body(), unit: 'x'.repeat(21) }, 'unit', 'validation.tooLong'],
+      [{ ...body(), min_value: 10, max_value: 5 }, 'max_value', 'validation.rangeOrder'],
+      [{ ...body(), min_value: -1e308 }, 'min_value', 'validation.outOfRange'],
+      [{ ...body(), max_value: 'high' }, 'max_value', 'validation.invalidNumber'],
     ];
     for (const [b, field, message] of cases) {
       const res = await t.http.post('/api/signals/0', b, { token: admin.token });

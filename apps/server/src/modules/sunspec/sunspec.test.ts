@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   Device,
+  IngestCountsAnswer,
   LatestValue,
+  SignalList,
   SunspecApplyAnswer,
   SunspecDiscoverAnswer,
   SunspecTemplatesAnswer,
@@ -12,26 +14,15 @@ import {
   type SunSpecServer,
   type SunSpecUnit,
 } from '@solar/simulator';
-import type { CollectorLog } from '../../collectors/collector-context';
 import { startModbusPoller, type DeviceStateEvent } from '../../collectors/modbus/modbus-poller';
 import { startFakeModbusServer, type FakeModbusServer } from '../../collectors/test/fake-modbus-server';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
 
-const quiet: CollectorLog = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polling waits of this file: Modbus rounds are slower than MQTT deliveries. */
+const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
+  waitUntil(check, timeoutMs, 50);
 
 const INVERTER: SunSpecUnit = {
   unitId: 1,
@@ -279,6 +270,39 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
       expect(
         events.some((e) => e.deviceId === inverter.id && e.state === 'online' && e.previous === 'lost'),
       ).toBe(true);
+
+      // A value outside the signal's bounds is refused like on every other way in, and counted.
+      const status = (
+        await t.http.get('/api/signals', {
+          token: admin.token,
+          query: { device_id: String(inverter.id), q: 'status_code' },
+        })
+      ).json<SignalList>().items[0]!;
+      const {
+        id: statusId,
+        device_name: _n,
+        plant_id: _p,
+        created_at: _c,
+        updated_at: _u,
+        ...statusBody
+      } = status;
+      await save(t, admin.token, `/api/signals/${statusId}`, { ...statusBody, max_value: 4 });
+      await poller.reload();
+      sim.setValues(INVERTER.unitId, { St: 5 });
+      const outOfRange = async () =>
+        (await t.http.get(`/api/devices/${inverter.id}/ingest-counts`, { token: admin.token }))
+          .json<IngestCountsAnswer>()
+          .items.find((i) => i.reason === 'out_of_range')?.count ?? 0;
+      await until(async () => (await outOfRange()) >= 1);
+      expect((await latest(inverter.id)).get('status_code')).toBe(4);
+      expect(
+        await t.ctx.db
+          .selectFrom('telemetry_raw')
+          .select('value')
+          .where('signal_id', '=', statusId)
+          .where('value', '>', 4)
+          .execute(),
+      ).toEqual([]);
 
       // Deactivated while running: polled no more after a reload, its state unknown.
       await save(t, admin.token, `/api/devices/${meter.id}`, {

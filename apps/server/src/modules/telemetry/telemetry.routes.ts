@@ -4,6 +4,7 @@ import {
   energyAnswer,
   energyQuery,
   idParam,
+  ingestCountsAnswer,
   ingestKeyAnswer,
   ingestKeyInfo,
   latestAnswer,
@@ -169,6 +170,23 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         .header('content-disposition', `attachment; filename="${name}.csv"`)
         .send(toCsv(answer.series));
     },
+  );
+
+  app.get(
+    '/devices/:id/ingest-counts',
+    {
+      config: { access: access.toAny(['device_management', 'device_signals'], 'view') },
+      schema: {
+        summary: 'Points of a device refused or duplicated at ingest, per reason',
+        operationId: 'getDeviceIngestCounts',
+        tags,
+        description:
+          'How many points of the device every way in (HTTP, MQTT, Modbus) refused, per reason (epoch seconds, future, too old, not finite, out of range, unknown or inactive signal, out of scope), and how many repeated a stored point: `duplicate_identical` with the same value, `duplicate_conflicting` with another one (the stored value is kept). Counted since the device exists; reasons that never happened are absent. An unknown or unreachable device is 404.',
+        params: idParam,
+        response: { 200: ingestCountsAnswer, ...problems(404) },
+      },
+    },
+    (request) => service.ingestCounts(actorOf(request), request.params.id),
   );
 
   for (const [owner, page] of [

@@ -2,8 +2,9 @@ import type { energyQuery, latestQuery, telemetryCatalogQuery, telemetryQuery } 
 import {
   E,
   FIXED_BUCKET_MS,
+  INGEST_COUNT_REASONS,
+  type IngestCountsAnswer,
   TELEMETRY_AUTO_MIN_POINTS,
-  TELEMETRY_FUTURE_TOLERANCE_MS,
   V,
   type EnergyAnswer,
   type PointRejection,
@@ -23,6 +24,7 @@ import { iso } from '../../lib/listing';
 import { scopeOf } from '../../lib/scope';
 import type { IngestPrincipal } from '../../plugins/auth';
 import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
+import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import type { IngestBodyParsed } from './fast-ingest';
@@ -60,20 +62,36 @@ export function resolutionFor(requested: Resolution, from: number, to: number): 
   return span > DAY ? '5m' : 'raw';
 }
 
-/** The value of a rollup bucket for an aggregate; `sum` of a counter is its energy delta. */
-function valueOf(row: repo.RollupPoint, agg: TelemetryAnswer['agg'], isCounter: boolean): number | null {
+/**
+ * The value of a rollup bucket for an aggregate; `sum` of a counter is its energy delta. A result that is
+ * not a finite number answers null (no value): ingest bounds keep sums finite now, but a bucket written
+ * before them may hold a sum that overflowed to ±Infinity, and one such bucket must not turn every answer
+ * that includes it into a 500 (the answer schema takes finite numbers only).
+ */
+export function bucketValue(
+  row: repo.RollupPoint,
+  agg: TelemetryAnswer['agg'],
+  isCounter: boolean,
+): number | null {
+  let value: number | null;
   switch (agg) {
     case 'avg':
-      return row.count ? row.sum / row.count : null;
+      value = row.count ? row.sum / row.count : null;
+      break;
     case 'min':
-      return row.min;
+      value = row.min;
+      break;
     case 'max':
-      return row.max;
+      value = row.max;
+      break;
     case 'last':
-      return row.last;
+      value = row.last;
+      break;
     case 'sum':
-      return isCounter ? (row.delta ?? 0) : row.sum;
+      value = isCounter ? (row.delta ?? 0) : row.sum;
+      break;
   }
+  return value !== null && Number.isFinite(value) ? value : null;
 }
 
 /** Series with the plant's time zone, for exports. */
@@ -81,11 +99,18 @@ export type SeriesWithZone = TelemetrySeries & { time_zone: string };
 
 /** Ingest, queries, latest values and energy over the telemetry tables (issue 5). */
 export class TelemetryService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'dialect' | 'now' | 'config' | 'telemetry'>) {}
+  constructor(
+    private readonly ctx: Pick<
+      AppContext,
+      'db' | 'dialect' | 'now' | 'config' | 'telemetry' | 'ingestCounts'
+    >,
+  ) {}
 
   /**
-   * Checks each point (signal known, in the sender's reach, active; finite value; not in the future nor
-   * older than raw retention) and stores the accepted ones in one batch. Refusals are per point.
+   * Checks each point (signal known, in the sender's reach, active; then point-validation.ts: timestamp in
+   * milliseconds, not in the future nor older than raw retention, value finite and within the signal's
+   * bounds) and stores the accepted ones in one batch. Refusals are per point, and counted per device
+   * where the device is the sender's: a point for a signal out of reach says nothing about that device.
    */
   async ingest(sender: Sender, body: IngestBodyParsed): Promise<TelemetryIngestAnswer> {
     const { db, dialect } = this.ctx;
@@ -100,9 +125,8 @@ export class TelemetryService {
       const plants = scope.all ? undefined : await repo.reachablePlantIds(db, scope);
       inReach = (s) => !plants || plants.has(s.plant_id);
     }
-    const now = this.ctx.now();
-    const latestAllowed = now + TELEMETRY_FUTURE_TOLERANCE_MS;
-    const oldestAllowed = now - this.ctx.config.telemetry.rawRetentionDays * DAY;
+    const window = timeWindow(this.ctx.now(), this.ctx.config.telemetry.rawRetentionDays);
+    const keyDevice = 'key' in sender ? sender.key.deviceId : null;
     const accepted: PointToStore[] = [];
     const rejected: TelemetryIngestAnswer['rejected'] = [];
     const reachCache = new Map<number, PointRejection | null>();
@@ -114,16 +138,36 @@ export class TelemetryService {
         reason = !s ? 'unknown_signal' : !inReach(s) ? 'out_of_scope' : !s.active ? 'inactive_signal' : null;
         reachCache.set(signal_id, reason);
       }
+      let deviceId: number | null = keyDevice;
       if (reason === null) {
-        if (value === null || !Number.isFinite(value)) reason = 'non_finite';
-        else if (ts > latestAllowed) reason = 'future';
-        else if (ts < oldestAllowed) reason = 'too_old';
-      }
-      if (reason) rejected.push({ index, signal_id, reason });
-      else accepted.push({ signal_id, ts, value: value! });
+        const s = signals.get(signal_id)!;
+        reason = checkPoint(ts, value, s.bounds, window);
+        deviceId = s.device_id;
+      } else if (reason === 'inactive_signal') deviceId = signals.get(signal_id)!.device_id;
+      if (reason) {
+        rejected.push({ index, signal_id, reason });
+        if (deviceId !== null) this.ctx.ingestCounts.add(deviceId, reason);
+      } else accepted.push({ signal_id, ts, value: value! });
     }
     const result = await this.ctx.telemetry.store(accepted);
-    return { stored: result.inserted + result.duplicates, duplicates: result.duplicates, rejected };
+    return {
+      stored: result.inserted + result.duplicates,
+      duplicates: result.duplicates,
+      conflicting_duplicates: result.conflicting,
+      rejected,
+    };
+  }
+
+  /** A device's refusal and duplicate counters (404 when out of reach), in INGEST_COUNT_REASONS order. */
+  async ingestCounts(actor: Actor, deviceId: number): Promise<IngestCountsAnswer> {
+    if (!(await repo.deviceReachable(this.ctx.db, scopeOf(actor), deviceId))) throw notFound();
+    const counts = await this.ctx.ingestCounts.read(deviceId);
+    const items: IngestCountsAnswer['items'] = [];
+    for (const reason of INGEST_COUNT_REASONS) {
+      const c = counts.get(reason);
+      if (c) items.push({ reason, count: c.count, last_at: iso(c.last_at) });
+    }
+    return { device_id: deviceId, items };
   }
 
   /** The signals of a query, all of them in the caller's reach, else 404 (existence is not revealed). */
@@ -161,7 +205,7 @@ export class TelemetryService {
       const rows = await repo.rollupPoints(this.ctx.db, resolution, ids, Math.min(...starts.values()), q.to);
       for (const r of rows) {
         if (r.bucket < starts.get(r.signal_id)!) continue;
-        points.get(r.signal_id)!.push([r.bucket, valueOf(r, q.agg, counters.has(r.signal_id))]);
+        points.get(r.signal_id)!.push([r.bucket, bucketValue(r, q.agg, counters.has(r.signal_id))]);
       }
     }
     return {
@@ -253,6 +297,9 @@ export class TelemetryService {
     const totals = new Map<string, number>();
     for (let date = q.from; date <= q.to; date = nextDate(date)) totals.set(periodOf(date), 0);
     for (const r of await repo.dailyDeltas(this.ctx.db, [...scale.keys()], from, to)) {
+      // A day whose delta overflowed before ingest bounds existed counts as unknown, not as ±Infinity
+      // (which the answer schema refuses, turning the whole answer into a 500).
+      if (!Number.isFinite(r.delta)) continue;
       const period = periodOf(localDate(r.bucket, timeZone));
       totals.set(period, (totals.get(period) ?? 0) + r.delta * scale.get(r.signal_id)!);
     }

@@ -110,17 +110,17 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       ...p(power.slice(0, 200), tree.signalId),
       ...p(energy.slice(0, 20), counterId),
     ]);
-    expect(first).toEqual({ stored: 220, duplicates: 0, rejected: [] });
+    expect(first).toEqual({ stored: 220, duplicates: 0, conflicting_duplicates: 0, rejected: [] });
     await ingest([...p(power.slice(300), tree.signalId), ...p(energy.slice(35), counterId)]);
     // Out of order (the gap) together with repeats of the first batch.
     const late = await ingest([
       ...p(power.slice(190, 300), tree.signalId),
       ...p(energy.slice(15, 35), counterId),
     ]);
-    expect(late).toEqual({ stored: 130, duplicates: 15, rejected: [] });
+    expect(late).toEqual({ stored: 130, duplicates: 15, conflicting_duplicates: 0, rejected: [] });
     // The whole lot again: nothing new, nothing counted twice.
     const again = await ingest([...p(power, tree.signalId), ...p(energy, counterId)]);
-    expect(again).toEqual({ stored: 440, duplicates: 440, rejected: [] });
+    expect(again).toEqual({ stored: 440, duplicates: 440, conflicting_duplicates: 0, rejected: [] });
     expect(await rawCount()).toBe(440);
 
     const from = T0 - DAY;
@@ -351,6 +351,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(res).toEqual({
       stored: 1,
       duplicates: 0,
+      conflicting_duplicates: 0,
       rejected: [
         { index: 1, signal_id: other.signalId, reason: 'out_of_scope' },
         { index: 2, signal_id: 999_999, reason: 'unknown_signal' },
@@ -433,7 +434,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
         value: i,
       })),
     );
-    expect(many).toEqual({ stored: 10_000, duplicates: 0, rejected: [] });
+    expect(many).toEqual({ stored: 10_000, duplicates: 0, conflicting_duplicates: 0, rejected: [] });
   });
 
   it('keeps a company user to the own company: 404 on reads, out_of_scope on ingest', async () => {
@@ -494,6 +495,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(res.json()).toEqual({
       stored: 1,
       duplicates: 0,
+      conflicting_duplicates: 0,
       rejected: [{ index: 1, signal_id: other.signalId, reason: 'out_of_scope' }],
     });
     // A user token still needs the anti-forgery header.

@@ -13,8 +13,36 @@ import {
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
+import { monthName, weekdayName } from '../../lib/intl';
 
 let registered = false;
+const localesRegistered = new Set<string>();
+
+/**
+ * ECharts' names of months and weekdays (its time axis labels) in the interface language, made from the
+ * same source as every other date of the console (ECharts ships no Macedonian).
+ */
+function registerChartLocale(language: string): string {
+  if (!localesRegistered.has(language)) {
+    const months = (style: 'long' | 'short') =>
+      Array.from({ length: 12 }, (_, m) => monthName(m, language, style));
+    const days = (style: 'long' | 'short') =>
+      Array.from({ length: 7 }, (_, d) => weekdayName(d, language, style));
+    const names = {
+      time: {
+        month: months('long'),
+        monthAbbr: months('short'),
+        dayOfWeek: days('long'),
+        dayOfWeekAbbr: days('short'),
+      },
+    };
+    // Only the names: the console's charts use no toolbox, legend selector or aria texts, the other parts
+    // of ECharts' locale type.
+    echarts.registerLocale(language, names as unknown as Parameters<typeof echarts.registerLocale>[1]);
+    localesRegistered.add(language);
+  }
+  return language;
+}
 
 /**
  * A chart on the element in the app's theme. The first call registers, once for every chart of the app,
@@ -22,7 +50,7 @@ let registered = false;
  * Registering here rather than at module top level keeps it from being dropped or reordered by the
  * bundler when a chart module only needs this function.
  */
-export function initChart(element: HTMLElement, dark: boolean): echarts.ECharts {
+export function initChart(element: HTMLElement, dark: boolean, language: string): echarts.ECharts {
   if (!registered) {
     echarts.use([
       LineChart,
@@ -36,7 +64,10 @@ export function initChart(element: HTMLElement, dark: boolean): echarts.ECharts 
     ]);
     registered = true;
   }
-  return echarts.init(element, dark ? 'dark' : undefined, { renderer: 'canvas' });
+  return echarts.init(element, dark ? 'dark' : undefined, {
+    renderer: 'canvas',
+    locale: registerChartLocale(language),
+  });
 }
 
 /** A chart instance. */

@@ -4,6 +4,7 @@ import { useEChart } from './use-echart';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
+import { intlTag } from '../../lib/intl';
 
 type Option = ChartOption;
 
@@ -45,7 +46,7 @@ export function axesOf(series: readonly TelemetrySeries[]): {
 function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: TelemetryChartProps): Option {
   const { units, axisOf } = axesOf(series);
   const axisCount = Math.min(units.length, OWN_AXES + 1);
-  const time = new Intl.DateTimeFormat(language.replace('_', '-'), {
+  const time = new Intl.DateTimeFormat(intlTag(language), {
     dateStyle: 'medium',
     timeStyle: 'medium',
   });
@@ -86,6 +87,8 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
       position: i % 2 === 0 ? ('left' as const) : ('right' as const),
       offset: Math.floor(i / 2) * AXIS_OFFSET,
       alignTicks: true,
+      // In the interface language's digits (ECharts writes 4,000 whatever the language).
+      axisLabel: { formatter: (v: number) => formatNumber(v, language, 2) },
       splitLine: { show: i === 0 },
       axisLine: { show: true },
     })),

@@ -1,19 +1,21 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
 
 /**
- * One ECharts instance on the returned element, in the app theme (made again when the theme changes),
+ * One ECharts instance on the returned element, in the app theme and language (made again when either changes),
  * resized with its box and disposed with the component. `option` replaces the chart's whole option when it
  * or the theme changes: callers memoise it, so other renders leave the chart (and its zoom) alone.
  */
 export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDivElement | null> {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsInstance | null>(null);
+  const { language } = useTranslation().i18n;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const instance = initChart(element, dark);
+    const instance = initChart(element, dark, language);
     chart.current = instance;
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(element);
@@ -22,11 +24,11 @@ export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDiv
       instance.dispose();
       chart.current = null;
     };
-  }, [dark]);
+  }, [dark, language]);
 
   useEffect(() => {
     chart.current?.setOption(option, { notMerge: true });
-  }, [option, dark]);
+  }, [option, dark, language]);
 
   return host;
 }

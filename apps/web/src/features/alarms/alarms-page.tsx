@@ -20,6 +20,7 @@ import { useLiveAlarmList } from './api/alarm-events';
 import { useDecideAlarm } from './api/decide-alarm';
 import { useAlarms } from './api/get-alarms';
 import { AlarmDuration, PriorityTag, STATUS_COLORS, useAlarmText, useNow } from './components/alarm-parts';
+import { intlTag } from '../../lib/intl';
 
 type StatusFilter = AlarmStatusId | 'all';
 
@@ -27,7 +28,7 @@ type StatusFilter = AlarmStatusId | 'all';
 function useStartFormat(): (iso: string) => string {
   const { i18n } = useTranslation();
   return useMemo(() => {
-    const format = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+    const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
       dateStyle: 'short',
       timeStyle: 'medium',
     });

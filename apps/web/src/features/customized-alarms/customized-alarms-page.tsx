@@ -14,13 +14,14 @@ import { useCustomAlarms } from './api/get-custom-alarms';
 import { bodyOf, useSaveCustomAlarm } from './api/save-custom-alarm';
 import { CustomAlarmForm } from './components/custom-alarm-form';
 import { priorityKey } from '../alarms';
+import { intlTag } from '../../lib/intl';
 
 /** Tag colour of each priority: 1 low … 4 high and dangerous. */
 const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
 
 const formatDate = (iso: string | null, language: string) =>
   iso
-    ? new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' }).format(
+    ? new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' }).format(
         new Date(iso),
       )
     : '…';

@@ -27,6 +27,7 @@ import { useInverterSummary } from './api/get-inverter-summary';
 import { OperatingStatusTag } from './components/status-tag';
 import { dayRange } from './day-range';
 import './inverters.css';
+import { intlTag } from '../../lib/intl';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
 
@@ -115,7 +116,7 @@ export default function InverterDetailPage() {
   const stateText =
     data.status_text_key && isTranslationKey(data.status_text_key) ? t(data.status_text_key) : null;
   const lastData = data.last_data_at
-    ? new Intl.DateTimeFormat(language.replace('_', '-'), {
+    ? new Intl.DateTimeFormat(intlTag(language), {
         dateStyle: 'medium',
         timeStyle: 'short',
         timeZone: data.time_zone,

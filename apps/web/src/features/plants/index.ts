@@ -1,4 +1,11 @@
-// The plant feature's public face: its query keys and the option list other features' forms choose from.
+// The plant feature's public face: its query keys, the option list other features' forms choose from, and
+// the overview (status, live power, energy, PR) with its live refresh and status tag, which the map and the
+// single-line page show too.
 export { plantKeys } from './api/query-keys';
 export { plantOptionsQueryOptions, usePlantOptions } from './api/get-plant-options';
 export type { PlantOptionsFilter } from './api/get-plant-options';
+export { plantsOverviewQueryOptions, usePlantsOverview } from './api/get-overview';
+export { useLiveOverview } from './components/live-overview';
+export { StatusTag, STATUS_RANK } from './components/status-tag';
+export { usePlantDeviceStatus, deviceStatusQueryOptions } from './api/get-device-status';
+export { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './components/plant-figures';

@@ -16,7 +16,7 @@ import type { PlantKpisAnswer } from '@solar/shared';
 import { OptionChart } from '../../components';
 import { formatNumber } from '../../lib/format';
 import { usePreferences } from '../../lib/preferences-store';
-import { PlantAlarms, usePlantAlarms } from '../alarms';
+import { PlantAlarms } from '../alarms';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
@@ -25,6 +25,7 @@ import { energyPrOption, LOSS_STEPS, powerOption, waterfallOption } from './comp
 import { DeviceList } from './components/device-list';
 import { StatusTag } from './components/status-tag';
 import './plants.css';
+import { monthName } from '../../lib/intl';
 
 const YEARS_BACK = 5;
 
@@ -102,10 +103,8 @@ export default function PlantDetailPage() {
   const yearKpis = usePlantKpis(plantId, 'year', `${year}-01-01`);
   const power = usePlantPower(plantId, day);
   const catalog = usePlantCatalog(plantId);
-  const alarms = usePlantAlarms(plantId).data ?? [];
   const cameras = (catalog.data ?? []).filter((d) => d.type === 'camera');
 
-  const locale = language.replace('_', '-');
   const num = (v: number | null | undefined, digits = 1) =>
     v === null || v === undefined ? '–' : formatNumber(v, language, digits);
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${num(v * 100)} %`);
@@ -131,8 +130,9 @@ export default function PlantDetailPage() {
   }, [monthKpis.data, language]);
   const yearChart = useMemo(() => {
     if (!yearKpis.data) return null;
-    const month = new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' });
-    const categories = yearKpis.data.rows.map((r) => month.format(Date.parse(`${r.key}-01T00:00:00Z`)));
+    const categories = yearKpis.data.rows.map((r) =>
+      monthName(Number(r.key.slice(5, 7)) - 1, language, 'short'),
+    );
     return energyPrOption(yearKpis.data, categories, labels, language);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [yearKpis.data, language]);
@@ -165,11 +165,8 @@ export default function PlantDetailPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lossKpis.data, language]);
 
-  const monthTitle = new Intl.DateTimeFormat(locale, {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(Date.parse(`${(monthKpis.data?.date ?? dayjs().format('YYYY-MM-DD')).slice(0, 7)}-01T00:00:00Z`));
+  const shownMonth = (monthKpis.data?.date ?? dayjs().format('YYYY-MM-DD')).slice(0, 7);
+  const monthTitle = `${monthName(Number(shownMonth.slice(5, 7)) - 1, language, 'long')} ${shownMonth.slice(0, 4)}`;
   const currentYear = dayjs().year();
   const k = dayKpis.data;
   const chart = (node: ReactNode) => (
@@ -206,7 +203,7 @@ export default function PlantDetailPage() {
             disabledDate={(d) => d.isAfter(dayjs(), 'day')}
             onChange={(d) => setDay(d && !d.isSame(dayjs(), 'day') ? d.format('YYYY-MM-DD') : null)}
           />
-          <Link to="/single-line" data-testid="plant-single-line">
+          <Link to={`/single-line?plant=${plantId}`} data-testid="plant-single-line">
             {t('plantView.detail.singleLine')}
           </Link>
           {cameras.map((c) => (
@@ -346,7 +343,7 @@ export default function PlantDetailPage() {
         </Card>
 
         <Card title={t('plantView.devices.title')} className="plant-card-wide">
-          <DeviceList plantId={plantId} alarms={alarms} />
+          <DeviceList plantId={plantId} />
         </Card>
 
         <Card title={t('plantView.alarms.title')} className="plant-card-wide">

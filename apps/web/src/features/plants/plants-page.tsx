@@ -62,6 +62,7 @@ export default function PlantsPage() {
   const [company, setCompany] = useState<number | 'all'>('all');
   const [sortKey, setSortKey] = useState<SortKey>('status');
   const [sortOrder, setSortOrder] = useState<'ascend' | 'descend'>('ascend');
+  // Collation only (Intl's sort order has its own data, unlike dates and numbers: lib/intl.ts).
   const locale = i18n.language.replace('_', '-');
 
   const items = useMemo(() => overview.data ?? [], [overview.data]);

@@ -158,6 +158,7 @@ function DeviceSignals({ deviceId }: { deviceId: number }) {
       <SignalForm
         key={editor.session}
         deviceId={deviceId}
+        ratedPowerKw={device.data?.rated_power_kw ?? null}
         open={editor.open}
         signal={editor.record}
         error={editor.error}

@@ -7,10 +7,11 @@ import { errorMessageOf } from '../../../lib/api-errors';
 import { prefixedKey } from '../../../lib/i18n-keys';
 import { useDeviceAlarms } from '../api/get-device-alarms';
 import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
+import { intlTag } from '../../../lib/intl';
 
 const dateTime = (iso: string | null, language: string): string =>
   iso
-    ? new Intl.DateTimeFormat(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' }).format(
+    ? new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' }).format(
         new Date(iso),
       )
     : '—';

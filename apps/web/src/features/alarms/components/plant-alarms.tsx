@@ -9,6 +9,7 @@ import { useAlarmEvents } from '../api/alarm-events';
 import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
 import { useQueryClient } from '@tanstack/react-query';
 import { alarmKeys } from '../api/query-keys';
+import { intlTag } from '../../../lib/intl';
 
 /** The alarms of one plant, newest first, refreshed when an alarm of that plant is pushed. */
 export function PlantAlarms({ plantId }: { plantId: number }) {
@@ -20,7 +21,7 @@ export function PlantAlarms({ plantId }: { plantId: number }) {
     if (event.alarm.plant_id === plantId)
       void client.invalidateQueries({ queryKey: alarmKeys.plant(plantId) });
   });
-  const time = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+  const time = new Intl.DateTimeFormat(intlTag(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'short',
   });

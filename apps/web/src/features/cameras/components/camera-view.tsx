@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { useCameraSnapshot } from '../api/get-camera-snapshot';
 import { cameraStateOf, type CameraState } from '../camera-state';
+import { intlTag } from '../../../lib/intl';
 
 const STATE_COLORS: Record<CameraState, string> = {
   loading: 'default',
@@ -83,7 +84,7 @@ export function CameraView({ id, name, refreshMs, onState, compact = false }: Ca
         <Spin aria-label={t('devicePages.cameraLoading')} />
       </div>
     );
-  const time = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), { timeStyle: 'medium' }).format(
+  const time = new Intl.DateTimeFormat(intlTag(i18n.language), { timeStyle: 'medium' }).format(
     query.dataUpdatedAt,
   );
   return (

@@ -6,6 +6,7 @@ import type { LatestValue } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { useLiveStatus, useLiveValues, type LiveValue } from '../../../lib/live-stream';
 import type { DataSignal } from '../data-signals';
+import { intlTag } from '../../../lib/intl';
 
 interface Row {
   signal: DataSignal;
@@ -23,7 +24,7 @@ export function LiveValuesTable({ signals, latest }: LiveValuesTableProps) {
   const { t, i18n } = useTranslation();
   const live = useLiveValues(signals.map((s) => s.id));
   const status = useLiveStatus();
-  const time = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+  const time = new Intl.DateTimeFormat(intlTag(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'medium',
   });

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notify';
 import { useCreateIngestKey, useIngestKey, useRevokeIngestKey } from '../api/ingest-key';
+import { intlTag } from '../../../lib/intl';
 
 /**
  * The device's ingest key (for POST /api/telemetry with X-Api-Key): its prefix and creation time;
@@ -25,7 +26,7 @@ export function IngestKeySection({ deviceId }: { deviceId: number }) {
   const revoke = useRevokeIngestKey(deviceId);
   const [shown, setShown] = useState<string | null>(null);
   const hasKey = !!info.data?.prefix;
-  const date = new Intl.DateTimeFormat(i18n.language.replace('_', '-'), {
+  const date = new Intl.DateTimeFormat(intlTag(i18n.language), {
     dateStyle: 'medium',
     timeStyle: 'short',
   });

@@ -16,4 +16,6 @@ export const plantKeys = {
     [...plantKeys.all, 'kpis', plantId, period, date] as const,
   /** A plant's 5-minute power, expected power and irradiance of a day. */
   power: (plantId: number, date: string | null) => [...plantKeys.all, 'power', plantId, date] as const,
+  /** Status, communication and active alarms of each device of a plant. */
+  deviceStatus: (plantId: number) => [...plantKeys.all, 'device-status', plantId] as const,
 };

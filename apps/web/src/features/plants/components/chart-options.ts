@@ -4,6 +4,10 @@ import type { PlantKpisAnswer, PlantPowerAnswer } from '@solar/shared';
 type KpiLossesSchemaLike = PlantKpisAnswer['losses'];
 import type { ChartOption } from '../../../components';
 import { formatNumber } from '../../../lib/format';
+import { intlTag } from '../../../lib/intl';
+
+/** Value-axis labels in the interface language's digits (ECharts writes 4,000 whatever the language). */
+const valueLabels = (language: string) => ({ formatter: (v: number) => formatNumber(v, language, 2) });
 
 /** Colours of the series, readable on the light and the dark background. */
 const COLOURS = {
@@ -26,7 +30,7 @@ interface Labels {
 /** Today's 5-minute actual and expected power (kW, left axis) and POA irradiance (W/m², right axis). */
 export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: string): ChartOption {
   const ts = (p: { ts: string }) => Date.parse(p.ts);
-  const time = new Intl.DateTimeFormat(language.replace('_', '-'), {
+  const time = new Intl.DateTimeFormat(intlTag(language), {
     timeStyle: 'short',
     timeZone: answer.time_zone,
   });
@@ -52,9 +56,16 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
       axisLabel: { formatter: (v: number) => time.format(v), hideOverlap: true },
     },
     yAxis: [
-      { type: 'value', name: 'kW', nameTextStyle: { align: 'left' }, axisLine: { show: true } },
       {
         type: 'value',
+        axisLabel: valueLabels(language),
+        name: 'kW',
+        nameTextStyle: { align: 'left' },
+        axisLine: { show: true },
+      },
+      {
+        type: 'value',
+        axisLabel: valueLabels(language),
         name: 'W/m²',
         nameTextStyle: { align: 'right' },
         position: 'right',
@@ -108,9 +119,16 @@ export function energyPrOption(
     },
     xAxis: { type: 'category', data: categories },
     yAxis: [
-      { type: 'value', name: 'kWh', nameTextStyle: { align: 'left' }, axisLine: { show: true } },
       {
         type: 'value',
+        axisLabel: valueLabels(language),
+        name: 'kWh',
+        nameTextStyle: { align: 'left' },
+        axisLine: { show: true },
+      },
+      {
+        type: 'value',
+        axisLabel: valueLabels(language),
         name: '%',
         position: 'right',
         min: 0,
@@ -209,7 +227,7 @@ export function waterfallOption(
       ),
       axisLabel: { interval: 0, rotate: 30, hideOverlap: false },
     },
-    yAxis: { type: 'value', name: 'kWh', nameTextStyle: { align: 'left' } },
+    yAxis: { type: 'value', axisLabel: valueLabels(language), name: 'kWh', nameTextStyle: { align: 'left' } },
     series: [
       { type: 'bar', stack: 'w', silent: true, itemStyle: { color: 'transparent' }, data: base },
       { type: 'bar', stack: 'w', color: COLOURS.actual, data: up },

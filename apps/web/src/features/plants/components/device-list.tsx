@@ -1,17 +1,16 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Table from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AlarmRecord, CatalogDevice, OperatingStatus } from '@solar/shared';
+import type { CatalogDevice } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { useLiveValues } from '../../../lib/live-stream';
 import { usePlantCatalog, usePlantLatest } from '../../telemetry';
+import { usePlantDeviceStatus } from '../api/get-device-status';
 import { StatusTag } from './status-tag';
 
-/** Silence longer than this makes a device offline (the server's comm-loss rule uses the poll interval). */
-const STALE_MS = 15 * 60_000;
 /** The values worth a glance per device type, in order; up to three are shown. */
 const SHOWN_KEYS = [
   'ac_power',
@@ -32,19 +31,10 @@ const pageOf = (d: CatalogDevice): string | null =>
   d.type === 'inverter' ? `/inverter-detay/${d.id}` : d.type === 'camera' ? `/kamera-detay/${d.id}` : null;
 
 /**
- * Status of a device from what the page knows: an active high or dangerous alarm is a fault, silence is
- * offline, a lower alarm a warning, else normal (the plant's precedence, without the daylight rule).
+ * The plant's devices with their newest values, kept live over the stream, and their status as the server
+ * derives it (refetched on the plant's alarm events and every minute).
  */
-function deviceStatus(alarms: readonly AlarmRecord[], lastTs: number | null, now: number): OperatingStatus {
-  const active = alarms.filter((a) => a.status === 'active');
-  if (active.some((a) => a.priority_id >= 3)) return 'fault';
-  if (lastTs === null || now - lastTs > STALE_MS) return 'offline';
-  if (active.length > 0) return 'warning';
-  return 'normal';
-}
-
-/** The plant's devices with their status and newest values, kept live over the stream. */
-export function DeviceList({ plantId, alarms }: { plantId: number; alarms: readonly AlarmRecord[] }) {
+export function DeviceList({ plantId }: { plantId: number }) {
   const { t, i18n } = useTranslation();
   const catalog = usePlantCatalog(plantId);
   const latest = usePlantLatest(plantId);
@@ -61,18 +51,11 @@ export function DeviceList({ plantId, alarms }: { plantId: number; alarms: reado
   );
   const live = useLiveValues(useMemo(() => [...shown.values()].flat().map((s) => s.id), [shown]));
   const stored = useMemo(() => new Map((latest.data ?? []).map((v) => [v.signal_id, v])), [latest.data]);
-  const lastOf = useMemo(() => {
-    const map = new Map<number, number>();
-    for (const v of latest.data ?? [])
-      map.set(v.device_id, Math.max(map.get(v.device_id) ?? 0, Date.parse(v.ts)));
-    return map;
-  }, [latest.data]);
-  // The clock that ages silent devices into offline, renewed each minute.
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
+  const status = usePlantDeviceStatus(plantId);
+  const statusOf = useMemo(
+    () => new Map((status.data?.items ?? []).map((i) => [i.device_id, i.status])),
+    [status.data],
+  );
 
   if (catalog.isError || latest.isError)
     return (
@@ -112,20 +95,8 @@ export function DeviceList({ plantId, alarms }: { plantId: number; alarms: reado
           key: 'status',
           title: t('plantView.devices.status'),
           render: (_, d) => {
-            let last = lastOf.get(d.id) ?? null;
-            for (const s of d.signals) {
-              const v = live.get(s.id);
-              if (v && (last === null || v.ts > last)) last = v.ts;
-            }
-            return (
-              <StatusTag
-                status={deviceStatus(
-                  alarms.filter((a) => a.device_id === d.id),
-                  last,
-                  now,
-                )}
-              />
-            );
+            const value = statusOf.get(d.id);
+            return value ? <StatusTag status={value} /> : '–';
           },
         },
         {

@@ -7,6 +7,14 @@ import { plantKeys } from '../api/query-keys';
 
 /** Fewest milliseconds between two overview refreshes caused by live events. */
 const REFRESH_MIN_MS = 3_000;
+/**
+ * Up to this many plants, the page follows their signals over the stream (one catalog call per plant
+ * names them). A larger fleet is refreshed on a timer instead: a catalog call per plant would be thousands
+ * of requests for a portfolio map.
+ */
+const LIVE_PLANT_LIMIT = 50;
+/** Refresh period of a fleet too large to follow signal by signal, and the safety net of a small one. */
+const POLL_MS = 30_000;
 /** The signals whose changes move the overview's figures: inverter AC power and the energy counters. */
 const LIVE_KEYS = new Set(['ac_power', 'total_energy', 'export_energy']);
 
@@ -18,8 +26,9 @@ const LIVE_KEYS = new Set(['ac_power', 'total_energy', 'export_energy']);
 export function useLiveOverview(plantIds: readonly number[]): void {
   const client = useQueryClient();
   // The catalog names every signal, also those that have not reported yet.
+  const followed = plantIds.length <= LIVE_PLANT_LIMIT ? plantIds : [];
   const watched = useQueries({
-    queries: plantIds.map((id) => catalogQueryOptions(id)),
+    queries: followed.map((id) => catalogQueryOptions(id)),
     combine: (results) =>
       results.flatMap((r) =>
         (r.data?.devices ?? []).flatMap((d) =>
@@ -52,6 +61,11 @@ export function useLiveOverview(plantIds: readonly number[]): void {
   }, [live, client]);
 
   useAlarmEvents(() => refresh.current());
+
+  useEffect(() => {
+    const timer = setInterval(() => refresh.current(), POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
 
   useEffect(
     () => () => {

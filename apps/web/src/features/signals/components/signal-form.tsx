@@ -9,12 +9,14 @@ import {
   DATA_TYPES,
   REGISTER_TYPES,
   WORD_ORDERS,
+  defaultBounds,
   signalBody,
   type Signal,
   type SignalBody,
 } from '@solar/shared';
 import { Form, FormDrawer } from '../../../components';
 import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { formatNumber } from '../../../lib/format';
 import { orNull } from '../../../lib/form-values';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveSignal } from '../api/save-signal';
@@ -30,11 +32,15 @@ interface Values {
   scale: number | null;
   is_counter: boolean;
   is_active: boolean;
+  min_value: number | null;
+  max_value: number | null;
 }
 const shape = signalBody.shape;
 
 interface SignalFormProps {
   deviceId: number;
+  /** The device's rating, for the default power bounds shown (null: unknown or none). */
+  ratedPowerKw: number | null;
   open: boolean;
   signal: Signal | null;
   error: string | null;
@@ -42,11 +48,28 @@ interface SignalFormProps {
   onClose: () => void;
 }
 
-/** Create/edit drawer of a signal: key, name, unit, data and register type, address, word order, scale. */
-export function SignalForm({ deviceId, open, signal, error, onError, onClose }: SignalFormProps) {
-  const { t } = useTranslation();
+/**
+ * Create/edit drawer of a signal: key, name, unit, data and register type, address, word order, scale,
+ * and the validity bounds (each empty one shows the unit's default for this device).
+ */
+export function SignalForm({
+  deviceId,
+  ratedPowerKw,
+  open,
+  signal,
+  error,
+  onError,
+  onClose,
+}: SignalFormProps) {
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<Values>();
   const save = useSaveSignal();
+  const unit = Form.useWatch('unit', form) ?? signal?.unit ?? '';
+  const defaults = defaultBounds(orNull(unit), ratedPowerKw);
+  const defaultText = (value: number | null) =>
+    value === null
+      ? t('signals.boundNone')
+      : t('signals.boundDefault', { value: formatNumber(value, i18n.language, 6) });
 
   const onFinish = (v: Values) => {
     onError(null);
@@ -62,6 +85,8 @@ export function SignalForm({ deviceId, open, signal, error, onError, onClose }: 
       scale: v.scale ?? 1,
       is_counter: v.is_counter,
       is_active: v.is_active,
+      min_value: orNull(v.min_value),
+      max_value: orNull(v.max_value),
     };
     save.mutate(
       { id: signal?.id ?? 0, body },
@@ -100,6 +125,8 @@ export function SignalForm({ deviceId, open, signal, error, onError, onClose }: 
           scale: signal?.scale ?? 1,
           is_counter: signal?.is_counter ?? false,
           is_active: signal?.is_active ?? true,
+          min_value: signal?.min_value ?? null,
+          max_value: signal?.max_value ?? null,
         }}
       >
         <Row gutter={16}>
@@ -170,6 +197,34 @@ export function SignalForm({ deviceId, open, signal, error, onError, onClose }: 
                 allowClear
                 options={WORD_ORDERS.map((v) => ({ value: v, label: t(`signals.wordOrders.${v}`) }))}
                 data-testid="signal-field-word_order"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12}>
+            <Form.Item
+              name="min_value"
+              label={t('signals.min_value')}
+              tooltip={t('signals.boundsHint')}
+              rules={[schemaRule(shape.min_value, t)]}
+            >
+              <InputNumber
+                className="full-width"
+                placeholder={defaultText(defaults.min)}
+                data-testid="signal-field-min_value"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12}>
+            <Form.Item
+              name="max_value"
+              label={t('signals.max_value')}
+              tooltip={t('signals.boundsHint')}
+              rules={[schemaRule(shape.max_value, t)]}
+            >
+              <InputNumber
+                className="full-width"
+                placeholder={defaultText(defaults.max)}
+                data-testid="signal-field-max_value"
               />
             </Form.Item>
           </Col>

@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { PlantOverviewItem } from '@solar/shared';
+import { intlTag } from '../../../lib/intl';
+import { AlarmCounts, EnergyValue, PowerBar, PrValue, StatusTag } from '../../plants';
+
+/** A plant's figures in its map popup (rendered through a portal, so it has the app's theme and router). */
+export function PlantPopup({ plant }: { plant: PlantOverviewItem }) {
+  const { t, i18n } = useTranslation();
+  const lastData = plant.last_data_at
+    ? new Intl.DateTimeFormat(intlTag(i18n.language), { dateStyle: 'short', timeStyle: 'short' }).format(
+        Date.parse(plant.last_data_at),
+      )
+    : '–';
+  return (
+    <div className="plant-popup" data-testid="plant-popup" data-plant-id={plant.plant_id}>
+      <div className="plant-popup-head">
+        <strong className="plant-popup-name">{plant.name}</strong>
+        <StatusTag status={plant.status} />
+      </div>
+      <div className="plant-popup-company">{plant.company_name}</div>
+      <PowerBar plant={plant} />
+      <dl className="plant-popup-figures">
+        <dt>{t('plantView.list.energyToday')}</dt>
+        <dd>
+          <EnergyValue value={plant.energy_today_kwh} />
+        </dd>
+        <dt>{t('mapView.prToday')}</dt>
+        <dd>
+          <PrValue value={plant.pr_today} />
+        </dd>
+        <dt>{t('plantView.list.prYesterday')}</dt>
+        <dd>
+          <PrValue value={plant.pr_yesterday} />
+        </dd>
+        <dt>{t('plantView.list.alarms')}</dt>
+        <dd>
+          <AlarmCounts counts={plant.active_alarms} />
+        </dd>
+        <dt>{t('mapView.lastData')}</dt>
+        <dd>{lastData}</dd>
+      </dl>
+      <Link to={`/santral-detay/${plant.plant_id}`} data-testid="plant-popup-link">
+        {t('mapView.openPlant')}
+      </Link>
+    </div>
+  );
+}
