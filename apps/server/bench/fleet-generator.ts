@@ -106,6 +106,8 @@ export async function generateFleet(
   const devices: Insertable<Database['devices']>[] = [];
   const signals: Insertable<Database['signals']>[] = [];
   const latest: Insertable<Database['telemetry_latest']>[] = [];
+  // What the telemetry store keeps beside telemetry_latest: each device's newest sample time.
+  const lastData: Insertable<Database['device_last_data']>[] = [];
   const daily: Insertable<Database['telemetry_1d']>[] = [];
   const hourly: Insertable<Database['telemetry_1h']>[] = [];
   const alarms: Insertable<Database['alarms']>[] = [];
@@ -185,6 +187,7 @@ export async function generateFleet(
         is_active: 1,
         ...stamps,
       });
+      if (defs.length) lastData.push({ device_id: dev, ts: lastTs });
       for (const def of defs) {
         const sig = signalId++;
         signals.push({
@@ -243,6 +246,7 @@ export async function generateFleet(
     await bulkInsert(trx, 'devices', devices);
     await bulkInsert(trx, 'signals', signals);
     await bulkInsert(trx, 'telemetry_latest', latest);
+    await bulkInsert(trx, 'device_last_data', lastData);
     await bulkInsert(trx, 'telemetry_1d', daily);
     await bulkInsert(trx, 'telemetry_1h', hourly);
     await bulkInsert(trx, 'alarms', alarms);

@@ -225,6 +225,10 @@ export const schemaColumns = {
     ts: 'not null',
     value: 'not null',
   },
+  device_last_data: {
+    device_id: 'not null',
+    ts: 'not null',
+  },
   ingest_keys: {
     id: 'not null',
     device_id: 'null',

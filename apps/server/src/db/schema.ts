@@ -224,6 +224,12 @@ export interface TelemetryLatestTable {
   value: number;
 }
 
+/** Each device's newest stored sample time (the fleet overview's communication state). */
+export interface DeviceLastDataTable {
+  device_id: number;
+  ts: number;
+}
+
 export interface IngestKeysTable {
   id: Generated<number>;
   /** Exactly one of device_id and plant_id is set. */
@@ -402,6 +408,7 @@ export interface Database {
   telemetry_1h: TelemetryRollupTable;
   telemetry_1d: TelemetryRollupTable;
   telemetry_latest: TelemetryLatestTable;
+  device_last_data: DeviceLastDataTable;
   ingest_keys: IngestKeysTable;
   custom_alarms: CustomAlarmsTable;
   alarms: AlarmsTable;

@@ -191,6 +191,7 @@ export class TelemetryStore implements TelemetryHub {
       else recompute.set(signalId, list);
     }
     await repo.upsertLatest(db, dialect, newest);
+    await repo.upsertDeviceLastData(db, newestPerDevice(newest, meta));
     if (append.size) await this.append(db, append, latest, meta);
     for (const [signalId, list] of recompute) await this.recompute(db, signalId, list, meta.get(signalId)!);
   }
@@ -290,4 +291,17 @@ function rowsOf(signalId: number, buckets: Map<number, Aggregate>, keep: Set<num
   for (const [bucket, agg] of buckets)
     if (keep.has(bucket)) out.push({ signal_id: signalId, bucket, ...agg });
   return out;
+}
+
+/** The newest of these points per device. */
+function newestPerDevice(
+  rows: readonly repo.RawRow[],
+  meta: Map<number, repo.SignalMeta>,
+): { device_id: number; ts: number }[] {
+  const out = new Map<number, number>();
+  for (const r of rows) {
+    const device = meta.get(r.signal_id)!.device_id;
+    if (r.ts > (out.get(device) ?? -Infinity)) out.set(device, r.ts);
+  }
+  return [...out].map(([device_id, ts]) => ({ device_id, ts }));
 }

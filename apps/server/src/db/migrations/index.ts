@@ -8,6 +8,7 @@ import { faults } from './2026-11-23-0007-faults';
 import { kpi } from './2026-11-23-0008-kpi';
 import { singleLine } from './2026-11-23-0009-single-line';
 import { signalBounds } from './2026-11-23-0011-signal-bounds';
+import { deviceLastData } from './2026-11-24-0012-device-last-data';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -22,4 +23,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0008-kpi': kpi,
   '2026-11-23-0009-single-line': singleLine,
   '2026-11-23-0011-signal-bounds': signalBounds,
+  '2026-11-24-0012-device-last-data': deviceLastData,
 };

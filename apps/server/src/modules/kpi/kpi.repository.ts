@@ -224,22 +224,6 @@ export async function readRollups(
   }));
 }
 
-/** Latest value of each signal. */
-export async function readLatest(
-  db: Db,
-  signalIds: readonly number[],
-): Promise<Map<number, { ts: number; value: number }>> {
-  if (signalIds.length === 0) return new Map();
-  const rows = await inChunks(signalIds, (part) =>
-    db
-      .selectFrom('telemetry_latest')
-      .select(['signal_id', 'ts', 'value'])
-      .where('signal_id', 'in', part)
-      .execute(),
-  );
-  return new Map(rows.map((r) => [r.signal_id, { ts: Number(r.ts), value: Number(r.value) }]));
-}
-
 /** Newest sample time of any of the signals (telemetry_latest, one row per signal); null when none reported. */
 export async function readNewestTs(db: Db, signalIds: readonly number[]): Promise<number | null> {
   if (signalIds.length === 0) return null;
@@ -254,41 +238,6 @@ export async function readNewestTs(db: Db, signalIds: readonly number[]): Promis
     const ts = num(r.ts);
     return ts !== null && (m === null || ts > m) ? ts : m;
   }, null);
-}
-
-export interface DeviceLastData {
-  deviceId: number;
-  plantId: number;
-  pollIntervalS: number;
-  /** Newest sample of any of its signals; null when it never reported. */
-  lastDataMs: number | null;
-}
-
-/** Every active device of the plants that has active signals, with its newest sample time. */
-export async function readDeviceLastData(db: Db, plantIds: readonly number[]): Promise<DeviceLastData[]> {
-  const rows = await inChunks(plantIds, (part) =>
-    db
-      .selectFrom('devices')
-      .innerJoin('signals', 'signals.device_id', 'devices.id')
-      .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'signals.id')
-      .select((eb) => [
-        'devices.id',
-        'devices.plant_id',
-        'devices.poll_interval_s',
-        eb.fn.max('telemetry_latest.ts').as('last_ts'),
-      ])
-      .where('devices.plant_id', 'in', part)
-      .where('devices.is_active', '=', 1)
-      .where('signals.is_active', '=', 1)
-      .groupBy(['devices.id', 'devices.plant_id', 'devices.poll_interval_s'])
-      .execute(),
-  );
-  return rows.map((r) => ({
-    deviceId: r.id,
-    plantId: r.plant_id,
-    pollIntervalS: r.poll_interval_s,
-    lastDataMs: num(r.last_ts),
-  }));
 }
 
 export interface DeviceSamples {
@@ -378,25 +327,12 @@ export async function readKpiDays(
   return rows.map(numericRow);
 }
 
-/** One stored day per (plant, date) pair asked for. */
-export async function readKpiDaysOf(
-  db: Db,
-  pairs: readonly { plantId: number; date: string }[],
-): Promise<KpiDailyRow[]> {
-  if (pairs.length === 0) return [];
-  const dates = [...new Set(pairs.map((p) => p.date))];
-  const wanted = new Set(pairs.map((p) => `${p.plantId}:${p.date}`));
-  const rows = await inChunks(
-    pairs.map((p) => p.plantId),
-    (part) =>
-      db
-        .selectFrom('kpi_daily')
-        .selectAll()
-        .where('plant_id', 'in', part)
-        .where('date', 'in', dates)
-        .execute(),
-  );
-  return rows.map(numericRow).filter((r) => wanted.has(`${r.plant_id}:${r.date}`));
+/** Stored days of the plants in scope on any of these dates (the overview's yesterdays). */
+export async function readKpiDaysOn(db: Db, scope: Scope, dates: readonly string[]): Promise<KpiDailyRow[]> {
+  if (dates.length === 0) return [];
+  let q = db.selectFrom('kpi_daily').selectAll().where('date', 'in', dates);
+  if (!scope.all) q = q.where('plant_id', 'in', reachable.plants(db, scope));
+  return (await q.execute()).map(numericRow);
 }
 
 function numericRow(r: KpiDailyRow): KpiDailyRow {

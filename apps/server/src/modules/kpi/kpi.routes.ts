@@ -14,6 +14,7 @@ import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
 import { DeviceStatusService } from './device-status.service';
 import { KpiService } from './kpi.service';
+import { PlantsOverviewService } from './overview.service';
 
 /** The model behind every KPI answer, for the OpenAPI document. */
 const MODEL = [
@@ -32,6 +33,7 @@ const MODEL = [
 /** GET plants/overview, plants/{id}/kpis, plants/{id}/power (page `plant`) and inverters/{id}/summary (page `dashboard`). */
 export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new KpiService(ctx);
+  const fleet = new PlantsOverviewService(ctx, service);
   const tags = ['kpi'];
 
   app.get(
@@ -48,7 +50,7 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
         response: { 200: plantsOverviewAnswer },
       },
     },
-    (request) => service.overview(actorOf(request)),
+    (request) => fleet.overview(actorOf(request)),
   );
 
   app.get(

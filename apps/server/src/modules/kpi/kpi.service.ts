@@ -1,5 +1,4 @@
 import {
-  ALARM_PRIORITIES,
   type AlarmSource,
   type DeviceCompleteness,
   type InverterSummaryAnswer,
@@ -8,7 +7,6 @@ import {
   type KpiPeriod,
   type PlantKpisAnswer,
   type PlantPowerAnswer,
-  type PlantsOverviewAnswer,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
@@ -20,14 +18,8 @@ import {
   isDaylight,
   lifetimeEnergyKwh,
   operatingStatus,
-  performanceRatio,
   periodParts,
   periodRange,
-  plantCommunication,
-  plantEnergy,
-  referenceYieldKwhKwp,
-  resolvePoa,
-  type ActiveAlarmRef,
 } from './engine';
 import { dayStart, localDate, nextDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
@@ -46,10 +38,7 @@ import {
 } from './plant-day.service';
 import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
 
-const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const previousDate = (date: string) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /** Dates from `from` (inclusive) to `to` (exclusive). */
 function datesBetween(from: string, to: string): string[] {
@@ -60,7 +49,7 @@ function datesBetween(from: string, to: string): string[] {
 
 /**
  * The plants' KPIs (issue 10): live today, materialised finished days (kpi_daily) for anything older, and
- * the overview, power chart and inverter summary built on them.
+ * the power chart and inverter summary built on them (the fleet overview: overview.service.ts).
  */
 export class KpiService {
   /**
@@ -210,172 +199,6 @@ export class KpiService {
         poa_w_m2: p.poaWm2,
       })),
     };
-  }
-
-  /**
-   * GET plants/overview: every plant in scope from a fixed handful of queries (plants, their KPI signals,
-   * latest values, device last data, today's daily and hourly rollups, yesterday's stored KPIs, active
-   * alarms), whatever the number of plants.
-   */
-  async overview(actor: Actor): Promise<PlantsOverviewAnswer> {
-    const { db } = this.ctx;
-    const now = this.ctx.now();
-    const plants = await repo.findKpiPlants(db, scopeOf(actor));
-    const ids = plants.map((p) => p.id);
-    const signalsOf = await repo.loadPlantSignals(db, ids);
-    const todayOf = new Map(plants.map((p) => [p.id, localDate(now, p.timeZone)]));
-    const todayStartOf = new Map(plants.map((p) => [p.id, dayStart(todayOf.get(p.id)!, p.timeZone)]));
-    const earliestStart = Math.min(...todayStartOf.values(), now);
-
-    const acPowerIds: number[] = [];
-    const counterIds: number[] = [];
-    const irradianceIds: number[] = [];
-    for (const s of signalsOf.values()) {
-      for (const inv of s.inverters) {
-        if (inv.acPower) acPowerIds.push(inv.acPower.signalId);
-        if (inv.energyTotal) counterIds.push(inv.energyTotal.signalId);
-      }
-      if (s.meterExport) counterIds.push(s.meterExport.signalId);
-      if (s.weather.poa) irradianceIds.push(s.weather.poa.signalId);
-      else if (s.weather.ghi) irradianceIds.push(s.weather.ghi.signalId);
-    }
-    const [latest, devices, daily, hourly, alarms] = await Promise.all([
-      repo.readLatest(db, acPowerIds),
-      repo.readDeviceLastData(db, ids),
-      repo.readRollups(db, 'telemetry_1d', counterIds, earliestStart, now + 1),
-      repo.readRollups(db, 'telemetry_1h', irradianceIds, earliestStart - HOUR_MS, now + 1),
-      repo.readActiveAlarms(db, ids),
-    ]);
-    const yesterdays = await this.yesterdays(plants, signalsOf, todayOf);
-
-    const dailyAt = new Map(daily.map((r) => [`${r.signalId}:${r.bucket}`, r]));
-    const hourlyOf = new Map<number, repo.RollupBucket[]>();
-    for (const r of hourly) {
-      const list = hourlyOf.get(r.signalId) ?? [];
-      list.push(r);
-      hourlyOf.set(r.signalId, list);
-    }
-    const devicesOf = new Map<number, repo.DeviceLastData[]>();
-    for (const d of devices) devicesOf.set(d.plantId, [...(devicesOf.get(d.plantId) ?? []), d]);
-    const alarmsOf = new Map<number, repo.ActiveAlarmRow[]>();
-    for (const a of alarms) alarmsOf.set(a.plantId, [...(alarmsOf.get(a.plantId) ?? []), a]);
-
-    const items = plants.map((p) => {
-      const s = signalsOf.get(p.id)!;
-      const todayStart = todayStartOf.get(p.id)!;
-      const delta = (sig: repo.KpiSignal | undefined) =>
-        sig === undefined ? null : (dailyAt.get(`${sig.signalId}:${todayStart}`)?.delta ?? null);
-      const energy = plantEnergy({
-        meterExportKwh: delta(s.meterExport),
-        inverterEnergiesKwh: s.inverters.map((i) => delta(i.energyTotal)),
-      });
-      let acPowerKw: number | null = null;
-      for (const inv of s.inverters) {
-        const v = inv.acPower && latest.get(inv.acPower.signalId);
-        if (v) acPowerKw = (acPowerKw ?? 0) + v.value;
-      }
-      const acCapacityKw =
-        p.acCapacityKw ?? (s.inverters.reduce((a, i) => a + (i.ratedAcKw ?? 0), 0) || null);
-
-      // Today's POA irradiation from hourly means × the elapsed part of each hour (the day's PR so far).
-      const geometry = plantConfig(p, s).geometry;
-      const irr = s.weather.poa ?? s.weather.ghi;
-      let irradiationKwhM2 = 0;
-      for (const h of irr ? (hourlyOf.get(irr.signalId) ?? []) : []) {
-        if (h.bucket < todayStart || h.count === 0) continue;
-        const hours = (Math.min(h.bucket + HOUR_MS, now) - h.bucket) / HOUR_MS;
-        const m = h.sum / h.count;
-        const poa = s.weather.poa
-          ? m
-          : resolvePoa({ tsMs: h.bucket + HOUR_MS / 2, poaWm2: null, ghiWm2: m }, geometry).poaWm2;
-        irradiationKwhM2 += ((poa ?? 0) * Math.max(hours, 0)) / 1000;
-      }
-      const specificYield = finalYieldKwhKwp(energy.energyKwh, p.dcCapacityKwp);
-      const prToday =
-        irradiationKwhM2 > 0 ? performanceRatio(specificYield, referenceYieldKwhKwp(irradiationKwhM2)) : null;
-
-      const plantAlarms = alarmsOf.get(p.id) ?? [];
-      const refs: ActiveAlarmRef[] = plantAlarms.flatMap((a) =>
-        Array.from({ length: a.count }, () => ({
-          priorityId: a.priorityId,
-          source: a.source as AlarmSource,
-        })),
-      );
-      const plantDevices = devicesOf.get(p.id) ?? [];
-      const lastDataMs = plantDevices.reduce<number | null>(
-        (m, d) => (d.lastDataMs !== null && (m === null || d.lastDataMs > m) ? d.lastDataMs : m),
-        null,
-      );
-      const status = operatingStatus({
-        activeAlarms: refs,
-        communication: plantCommunication(
-          plantDevices.map((d) => communicationState(d.lastDataMs, now, d.pollIntervalS)),
-        ),
-        // Without coordinates the sun cannot be placed: never call such a plant's silence "night".
-        isDaylight: p.latitude === null || p.longitude === null || isDaylight(now, p.latitude, p.longitude),
-      });
-      const byPriority = (prio: number) =>
-        plantAlarms.filter((a) => a.priorityId === prio).reduce((n, a) => n + a.count, 0);
-      const [low, medium, high, dangerous] = ALARM_PRIORITIES.map(byPriority) as [
-        number,
-        number,
-        number,
-        number,
-      ];
-      return {
-        plant_id: p.id,
-        name: p.name,
-        field_id: p.fieldId,
-        company_id: p.companyId,
-        company_name: p.companyName,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        time_zone: p.timeZone,
-        status,
-        dc_capacity_kwp: p.dcCapacityKwp,
-        ac_capacity_kw: acCapacityKw,
-        ac_power_kw: acPowerKw,
-        ac_capacity_percent:
-          acPowerKw !== null && acCapacityKw !== null && acCapacityKw > 0
-            ? (acPowerKw / acCapacityKw) * 100
-            : null,
-        energy_today_kwh: energy.energyKwh,
-        energy_source: energy.source,
-        specific_yield_today_kwh_kwp: specificYield,
-        pr_today: prToday,
-        pr_yesterday: yesterdays.get(p.id) ?? null,
-        active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
-        last_data_at: lastDataMs === null ? null : iso(lastDataMs),
-      };
-    });
-    return { items };
-  }
-
-  /** Each plant's PR of its local yesterday from kpi_daily, recomputing those still dirty. */
-  private async yesterdays(
-    plants: readonly repo.KpiPlant[],
-    signalsOf: Map<number, repo.PlantSignals>,
-    todayOf: Map<number, string>,
-  ): Promise<Map<number, number | null>> {
-    const { db } = this.ctx;
-    const pairs = plants.map((p) => ({ plantId: p.id, date: previousDate(todayOf.get(p.id)!) }));
-    const dates = [...new Set(pairs.map((p) => p.date))].sort();
-    if (dates.length === 0) return new Map();
-    const wanted = new Set(pairs.map((p) => `${p.plantId}:${p.date}`));
-    const dirty = (
-      await repo.readDirtyDays(
-        db,
-        pairs.map((p) => p.plantId),
-        dates[0]!,
-        nextDate(dates[dates.length - 1]!),
-      )
-    ).filter((d) => wanted.has(`${d.plantId}:${d.date}`));
-    const byId = new Map(plants.map((p) => [p.id, p]));
-    for (const d of dirty) await this.refreshDays(byId.get(d.plantId)!, signalsOf.get(d.plantId)!, [d]);
-    const rows = await repo.readKpiDaysOf(db, pairs);
-    return new Map(
-      rows.map((r) => [r.plant_id, kpiValuesOf(figuresOfRow(r), byId.get(r.plant_id)!.dcCapacityKwp).pr]),
-    );
   }
 
   /** GET inverters/{id}/summary */

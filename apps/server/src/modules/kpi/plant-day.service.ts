@@ -45,16 +45,23 @@ export interface DayFigures {
 }
 
 /** The engine's configuration for a plant. */
+/** The array's position and orientation, when all of it is known (GHI is transposed to the plane with it). */
+export function geometryOf(plant: repo.KpiPlant): PlantKpiConfig['geometry'] {
+  return plant.latitude !== null &&
+    plant.longitude !== null &&
+    plant.tiltDeg !== null &&
+    plant.azimuthDeg !== null
+    ? {
+        latitude: plant.latitude,
+        longitude: plant.longitude,
+        tiltDeg: plant.tiltDeg,
+        azimuthDeg: plant.azimuthDeg,
+      }
+    : null;
+}
+
 export function plantConfig(plant: repo.KpiPlant, signals: repo.PlantSignals): PlantKpiConfig {
-  const geometry =
-    plant.latitude !== null && plant.longitude !== null && plant.tiltDeg !== null && plant.azimuthDeg !== null
-      ? {
-          latitude: plant.latitude,
-          longitude: plant.longitude,
-          tiltDeg: plant.tiltDeg,
-          azimuthDeg: plant.azimuthDeg,
-        }
-      : null;
+  const geometry = geometryOf(plant);
   return {
     dcCapacityKwp: plant.dcCapacityKwp,
     acCapacityKw: plant.acCapacityKw,

@@ -51,9 +51,19 @@ export function plantCommunication(deviceStates: readonly CommunicationState[]):
   return deviceStates.some((s) => s === 'online') ? 'online' : 'lost';
 }
 
+/** Poll intervals without data after which a device is lost (the fleet overview applies it in SQL too). */
+export const COMM_LOST_AFTER_POLLS = 3;
+/** ...but never sooner than this, so a 30 s poller's single late answer does not flap the status. */
+export const COMM_LOST_MIN_MS = 300_000;
+
+/** How long after its newest data a device polled every `pollIntervalS` is still online. */
+export function staleAfterMs(pollIntervalS: number): number {
+  return Math.max(COMM_LOST_AFTER_POLLS * pollIntervalS * 1000, COMM_LOST_MIN_MS);
+}
+
 /**
  * A device's communication from its newest data: lost when nothing arrived for three poll intervals
- * (at least 5 minutes, so a 30 s poller's single late answer does not flap the status), or ever.
+ * (at least 5 minutes), or ever.
  */
 export function communicationState(
   lastDataMs: number | null,
@@ -61,8 +71,7 @@ export function communicationState(
   pollIntervalS: number,
 ): CommunicationState {
   if (lastDataMs === null) return 'lost';
-  const staleAfterMs = Math.max(3 * pollIntervalS * 1000, 300_000);
-  return nowMs - lastDataMs > staleAfterMs ? 'lost' : 'online';
+  return nowMs - lastDataMs > staleAfterMs(pollIntervalS) ? 'lost' : 'online';
 }
 
 /** Daylight: the sun above the horizon at the plant (suncalc, as the simulator computes it). */
