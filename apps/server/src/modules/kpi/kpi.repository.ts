@@ -327,12 +327,27 @@ export async function readKpiDays(
   return rows.map(numericRow);
 }
 
-/** Stored days of the plants in scope on any of these dates (the overview's yesterdays). */
-export async function readKpiDaysOn(db: Db, scope: Scope, dates: readonly string[]): Promise<KpiDailyRow[]> {
+/**
+ * The PR inputs of the stored days of the plants in scope on any of these dates (the overview's
+ * yesterdays): the energy and the in-plane irradiation over the intervals the PR counts.
+ */
+export async function readDailyPrInputs(
+  db: Db,
+  scope: Scope,
+  dates: readonly string[],
+): Promise<{ plantId: number; date: string; prEnergyKwh: number; prIrradiationKwhM2: number }[]> {
   if (dates.length === 0) return [];
-  let q = db.selectFrom('kpi_daily').selectAll().where('date', 'in', dates);
+  let q = db
+    .selectFrom('kpi_daily')
+    .select(['plant_id', 'date', 'pr_energy_kwh', 'pr_irradiation_kwh_m2'])
+    .where('date', 'in', dates);
   if (!scope.all) q = q.where('plant_id', 'in', reachable.plants(db, scope));
-  return (await q.execute()).map(numericRow);
+  return (await q.execute()).map((r) => ({
+    plantId: r.plant_id,
+    date: r.date,
+    prEnergyKwh: Number(r.pr_energy_kwh),
+    prIrradiationKwhM2: Number(r.pr_irradiation_kwh_m2),
+  }));
 }
 
 function numericRow(r: KpiDailyRow): KpiDailyRow {

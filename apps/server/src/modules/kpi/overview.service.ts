@@ -14,7 +14,7 @@ import {
 import { dayStart, localDate, nextDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import * as fleet from './overview.repository';
-import { figuresOfRow, geometryOf, kpiValuesOf } from './plant-day.service';
+import { geometryOf } from './plant-day.service';
 
 const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -211,9 +211,16 @@ export class PlantsOverviewService {
       for (const d of dirty)
         await this.days.refreshDays(byId.get(d.plantId)!, signalsOf.get(d.plantId)!, [d]);
     }
-    const rows = (await repo.readKpiDaysOn(db, scope, dates)).filter((r) => wanted(r.plant_id, r.date));
+    const rows = (await repo.readDailyPrInputs(db, scope, dates)).filter((r) => wanted(r.plantId, r.date));
+    // As the day's KPIs compute it (engine kpisFromSums).
     return new Map(
-      rows.map((r) => [r.plant_id, kpiValuesOf(figuresOfRow(r), byId.get(r.plant_id)!.dcCapacityKwp).pr]),
+      rows.map((r) => [
+        r.plantId,
+        performanceRatio(
+          finalYieldKwhKwp(r.prEnergyKwh, byId.get(r.plantId)!.dcCapacityKwp),
+          referenceYieldKwhKwp(r.prIrradiationKwhM2),
+        ),
+      ]),
     );
   }
 }
