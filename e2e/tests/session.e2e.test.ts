@@ -26,7 +26,8 @@ const setToken = (page: Page, token: string) =>
 
 /** Expects the session-expired message on /login with the token gone. */
 async function expectLoggedOutWithMessage(page: Page): Promise<void> {
-  await toast(page, EXPIRED_MESSAGE).waitFor();
+  // Generous: on a loaded machine the redirect and the toast can take longer than the default.
+  await toast(page, EXPIRED_MESSAGE).waitFor({ timeout: 25_000 });
   await expectPath(page, '/login');
   await page.getByTestId('login-form').waitFor();
   expect(await storage(page, 'token')).toBeNull();
