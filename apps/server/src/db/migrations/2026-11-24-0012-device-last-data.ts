@@ -27,7 +27,11 @@ export const deviceLastData: DialectMigration = {
       group by s.device_id
     `.execute(db);
     await db.schema.createIndex('kpi_daily_date').on('kpi_daily').column('date').execute();
-    await db.schema.createIndex('devices_type_plant').on('devices').columns(['type', 'plant_id']).execute();
+    await db.schema
+      .createIndex('devices_type_plant')
+      .on('devices')
+      .columns(['type', 'plant_id', 'is_active', 'rated_power_kw'])
+      .execute();
     await db.schema
       .createIndex('alarms_active_counts')
       .on('alarms')
