@@ -16,6 +16,8 @@ import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
 import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import { startKpiRefresh } from './modules/kpi/jobs/kpi-refresh';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
+import { createSettingsMailer } from './modules/admin/settings-mailer';
+import { SettingsService, defaultSettings } from './modules/admin/settings.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
@@ -48,6 +50,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
+  // Before everything that reads a setting (token signing, the engine, the CSP, the mailer).
+  const settings = new SettingsService({ db: handle.db, now: () => ctx.now() }, defaultSettings(config));
+  await settings.load();
 
   // Reads the clock through ctx, so that a test that sets ctx.now moves the counters' clock too.
   const ingestCounts = new IngestCounts({ db: handle.db, now: () => ctx.now() });
@@ -63,8 +68,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db: handle.db,
     dialect: handle.dialect,
     ping: handle.ping,
-    tokens: new TokenService(config.jwtSecret),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+    settings,
+    tokens: new TokenService(config.jwtSecret, () => settings.tokenLifetimesS()),
+    mailer: createSettingsMailer(
+      settings,
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+    ),
     loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
     now: options.now ?? Date.now,
@@ -75,7 +84,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     alarmFeed,
     alarmPublisher,
     alarmEngine: createAlarmEngine(
-      { db: handle.db, now: () => ctx.now(), telemetry, publisher: alarmPublisher },
+      {
+        db: handle.db,
+        now: () => ctx.now(),
+        telemetry,
+        publisher: alarmPublisher,
+        conditions: () => settings.alarmConditions(),
+      },
       options.alarmEngine,
     ),
   };
@@ -99,7 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
-  await app.register(securityPlugin, { tileUrl: config.map.tileUrl });
+  await app.register(securityPlugin, { tileUrl: () => settings.current().map_tile_url });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   telemetry.log = app.log;
@@ -126,6 +141,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     done();
   });
   const retention = startRetention(ctx, app.log);
+  settings.start();
   // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
   const kpiRefresh = startKpiRefresh(ctx, app.log);
   // Collectors and the demo simulator start once the server is ready and stop before the database closes.
@@ -139,6 +155,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await ingestCounts.stop();
     await retention.stop();
     await kpiRefresh.stop();
+    settings.stop();
     await handle.close();
   });
   return { app, ctx, background: () => background };

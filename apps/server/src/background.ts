@@ -63,7 +63,9 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
     };
   });
   alarms.catch((error: unknown) => log.error({ err: error }, 'alarm engine failed to start'));
-  const alarmNotifications = startAlarmNotifications(ctx, ctx.alarmFeed, log);
+  const alarmNotifications = startAlarmNotifications(ctx, ctx.alarmFeed, log, {
+    windowMs: () => ctx.settings.current().alarm_digest_interval_s * 1000,
+  });
   return {
     simulator,
     mqtt,

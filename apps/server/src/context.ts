@@ -6,6 +6,7 @@ import type { TokenService } from './lib/tokens';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
 import type { AlarmPublisher } from './modules/alarms/engine/alarm-publish';
+import type { SettingsService } from './modules/admin/settings.service';
 import type { StreamHub } from './modules/stream/stream.hub';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
@@ -16,6 +17,8 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   ping(): Promise<void>;
+  /** The admin panel's system settings, in memory; read them here, never from the environment directly. */
+  settings: SettingsService;
   tokens: TokenService;
   mailer: Mailer;
   /** Login failures per IP and per email; reset requests per IP and per email. */

@@ -39,6 +39,13 @@ export const auditListQuery = z.object({
     .refine(hasNoNul, { error: V.invalidValue })
     .optional(),
   entity_id: refFilter(),
+  /** create, update, delete, login, rotate, revoke, … */
+  action: z
+    .string({ error: V.invalidValue })
+    .trim()
+    .max(40, { error: V.tooLong })
+    .refine(hasNoNul, { error: V.invalidValue })
+    .optional(),
   user_id: refFilter(),
   from: moment(),
   to: moment(),

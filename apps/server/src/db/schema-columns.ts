@@ -358,6 +358,12 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  system_settings: {
+    key: 'not null',
+    value: 'not null',
+    updated_by: 'null',
+    updated_at: 'not null',
+  },
 } as const satisfies SchemaDescription;
 
 /** True when A and B are the same type (not merely assignable either way). */

@@ -388,6 +388,14 @@ export interface SingleLinePositionsTable {
   updated_at: number;
 }
 
+/** Admin-panel settings (migration 0020): one row per setting, its value as JSON. */
+export interface SystemSettingsTable {
+  key: string;
+  value: string;
+  updated_by: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -419,4 +427,5 @@ export interface Database {
   kpi_daily: KpiDailyTable;
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
+  system_settings: SystemSettingsTable;
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface Mail {
+  /** The sender; the configured MAIL_FROM when absent. */
+  from?: string;
   to: string;
   subject: string;
   text: string;

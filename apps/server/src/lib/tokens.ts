@@ -13,7 +13,11 @@ export interface SessionToken extends TokenClaims {
 /** Signs and checks the session JWT (HS256). */
 export class TokenService {
   private readonly key: Uint8Array;
-  constructor(secret: string) {
+  /** `lifetimesS`: the lifetimes of new tokens, read at each signing (the admin panel's settings). */
+  constructor(
+    secret: string,
+    private readonly lifetimesS: () => { session: number; remember: number } = () => TOKEN_LIFETIME_S,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -25,7 +29,7 @@ export class TokenService {
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setIssuedAt()
-      .setExpirationTime(`${remember ? REMEMBER_S : SESSION_S}s`)
+      .setExpirationTime(`${remember ? this.lifetimesS().remember : this.lifetimesS().session}s`)
       .sign(this.key);
   }
 

@@ -12,8 +12,11 @@ export const DIGEST_MIN_PRIORITY = ALARM_PRIORITY.high;
 const DIGEST_KINDS: ReadonlySet<AlarmChange['kind']> = new Set(['raised', 'cleared']);
 
 export interface AlarmNotificationOptions {
-  /** How long changes are collected before one digest per recipient goes out (ms, default 30 s). */
-  windowMs?: number;
+  /**
+   * How long changes are collected before one digest per recipient goes out (ms, default 30 s); a
+   * function is read each time a window opens (the admin panel's setting applies without a restart).
+   */
+  windowMs?: number | (() => number);
   /** Changes listed in one mail; the rest are counted (default 200). */
   maxListed?: number;
   /** Changes kept while waiting; a storm beyond this is counted, not listed (default 10,000). */
@@ -123,7 +126,8 @@ export function startAlarmNotifications(
   log: Log,
   options: AlarmNotificationOptions = {},
 ): AlarmNotifications {
-  const windowMs = options.windowMs ?? 30_000;
+  const windowMs = (): number =>
+    typeof options.windowMs === 'function' ? options.windowMs() : (options.windowMs ?? 30_000);
   const maxListed = options.maxListed ?? 200;
   const maxPending = options.maxPending ?? 10_000;
   let pending: AlarmChange[] = [];
@@ -184,7 +188,7 @@ export function startAlarmNotifications(
     if (pending.length < maxPending) pending.push(change);
     else dropped.set(change.alarm.company_id, (dropped.get(change.alarm.company_id) ?? 0) + 1);
     if (!timer) {
-      timer = setTimeout(() => void flush(), windowMs);
+      timer = setTimeout(() => void flush(), windowMs());
       timer.unref();
     }
   });

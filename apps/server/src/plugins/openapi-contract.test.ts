@@ -188,6 +188,19 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
     await get('/api/plants/overview', '/api/plants/overview');
     await get('/api/map/settings', '/api/map/settings');
+    await get('/api/settings/public', '/api/settings/public', undefined, '');
+    await get('/api/admin/settings', '/api/admin/settings');
+    await get('/api/admin/audit/export', '/api/admin/audit/export', { entity: 'company' });
+    await get('/api/admin/collection-health', '/api/admin/collection-health');
+    await get('/api/admin/ingest-keys', '/api/admin/ingest-keys');
+    await get('/api/admin/system', '/api/admin/system');
+    {
+      // The SQLite backup is bytes; on PostgreSQL the documented 409 (the backup is pg_dump there).
+      const res = await t.http.get('/api/admin/backup', { token: admin.token });
+      expect(res.statusCode, res.body).toBe(dialectUnderTest === 'sqlite' ? 200 : 409);
+      covered.add('/api/admin/backup');
+      check('/api/admin/backup', res);
+    }
     for (const period of ['day', 'month', 'year']) {
       await get('/api/plants/:id/kpis', `/api/plants/${tree.plantId}/kpis`, { period, date: today });
     }

@@ -17,7 +17,7 @@ export function tileSource(tileUrl: string): string {
  * Design writes its CSS-in-JS into <style> elements at run time.
  */
 export const securityPlugin = fp(
-  async (app: FastifyInstance, { tileUrl }: { tileUrl: string }) => {
+  async (app: FastifyInstance, { tileUrl }: { tileUrl: () => string }) => {
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -25,8 +25,10 @@ export const securityPlugin = fp(
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          // The map's tiles come from its configured tile server (MAP_TILE_URL), and from nowhere else.
-          imgSrc: ["'self'", 'data:', 'blob:', tileSource(tileUrl)],
+          // The map's tiles come from its configured tile server (the admin panel's setting, by default
+          // MAP_TILE_URL), and from nowhere else. A function: helmet builds the header per answer, so a
+          // changed tile server is admitted from the next answer on, without a restart.
+          imgSrc: ["'self'", 'data:', 'blob:', () => tileSource(tileUrl())],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'"],
           objectSrc: ["'none'"],

@@ -4,17 +4,20 @@ import { deleteRawBefore } from './telemetry-store.repository';
 
 const HOUR = 3_600_000;
 
-/** Deletes raw points older than config.telemetry.rawRetentionDays; rollups are kept forever. */
+/**
+ * Deletes raw points older than the retention in force (the admin panel's setting, by default
+ * TELEMETRY_RAW_RETENTION_DAYS); rollups are kept forever.
+ */
 export async function deleteExpiredRaw(
-  ctx: Pick<AppContext, 'db' | 'dialect' | 'config' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'dialect' | 'settings' | 'now'>,
 ): Promise<number> {
-  const cutoff = ctx.now() - ctx.config.telemetry.rawRetentionDays * 86_400_000;
+  const cutoff = ctx.now() - ctx.settings.current().raw_retention_days * 86_400_000;
   return deleteRawBefore(ctx.db, ctx.dialect, cutoff);
 }
 
 /** Runs deleteExpiredRaw a minute after start and then hourly; `stop` waits for a run in progress. */
 export function startRetention(
-  ctx: Pick<AppContext, 'db' | 'dialect' | 'config' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'dialect' | 'settings' | 'now'>,
   log: Logger & { info(obj: unknown, msg?: string): void },
   options: { firstDelayMs?: number; intervalMs?: number } = {},
 ): { stop(): Promise<void> } {

@@ -22,6 +22,7 @@ import { FullPageSpin } from '../components/full-page-spin';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { ThemeToggle } from '../components/theme-toggle';
+import { useSiteSettings } from '../features/admin';
 import { SubstationBadge } from '../features/alarms';
 import { applyDayjsLocale } from '../lib/dayjs-locale';
 import { PHONE_QUERY, TABLET_QUERY, useMediaQuery } from '../lib/media-query';
@@ -61,6 +62,7 @@ export default function ConsoleLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { token } = theme.useToken();
   const locale = usePreferences((s) => s.locale);
+  const { siteName } = useSiteSettings();
 
   const items = useMemo(() => menuRoutes(user?.permissions ?? []), [user]);
   const selected = items.find((r) => matchPath({ path: r.path, end: false }, location.pathname))?.path;
@@ -73,8 +75,8 @@ export default function ConsoleLayout() {
   }, [locale]);
 
   useEffect(() => {
-    document.title = title ? `${title} · ${t('app.name')}` : t('app.name');
-  }, [title, t]);
+    document.title = title ? `${title} · ${siteName}` : siteName;
+  }, [title, siteName]);
 
   if (!user) return null;
 
@@ -118,7 +120,9 @@ export default function ConsoleLayout() {
         >
           <div className="console-brand">
             <BrandMark size={30} />
-            <span className="console-brand-name">{t('app.name')}</span>
+            <span className="console-brand-name" data-testid="site-name">
+              {siteName}
+            </span>
           </div>
           {menu}
         </Drawer>
@@ -134,7 +138,11 @@ export default function ConsoleLayout() {
         >
           <div className="console-brand">
             <BrandMark size={30} />
-            {!collapsed && <span className="console-brand-name">{t('app.name')}</span>}
+            {!collapsed && (
+              <span className="console-brand-name" data-testid="site-name">
+                {siteName}
+              </span>
+            )}
           </div>
           {menu}
         </Sider>

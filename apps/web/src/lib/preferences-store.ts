@@ -32,7 +32,8 @@ interface PreferencesState {
   theme: Theme;
   /** Ant Design's texts for the current locale; undefined until loaded. */
   antdLocale: AntdLocale | undefined;
-  setLocale: (locale: Locale) => Promise<void>;
+  /** `persist` false: applied, not saved as the browser's choice (the admin's default language). */
+  setLocale: (locale: Locale, persist?: boolean) => Promise<void>;
   setTheme: (theme: Theme) => void;
   toggleTheme: () => void;
 }
@@ -42,10 +43,10 @@ export const usePreferences = create<PreferencesState>((set, get) => ({
   locale: storedLocale(),
   theme: storedTheme(),
   antdLocale: undefined,
-  setLocale: async (locale) => {
+  setLocale: async (locale, persist = true) => {
     const [antd] = await Promise.all([ANTD_LOCALES[locale](), changeLanguage(locale)]);
     if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(locale);
-    writeStorage(STORAGE_KEYS.locale, locale);
+    if (persist) writeStorage(STORAGE_KEYS.locale, locale);
     set({ locale, antdLocale: antd.default });
   },
   setTheme: (theme) => {

@@ -14,11 +14,15 @@ export const mapRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
         summary: "The map's tile server and attribution",
         operationId: 'getMapSettings',
         description:
-          'The tile URL template comes from MAP_TILE_URL (OpenStreetMap by default); the Content-Security-Policy allows images from its host only. Plants come from GET plants/overview.',
+          "The tile URL template comes from the admin panel's settings, else MAP_TILE_URL (OpenStreetMap by default); the Content-Security-Policy allows images from its host only. Plants come from GET plants/overview.",
         response: { 200: mapSettingsAnswer },
       },
     },
-    () => ({ tile_url: ctx.config.map.tileUrl, tile_attribution: ctx.config.map.tileAttribution }),
+    () => {
+      // The admin panel's tile server (MAP_TILE_URL until one is saved), as the CSP admits it.
+      const { map_tile_url, map_tile_attribution } = ctx.settings.current();
+      return { tile_url: map_tile_url, tile_attribution: map_tile_attribution };
+    },
   );
   return Promise.resolve();
 };

@@ -1,6 +1,42 @@
-import { PagePlaceholder } from '../../components';
+import Card from 'antd/es/card';
+import Tabs from 'antd/es/tabs';
+import { useTranslation } from 'react-i18next';
+import { useIsAdmin } from '../../lib/permissions';
+import { useSettings } from './api/settings';
+import { AuditLog } from './components/audit-log';
+import { BackupPanel } from './components/backup-panel';
+import { CollectionHealth } from './components/collection-health';
+import { IngestKeys } from './components/ingest-keys';
+import { SettingsForm } from './components/settings-form';
+import './admin.css';
 
-/** pages.adminPanel: placeholder until the feature issue builds its content. */
+/**
+ * /admin-panel (page admin_panel): settings, audit log, data collection health, ingest keys, backup. A
+ * company user given the page sees only the scoped tabs (health and keys); the rest is the administrator's.
+ */
 export default function AdminPage() {
-  return <PagePlaceholder titleKey="pages.adminPanel" page="admin-panel" />;
+  const { t } = useTranslation();
+  const isAdmin = useIsAdmin();
+  const settings = useSettings(isAdmin);
+  const tabs = [
+    ...(isAdmin
+      ? [
+          {
+            key: 'settings',
+            label: t('admin.tabs.settings'),
+            children: settings.data ? <SettingsForm settings={settings.data} /> : null,
+          },
+          { key: 'audit', label: t('admin.tabs.audit'), children: <AuditLog /> },
+        ]
+      : []),
+    { key: 'health', label: t('admin.tabs.health'), children: <CollectionHealth /> },
+    { key: 'keys', label: t('admin.tabs.keys'), children: <IngestKeys /> },
+    ...(isAdmin ? [{ key: 'backup', label: t('admin.tabs.backup'), children: <BackupPanel /> }] : []),
+  ];
+  return (
+    <Card title={t('pages.adminPanel')} className="admin-panel" data-testid="admin-panel">
+      {/* Only the open tab is mounted: each tab's calls run when it is shown. */}
+      <Tabs items={tabs} destroyOnHidden data-testid="admin-tabs" />
+    </Card>
+  );
 }

@@ -151,17 +151,24 @@ const commLoss = { message: MSG.commLoss, priority: ALARM_PRIORITY.high };
 
 /** A stopped engine; `start` brings it to life. */
 export function createAlarmEngine(
-  deps: Pick<AppContext, 'db' | 'now' | 'telemetry'> & { publisher: AlarmPublisher },
+  deps: Pick<AppContext, 'db' | 'now' | 'telemetry'> & {
+    publisher: AlarmPublisher;
+    /** The plant-condition thresholds in force (the settings service); the defaults without it. */
+    conditions?: () => PlantConditionOptions;
+  },
   options: AlarmEngineOptions = {},
 ): AlarmEngine {
   const tickMs = options.tickMs ?? 10_000;
-  const conditions: PlantConditionOptions = {
-    irradianceThresholdWm2:
-      options.irradianceThresholdWm2 ?? DEFAULT_PLANT_CONDITION_OPTIONS.irradianceThresholdWm2,
-    noProductionDelayMs: options.noProductionDelayMs ?? DEFAULT_PLANT_CONDITION_OPTIONS.noProductionDelayMs,
-    performanceThresholdPct:
-      options.performanceThresholdPct ?? DEFAULT_PLANT_CONDITION_OPTIONS.performanceThresholdPct,
-    performanceDelayMs: options.performanceDelayMs ?? DEFAULT_PLANT_CONDITION_OPTIONS.performanceDelayMs,
+  // Read at each judgement: the admin panel's thresholds apply from the next tick, without a restart.
+  // An option set here (tests) wins over the settings.
+  const conditions = (): PlantConditionOptions => {
+    const base = deps.conditions?.() ?? DEFAULT_PLANT_CONDITION_OPTIONS;
+    return {
+      irradianceThresholdWm2: options.irradianceThresholdWm2 ?? base.irradianceThresholdWm2,
+      noProductionDelayMs: options.noProductionDelayMs ?? base.noProductionDelayMs,
+      performanceThresholdPct: options.performanceThresholdPct ?? base.performanceThresholdPct,
+      performanceDelayMs: options.performanceDelayMs ?? base.performanceDelayMs,
+    };
   };
   let log: Log = silentLog;
   const writer = createAlarmWriter({ db: deps.db, publisher: deps.publisher, log: () => log });
@@ -279,6 +286,7 @@ export function createAlarmEngine(
 
   /** Plant-level conditions on the timer: no production in sunshine, and underperforming inverters. */
   const judgePlants = (now: number, only?: number) => {
+    const thresholds = conditions();
     for (const plantId of new Set([...power.keys(), ...irradiance.keys()])) {
       if (only !== undefined && plantId !== only) continue;
       const { states, actions } = judgePlant(
@@ -291,7 +299,7 @@ export function createAlarmEngine(
         plantConditions,
         (key) => writer.isActive(key),
         now,
-        conditions,
+        thresholds,
       );
       for (const [key, state] of states) plantConditions.set(key, state);
       for (const a of actions) {

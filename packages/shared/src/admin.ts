@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { INGEST_COUNT_REASONS } from './telemetry';
+import { auditListQuery } from './audit';
+import { LOCALES } from './locales';
+import { COMMUNICATION_STATES } from './device-status';
+import { EMAIL_PATTERN, V, hasNoNul, optionalText } from './validation';
+
+/**
+ * The admin panel (/admin-panel, page `admin_panel`, issue 13): system settings stored in the database,
+ * the data collection health of the fleet, its ingest keys, and backup with the migration state.
+ */
+
+/**
+ * A Leaflet tile URL template: http(s), a host, and {z}, {x}, {y}. Stricter than MAP_TILE_URL's check on
+ * the host: it becomes a CSP source, where `;`, `,` or a quote would break the header of every answer.
+ */
+export const TILE_URL_PATTERN = /^https?:\/\/[A-Za-z0-9.:{}-]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/;
+
+/** An integer in [min, max]; out of range answers `validation.outOfRange`. */
+const boundedInt = (min: number, max: number) =>
+  z
+    .number({ error: V.invalidNumber })
+    .int({ error: V.invalidNumber })
+    .min(min, { error: V.outOfRange })
+    .max(max, { error: V.outOfRange });
+
+/**
+ * Bounds of the numeric settings, shared by the server's check and the form's inputs. The low ends keep a
+ * slip of the hand from hurting the plant (a 0-day retention deletes every raw point; a 1-second digest
+ * mails on every alarm); the high ends are where a bigger value stops meaning anything.
+ */
+export const SETTING_BOUNDS = {
+  raw_retention_days: [1, 36_500],
+  alarm_digest_interval_s: [10, 86_400],
+  session_lifetime_h: [1, 168],
+  remember_lifetime_days: [1, 365],
+  irradiance_threshold_wm2: [10, 1500],
+  no_production_delay_min: [1, 1440],
+  performance_threshold_pct: [1, 90],
+  performance_delay_min: [1, 1440],
+  smtp_port: [1, 65_535],
+} as const satisfies Record<string, readonly [number, number]>;
+
+const bounded = (key: keyof typeof SETTING_BOUNDS) =>
+  boundedInt(SETTING_BOUNDS[key][0], SETTING_BOUNDS[key][1]);
+
+/** The settings every node applies without a restart, as the admin edits them (POST admin/settings). */
+export const systemSettingsFields = {
+  /** Shown in the header and the browser tab; null: the translated product name. */
+  site_name: optionalText(80).transform((v) => (v ? v : null)),
+  /** The interface language of a browser that has not chosen one. */
+  default_language: z.enum(LOCALES, { error: V.invalidValue }),
+  /** The map's base layer; the Content-Security-Policy admits its host for images. */
+  map_tile_url: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, { error: V.required })
+    .max(500, { error: V.tooLong })
+    .regex(TILE_URL_PATTERN, { error: V.invalidUrl }),
+  map_tile_attribution: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, { error: V.required })
+    .max(300, { error: V.tooLong })
+    .refine(hasNoNul, { error: V.invalidValue }),
+  /** Raw points older than this are deleted hourly; rollups are kept. */
+  raw_retention_days: bounded('raw_retention_days'),
+  /** High alarms are collected this long before one digest mail per recipient. */
+  alarm_digest_interval_s: bounded('alarm_digest_interval_s'),
+  /** Lifetime of a session token, and of one signed in with "remember me". */
+  session_lifetime_h: bounded('session_lifetime_h'),
+  remember_lifetime_days: bounded('remember_lifetime_days'),
+  /** The alarm engine's plant conditions (no production in daylight, underperformance against peers). */
+  irradiance_threshold_wm2: bounded('irradiance_threshold_wm2'),
+  no_production_delay_min: bounded('no_production_delay_min'),
+  performance_threshold_pct: bounded('performance_threshold_pct'),
+  performance_delay_min: bounded('performance_delay_min'),
+  /** SMTP server; null: SMTP_URL from the environment, or the outbox directory without it. */
+  smtp_host: z
+    .string({ error: V.invalidValue })
+    .trim()
+    .max(253, { error: V.tooLong })
+    .regex(/^[A-Za-z0-9.-]*$/, { error: V.invalidValue })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  smtp_port: bounded('smtp_port'),
+  /** Implicit TLS (port 465); false: STARTTLS when the server offers it. */
+  smtp_secure: z.boolean({ error: V.invalidValue }),
+  smtp_user: optionalText(200).transform((v) => (v ? v : null)),
+  mail_from: z
+    .string({ error: V.required })
+    .trim()
+    .min(3, { error: V.required })
+    .max(200, { error: V.tooLong })
+    .refine(hasNoNul, { error: V.invalidValue }),
+};
+
+/**
+ * POST admin/settings: every setting. `smtp_password` is write-only: absent or null keeps the stored one,
+ * an empty string removes it.
+ */
+export const systemSettingsBody = z
+  .object({
+    ...systemSettingsFields,
+    smtp_password: z
+      .string({ error: V.invalidValue })
+      .max(200, { error: V.tooLong })
+      .refine(hasNoNul, { error: V.invalidValue })
+      .nullish(),
+  })
+  .strict();
+export type SystemSettingsBody = z.input<typeof systemSettingsBody>;
+export type SystemSettingsInput = z.output<typeof systemSettingsBody>;
+
+/** GET admin/settings: the settings in force (stored, else the environment's or the built-in default). */
+export const systemSettingsAnswer = z.object({
+  site_name: z.string().nullable(),
+  default_language: z.enum(LOCALES),
+  map_tile_url: z.string(),
+  map_tile_attribution: z.string(),
+  raw_retention_days: z.number().int(),
+  alarm_digest_interval_s: z.number().int(),
+  session_lifetime_h: z.number().int(),
+  remember_lifetime_days: z.number().int(),
+  irradiance_threshold_wm2: z.number().int(),
+  no_production_delay_min: z.number().int(),
+  performance_threshold_pct: z.number().int(),
+  performance_delay_min: z.number().int(),
+  smtp_host: z.string().nullable(),
+  smtp_port: z.number().int(),
+  smtp_secure: z.boolean(),
+  smtp_user: z.string().nullable(),
+  /** Whether a password is stored; the password itself is never answered. */
+  smtp_password_set: z.boolean(),
+  mail_from: z.string(),
+  /** When the admin last saved them; null: never (all defaults). */
+  updated_at: z.string().nullable(),
+});
+export type SystemSettings = z.infer<typeof systemSettingsAnswer>;
+
+/** GET settings/public (no sign-in): what the console shows before and after sign-in. */
+export const publicSettingsAnswer = z.object({
+  site_name: z.string().nullable(),
+  default_language: z.enum(LOCALES),
+});
+export type PublicSettings = z.infer<typeof publicSettingsAnswer>;
+
+/** POST admin/settings/test-mail: sends a test message to `to` (default: the admin's own address). */
+export const testMailBody = z
+  .object({
+    to: z
+      .string({ error: V.invalidEmail })
+      .trim()
+      .max(254, { error: V.tooLong })
+      .regex(EMAIL_PATTERN, { error: V.invalidEmail })
+      .nullish(),
+  })
+  .strict();
+export type TestMailBody = z.input<typeof testMailBody>;
+export const testMailAnswer = z.object({
+  sent_to: z.string(),
+  /** `smtp` (stored settings or SMTP_URL) or `outbox` (written to DATA_DIR/outbox). */
+  transport: z.enum(['smtp', 'outbox']),
+});
+export type TestMailAnswer = z.infer<typeof testMailAnswer>;
+
+/** GET admin/collection-health: one row per device, problems first. */
+export const collectionHealthItem = z.object({
+  device_id: z.number().int(),
+  device_name: z.string(),
+  device_type: z.string(),
+  protocol: z.string(),
+  is_active: z.boolean(),
+  plant_id: z.number().int(),
+  plant_name: z.string(),
+  /** Newest stored sample (ISO 8601, UTC); null: never. */
+  last_seen_at: z.string().nullable(),
+  points_last_hour: z.number().int(),
+  communication: z.enum(COMMUNICATION_STATES),
+  /** Refused and duplicated points since ever, by reason (reasons that happened only). */
+  rejected: z.array(
+    z.object({ reason: z.enum(INGEST_COUNT_REASONS), count: z.number().int(), last_at: z.string() }),
+  ),
+  /** Refused points in total (duplicates not included). */
+  rejected_total: z.number().int(),
+  /** Lost communication, or refused points: what the list puts first. */
+  has_problem: z.boolean(),
+});
+export type CollectionHealthItem = z.infer<typeof collectionHealthItem>;
+export const collectionHealthAnswer = z.object({
+  generated_at: z.string(),
+  items: z.array(collectionHealthItem),
+  /**
+   * Collector states (MQTT connection, broker drops, Modbus poll timings): filled by the collectors'
+   * own health reporting (issue 13, MQTT part); empty until then.
+   */
+  collectors: z.array(
+    z.object({ name: z.string(), state: z.string(), detail: z.record(z.string(), z.unknown()) }),
+  ),
+});
+export type CollectionHealthAnswer = z.infer<typeof collectionHealthAnswer>;
+
+/** GET admin/ingest-keys: the live ingest keys of the fleet (never the key, only its prefix). */
+export const adminIngestKey = z.object({
+  id: z.number().int(),
+  prefix: z.string(),
+  owner: z.enum(['device', 'plant']),
+  device_id: z.number().int().nullable(),
+  device_name: z.string().nullable(),
+  plant_id: z.number().int().nullable(),
+  plant_name: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type AdminIngestKey = z.infer<typeof adminIngestKey>;
+export const adminIngestKeyList = z.object({ items: z.array(adminIngestKey) });
+export type AdminIngestKeyList = z.infer<typeof adminIngestKeyList>;
+
+/** GET admin/system: version, database and migration state, and how to back up. */
+export const systemInfoAnswer = z.object({
+  version: z.string(),
+  dialect: z.enum(['sqlite', 'postgres']),
+  migrations: z.array(z.object({ name: z.string(), applied_at: z.string().nullable() })),
+  /** Migrations this build knows that the database has not run (none after a normal start). */
+  pending: z.array(z.string()),
+  backup: z.discriminatedUnion('kind', [
+    /** GET admin/backup downloads an online copy of the SQLite database. */
+    z.object({ kind: z.literal('sqlite_download'), database_bytes: z.number().int() }),
+    /** PostgreSQL: the pg_dump command to run (credentials from the environment, never shown). */
+    z.object({ kind: z.literal('pg_dump'), command: z.string() }),
+  ]),
+});
+export type SystemInfo = z.infer<typeof systemInfoAnswer>;
+
+/** GET admin/audit/export: the audit log's filters, without paging (the newest AUDIT_EXPORT_MAX_ROWS rows). */
+export const auditExportQuery = auditListQuery.omit({ page: true, pageSize: true });
+export type AuditExportQuery = z.input<typeof auditExportQuery>;
+/** Rows in one audit CSV at most: a filter narrows a bigger log. */
+export const AUDIT_EXPORT_MAX_ROWS = 100_000;
+
+/** Problem details of the admin panel's calls (i18n keys under errors.). */
+export const ADMIN_ERRORS = {
+  /** The SMTP server refused the test mail or could not be reached (502). */
+  mailFailed: 'errors.mailFailed',
+  /** A SQLite backup asked of a PostgreSQL server, whose backup is pg_dump (409). */
+  backupPgDump: 'errors.backupPgDump',
+} as const;
