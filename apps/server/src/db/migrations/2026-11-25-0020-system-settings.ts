@@ -11,7 +11,7 @@ export const systemSettings: DialectMigration = {
   async up(db: Kysely<unknown>, _dialect: Dialect) {
     await db.schema
       .createTable('system_settings')
-      .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('key', 'varchar(64)', (c) => c.primaryKey().notNull())
       .addColumn('value', 'text', (c) => c.notNull())
       .addColumn('updated_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
