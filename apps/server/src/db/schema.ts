@@ -195,7 +195,10 @@ export interface DeviceStatusTable {
   updated_at: number;
 }
 
-/** Raw points; (signal_id, ts) is the primary key, so a repeated point is stored once. */
+/**
+ * Raw points; (signal_id, ts) is the primary key, so a repeated point is stored once. On PostgreSQL the table
+ * is partitioned by UTC month of ts (migration 0016: telemetry_raw_pYYYYMM and telemetry_raw_default).
+ */
 export interface TelemetryRawTable {
   signal_id: number;
   ts: number;

@@ -296,35 +296,6 @@ export async function upsertRollups(
   }
 }
 
-/** Signals per retention statement on SQLite. */
-const RETENTION_SIGNALS = 500;
-
-/** Deletes raw points older than `cutoff` (epoch ms); answers how many. */
-export async function deleteRawBefore(db: Db, dialect: Dialect, cutoff: number): Promise<number> {
-  if (dialect === 'postgres') {
-    // The BRIN index on ts finds the old block ranges without walking the primary key.
-    const res = await db.deleteFrom('telemetry_raw').where('ts', '<', cutoff).executeTakeFirst();
-    return Number(res.numDeletedRows);
-  }
-  // SQLite has no index on ts alone: a primary-key range per signal, RETENTION_SIGNALS signals a statement,
-  // with a turn of the event loop between statements. SQLite runs on the server's one thread: one statement
-  // per signal took 15 s of it on a 212,000-signal fleet, stalling every request meanwhile (bench:fleet).
-  const signals = (await db.selectFrom('telemetry_latest').select('signal_id').execute()).map(
-    (r) => r.signal_id,
-  );
-  let deleted = 0;
-  for (let i = 0; i < signals.length; i += RETENTION_SIGNALS) {
-    const res = await db
-      .deleteFrom('telemetry_raw')
-      .where('signal_id', 'in', signals.slice(i, i + RETENTION_SIGNALS))
-      .where('ts', '<', cutoff)
-      .executeTakeFirst();
-    deleted += Number(res.numDeletedRows);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return deleted;
-}
-
 /** The stored value of each raw point with these (signal_id, ts) keys, keyed `signal_id:ts`. */
 export async function readRawValues(
   db: Db,
