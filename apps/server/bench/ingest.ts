@@ -1,120 +1,169 @@
 /**
- * bench:ingest — POST /api/telemetry throughput over a real port (10,000-point batches, plant keys), against
- * SQLite and, when DATABASE_URL is set, PostgreSQL; then the same rows through a bare better-sqlite3
- * prepared-insert loop into an equally shaped table, and the ratio. Prints figures and RSS; asserts nothing.
- *   BENCH_SECONDS (60)  CLIENTS (2)  BENCH_SIGNALS (1000: signals per batch, 10 timestamps each)
+ * bench:ingest — POST /api/telemetry throughput over a real port (10,000-point batches, plant keys) into
+ * SQLite and, when DATABASE_URL is set, PostgreSQL; and in the same run the bare reference: the same rows,
+ * in the same order and 10,000-row transactions, through one prepared better-sqlite3 insert into the
+ * migrated telemetry_raw table of a fresh database opened with the server's pragmas. Prints both and the
+ * ratio, and records them (report.ts). Asserts nothing.
+ *
+ * The load comes from CLIENTS forked processes (ingest-client.ts) that build their JSON bodies before the
+ * clock starts: the server's process only serves.
+ *   BENCH_BATCHES (300: batches in all)  CLIENTS (2)  BENCH_SIGNALS (1000: signals over 10 plants)
+ *   BENCH_BARE (1: also run the bare loop)  BENCH_HTTP_SQLITE (1: also run HTTP into SQLite)
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { benchApp, rssMiB, seedPlants } from './setup';
+import type { ClientResult, ClientTask } from './ingest-client';
+import { batchOf, type BenchRow } from './ingest-batches';
+import { recordFigure } from './report';
+import { benchApp, pct, rssMiB, seedPlants } from './setup';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 300);
 const CLIENTS = Number(process.env.CLIENTS ?? 2);
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 1000);
+const BARE = process.env.BENCH_BARE !== '0';
+const HTTP_SQLITE = process.env.BENCH_HTTP_SQLITE !== '0';
 const BATCH = 10_000;
 const PLANTS = 10;
 const PER_PLANT = Math.max(2, Math.round(SIGNALS / PLANTS));
 const STEPS = Math.max(1, Math.floor(BATCH / PER_PLANT));
+/** 60 days back: inside raw retention, as a gateway catching up after an outage sends it. */
+const START_MS = Date.now() - 60 * 86_400_000;
+const params = {
+  batches: BATCHES,
+  clients: CLIENTS,
+  batch_points: PER_PLANT * STEPS,
+  signals: PER_PLANT * PLANTS,
+};
+const load = () => loadavg()[0]!.toFixed(2);
 
-/** Batch `window` of one plant: each of its signals at STEPS consecutive seconds, from 60 days ago onward. */
-function batchOf(signals: readonly number[], window: number, start: number) {
-  const points: { signal_id: number; ts: number; value: number }[] = [];
-  for (let step = 0; step < STEPS; step++) {
-    const second = window * STEPS + step;
-    const ts = start + second * 1000;
-    for (let i = 0; i < signals.length; i++) {
-      // The first signal of each inverter is its energy counter.
-      const value = i % 10 === 0 ? 1000 + second * 0.01 : Math.round(Math.random() * 100_000) / 100;
-      points.push({ signal_id: signals[i]!, ts, value });
-    }
-  }
-  return points;
+function forkClient(): ChildProcess {
+  return fork(fileURLToPath(new URL('./ingest-client.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
 }
 
-async function runHttp(label: string, databaseUrl?: string) {
+async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string) {
   const { app, ctx } = await benchApp(databaseUrl);
-  // 10 plants × 10 inverters × SIGNALS/100 signals: a plant key covers its 100-signal share of a batch.
+  // 10 plants × 10 inverters × SIGNALS/100 signals: a plant key covers its share of a batch.
   const plants = await seedPlants(ctx.db, PLANTS, 10, Math.max(1, Math.round(PER_PLANT / 10)));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  console.log(`[${label}] listening on ${address}; RSS ${rssMiB()} MiB at start`);
-  const start = Date.now() - 60 * 86_400_000;
-  let next = 0;
-  let points = 0;
-  let errors = 0;
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const end = Date.now() + SECONDS * 1000;
-  const memory = setInterval(
-    () =>
-      console.log(
-        `[${label}] ${((performance.now() - t0) / 1000).toFixed(0)} s: RSS ${rssMiB()} MiB, ${points} points`,
+  const clients = Array.from({ length: CLIENTS }, forkClient);
+  const ready = clients.map((c) => new Promise<void>((resolve) => c.once('message', () => resolve())));
+  clients.forEach((c, i) =>
+    c.send({
+      address,
+      plants: plants.map((p) => ({ key: p.key, signals: p.signals })),
+      startMs: START_MS,
+      steps: STEPS,
+      batches: Array.from({ length: BATCHES }, (_, n) => n).filter((n) => n % CLIENTS === i),
+    } satisfies ClientTask),
+  );
+  await Promise.all(ready);
+  const rssStart = Number(rssMiB());
+  let rssMax = rssStart;
+  const done = clients.map(
+    (c) =>
+      new Promise<ClientResult>((resolve) =>
+        c.once('message', (m: { result: ClientResult }) => resolve(m.result)),
       ),
-    10_000,
   );
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (Date.now() < end) {
-        const n = next++;
-        const plant = plants[n % PLANTS]!;
-        const body = JSON.stringify({ points: batchOf(plant.signals, Math.floor(n / PLANTS), start) });
-        const s = performance.now();
-        const res = await fetch(`${address}/api/telemetry`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': plant.key },
-          body,
-        });
-        const answer = (await res.json()) as { stored?: number };
-        latencies.push(performance.now() - s);
-        if (res.status === 200) points += answer.stored ?? 0;
-        else errors++;
-      }
-    }),
-  );
-  clearInterval(memory);
-  const elapsed = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const rate = points / elapsed;
+  const t0 = performance.now();
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, Number(rssMiB()));
+    console.log(`[${label}] ${((performance.now() - t0) / 1000).toFixed(0)} s: RSS ${rssMiB()} MiB`);
+  }, 5_000);
+  for (const c of clients) c.send({ type: 'go' });
+  const results = await Promise.all(done);
+  const elapsedS = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const points = results.reduce((a, r) => a + r.points, 0);
+  const errors = results.reduce((a, r) => a + r.errors, 0);
+  const latencies = results.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
+  const rate = points / elapsedS;
+  const rssEnd = Number(rssMiB());
   console.log(
-    `[${label}] HTTP ingest: ${points} points in ${elapsed.toFixed(1)} s = ${rate.toFixed(0)} points/s; ${latencies.length} batches, p50 ${latencies[Math.floor(latencies.length / 2)]?.toFixed(0)} ms; errors ${errors}; RSS ${rssMiB()} MiB`,
+    `[${label}] HTTP ingest: ${points} points in ${elapsedS.toFixed(1)} s = ${rate.toFixed(0)} points/s; ` +
+      `${latencies.length} batches, p50 ${pct(latencies, 50).toFixed(0)} ms, p95 ${pct(latencies, 95).toFixed(0)} ms; ` +
+      `errors ${errors}${errors ? ` (${results.find((r) => r.firstError)?.firstError})` : ''}; ` +
+      `RSS ${rssStart} → max ${rssMax} → ${rssEnd} MiB; load ${load()}`,
   );
+  recordFigure({
+    bench: 'ingest',
+    name: `http_${label}_points_per_s`,
+    value: Math.round(rate),
+    unit: 'points/s',
+    params,
+  });
+  recordFigure({
+    bench: 'ingest',
+    name: `http_${label}_batch_p50`,
+    value: pct(latencies, 50),
+    unit: 'ms',
+    params,
+  });
   await app.close();
   return { rate, plants: plants.map((p) => p.signals) };
 }
 
-function runBare(plants: number[][], batches: number) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'solar-bare-'));
-  const db = new SQLite(path.join(dir, 'bare.db'));
+/** The same rows as the HTTP run, through one prepared insert into a fresh telemetry_raw (migrated). */
+async function runBare(plants: number[][]) {
+  const fresh = await benchApp();
+  await fresh.app.close();
+  if (fresh.config.database.dialect !== 'sqlite') throw new Error('the bare loop runs on SQLite');
+  const db = new SQLite(fresh.config.database.file);
+  // The server's pragmas (db/database.ts).
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(
-    'create table raw (signal_id integer not null, ts bigint not null, value double precision not null, primary key (signal_id, ts)) without rowid',
+  const insert = db.prepare(
+    'insert into telemetry_raw (signal_id, ts, value) values (?, ?, ?) on conflict do nothing',
   );
-  const insert = db.prepare('insert into raw (signal_id, ts, value) values (?, ?, ?) on conflict do nothing');
-  const many = db.transaction((rows: { signal_id: number; ts: number; value: number }[]) => {
+  const many = db.transaction((rows: BenchRow[]) => {
     for (const r of rows) insert.run(r.signal_id, r.ts, r.value);
   });
-  const start = Date.now() - 60 * 86_400_000;
-  const t0 = performance.now();
+  let elapsedMs = 0;
   let points = 0;
-  for (let n = 0; n < batches; n++) {
-    const rows = batchOf(plants[n % PLANTS]!, Math.floor(n / PLANTS), start);
+  for (let n = 0; n < BATCHES; n++) {
+    const rows = batchOf(plants[n % PLANTS]!, Math.floor(n / PLANTS), START_MS, STEPS);
+    const t0 = performance.now();
     many(rows);
+    elapsedMs += performance.now() - t0;
     points += rows.length;
   }
-  const rate = points / ((performance.now() - t0) / 1000);
-  console.log(
-    `[bare better-sqlite3] prepared insert loop, 10,000-row transactions: ${points} points = ${rate.toFixed(0)} points/s`,
-  );
   db.close();
+  const rate = points / (elapsedMs / 1000);
+  console.log(
+    `[bare better-sqlite3] prepared insert loop, ${BATCH}-row transactions: ${points} points = ${rate.toFixed(0)} points/s; load ${load()}`,
+  );
+  recordFigure({
+    bench: 'ingest',
+    name: 'bare_sqlite_points_per_s',
+    value: Math.round(rate),
+    unit: 'points/s',
+    params,
+  });
   return rate;
 }
 
 console.log(
-  `bench:ingest ${SECONDS} s, ${CLIENTS} clients, batches of ${BATCH} (one plant's ${PER_PLANT} signals × ${STEPS} s); Node ${process.version}`,
+  `bench:ingest ${BATCHES} batches of ${PER_PLANT * STEPS} points (one plant's ${PER_PLANT} signals × ${STEPS} s), ` +
+    `${CLIENTS} client processes; Node ${process.version}; load ${load()}`,
 );
-const sqlite = await runHttp('sqlite');
-const bare = runBare(sqlite.plants, 200);
-console.log(`ratio HTTP/bare: ${(sqlite.rate / bare).toFixed(2)}`);
+if (HTTP_SQLITE) {
+  const sqlite = await runHttp('sqlite');
+  if (BARE) {
+    const bare = await runBare(sqlite.plants);
+    const ratio = sqlite.rate / bare;
+    console.log(`ratio HTTP/bare: ${ratio.toFixed(2)}`);
+    recordFigure({
+      bench: 'ingest',
+      name: 'ratio_http_to_bare_sqlite',
+      value: Number(ratio.toFixed(3)),
+      unit: 'ratio',
+      params,
+    });
+  }
+}
 if (process.env.DATABASE_URL) await runHttp('postgres', process.env.DATABASE_URL);

@@ -56,7 +56,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Reads the clock through ctx, so that a test that sets ctx.now moves the counters' clock too.
   const ingestCounts = new IngestCounts({ db: handle.db, now: () => ctx.now() });
-  const telemetry = new TelemetryStore({ db: handle.db, dialect: handle.dialect, counts: ingestCounts });
+  const telemetry = new TelemetryStore({
+    db: handle.db,
+    dialect: handle.dialect,
+    sqlite: handle.sqlite,
+    counts: ingestCounts,
+  });
   const alarmFeed = createAlarmFeed();
   const alarmPublisher = createAlarmPublisher({
     db: handle.db,

@@ -23,6 +23,12 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /**
+   * The embedded SQLite database's own handle, for the ingest hot path's prepared statements
+   * (telemetry-store/sqlite-store-io.ts). Use it only inside a Kysely transaction: Kysely serialises its one
+   * connection, and a statement run beside it could land inside someone else's transaction.
+   */
+  sqlite?: SQLite.Database;
   /** Round trip to the database; throws when it is unreachable. */
   ping: () => Promise<void>;
   close: () => Promise<void>;
@@ -43,6 +49,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     return {
       db,
       dialect: 'sqlite',
+      sqlite,
       ping: async () => {
         await sql`select 1`.execute(db);
       },

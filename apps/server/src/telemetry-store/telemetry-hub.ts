@@ -1,3 +1,5 @@
+import type { SignalMeta } from './telemetry-store.repository';
+
 /**
  * The one door telemetry goes through on its way in, and the feed of what got stored. Collectors (HTTP,
  * MQTT, Modbus, the in-process simulator) call `store`; live push (SSE) and the alarm engine listen with
@@ -26,8 +28,14 @@ export interface StoreResult {
   conflicting: number;
 }
 
+/** Optional help for `store` from a caller that has already read the points' signals. */
+export interface StoreOptions {
+  /** Every signal of the points, as loadSignalMeta answers it: spares the store a second read. */
+  meta?: ReadonlyMap<number, SignalMeta>;
+}
+
 export interface TelemetryHub {
-  store(points: readonly PointToStore[]): Promise<StoreResult>;
+  store(points: readonly PointToStore[], options?: StoreOptions): Promise<StoreResult>;
   /** Called after each committed batch with the points it inserted; returns the unsubscribe function. */
   onStored(listener: (points: readonly StoredPoint[]) => void): () => void;
 }

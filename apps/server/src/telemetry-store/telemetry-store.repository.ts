@@ -114,9 +114,28 @@ export async function loadSignalMeta(
   return out;
 }
 
-/** INSERT … ON CONFLICT DO NOTHING in multi-row chunks; answers the rows that were new. */
+/**
+ * INSERT … ON CONFLICT DO NOTHING; answers the rows that were new. PostgreSQL takes the whole batch as three
+ * arrays through unnest (one short statement, three parameters, whatever the batch size); SQLite takes
+ * multi-row chunks (the server's SQLite path uses prepared statements instead: sqlite-store-io.ts).
+ */
 export async function insertRaw(db: Db, dialect: Dialect, points: readonly RawRow[]): Promise<RawRow[]> {
   const inserted: RawRow[] = [];
+  if (dialect === 'postgres') {
+    const signalIds = new Array<number>(points.length);
+    const ts = new Array<number>(points.length);
+    const values = new Array<number>(points.length);
+    for (let i = 0; i < points.length; i++) {
+      const p = points[i]!;
+      signalIds[i] = p.signal_id;
+      ts[i] = p.ts;
+      values[i] = p.value;
+    }
+    const text = `insert into "telemetry_raw" ("signal_id","ts","value") select * from unnest($1::integer[], $2::bigint[], $3::double precision[]) on conflict do nothing returning "signal_id","ts","value"`;
+    const { rows } = await db.executeQuery<RawRow>(compiled(text, [signalIds, ts, values]));
+    for (const r of rows) inserted.push({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value });
+    return inserted;
+  }
   for (const part of chunks(points, 3, dialect)) {
     const params = new Array<number>(part.length * 3);
     for (let i = 0; i < part.length; i++) {

@@ -1,4 +1,5 @@
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
+import type SQLite from 'better-sqlite3';
 import type { Db, Dialect } from '../db/database';
 import {
   aggregateOf,
@@ -8,40 +9,21 @@ import {
   type Aggregate,
   type Point,
 } from './aggregate';
-import { dayAlignedToHours, dayBucket, dayRange, floorBucket } from './buckets';
+import { dayAlignedToHours, dayRange, floorBucket } from './buckets';
+import { batchRollups, bucketerFor, dayBucketer } from './batch-rollups';
 import type { IngestCounts } from './ingest-counts';
-import type { PointToStore, StoredPoint, StoreResult, TelemetryHub } from './telemetry-hub';
+import type { PointToStore, StoredPoint, StoreOptions, StoreResult, TelemetryHub } from './telemetry-hub';
+import { SqliteStoreIo } from './sqlite-store-io';
+import { kyselyStoreIo, type StoreIo } from './store-io';
 import * as repo from './telemetry-store.repository';
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
 const HOUR = FIXED_BUCKET_MS['1h'];
-/** Every zone offset in the tz database is a multiple of 15 minutes: a local day never splits such a slot. */
-const SLOT = 15 * 60_000;
-
 export interface Logger {
   error(obj: unknown, msg?: string): void;
 }
 
-/** dayBucket for many points of one zone: one Intl call per 15-minute slot instead of one per point. */
-function dayBucketer(timeZone: string): (ts: number) => number {
-  const memo = new Map<number, number>();
-  return (ts) => {
-    const slot = floorBucket(ts, SLOT);
-    let day = memo.get(slot);
-    if (day === undefined) {
-      day = dayBucket(slot, timeZone);
-      memo.set(slot, day);
-    }
-    return day;
-  };
-}
-
-function bucketerFor(resolution: RollupResolution, timeZone: string): (ts: number) => number {
-  if (resolution === '1d') return dayBucketer(timeZone);
-  const width = FIXED_BUCKET_MS[resolution];
-  return (ts) => floorBucket(ts, width);
-}
-
+const RESOLUTIONS = ['5m', '1h', '1d'] as const;
 const byTs = (a: Point, b: Point) => a.ts - b.ts;
 
 /**
@@ -58,33 +40,54 @@ const byTs = (a: Point, b: Point) => a.ts - b.ts;
  */
 export class TelemetryStore implements TelemetryHub {
   private readonly listeners = new Set<(points: readonly StoredPoint[]) => void>();
+  private readonly sqliteIo?: SqliteStoreIo;
 
   constructor(
-    /** `counts`, when given, hears of each device's identical and conflicting duplicates. */
-    private readonly ctx: { db: Db; dialect: Dialect; counts?: IngestCounts },
+    /**
+     * `counts`, when given, hears of each device's identical and conflicting duplicates; `sqlite`, the
+     * embedded database's own handle, lets batches run on prepared statements (sqlite-store-io.ts).
+     */
+    private readonly ctx: { db: Db; dialect: Dialect; sqlite?: SQLite.Database; counts?: IngestCounts },
     /** Where listener failures are reported; set once the server's logger exists. */
     public log?: Logger,
-  ) {}
+  ) {
+    if (ctx.sqlite) this.sqliteIo = new SqliteStoreIo(ctx.sqlite);
+  }
+
+  /** The batch's reads and writes inside its transaction `trx`. */
+  private io(trx: Db): StoreIo {
+    return this.sqliteIo ?? kyselyStoreIo(trx, this.ctx.dialect);
+  }
 
   onStored(listener: (points: readonly StoredPoint[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  async store(points: readonly PointToStore[]): Promise<StoreResult> {
+  /**
+   * `options.meta`, when the caller has just loaded it (the ingest route does, to check the points),
+   * spares a second read; it must hold every signal of the points.
+   */
+  async store(points: readonly PointToStore[], options: StoreOptions = {}): Promise<StoreResult> {
     if (points.length === 0) return { inserted: 0, duplicates: 0, conflicting: 0 };
     const { db, dialect } = this.ctx;
-    const ids = [...new Set(points.map((p) => p.signal_id))];
-    const meta = await repo.loadSignalMeta(db, dialect, ids);
-    // The contract says signals exist; one deleted meanwhile is dropped rather than failing the batch.
-    const known = meta.size === ids.length ? points : points.filter((p) => meta.has(p.signal_id));
+    let meta = options.meta;
+    let known = points;
+    if (!meta) {
+      const ids = [...new Set(points.map((p) => p.signal_id))];
+      meta = await repo.loadSignalMeta(db, dialect, ids);
+      // The contract says signals exist; one deleted meanwhile is dropped rather than failing the batch.
+      if (meta.size < ids.length) known = points.filter((p) => meta!.has(p.signal_id));
+    }
+    const metaOf = meta;
     let conflictingByDevice = new Map<number, number>();
     const inserted = await db.transaction().execute(async (trx) => {
-      const rows = await repo.insertRaw(trx, dialect, known);
-      if (rows.length < known.length) conflictingByDevice = await this.conflicts(trx, known, rows, meta);
+      const io = this.io(trx);
+      const rows = await io.insertRaw(known);
+      if (rows.length < known.length) conflictingByDevice = await this.conflicts(trx, known, rows, metaOf);
       if (rows.length === 0) return rows;
       await repo.lockRollups(trx, dialect);
-      await this.maintain(trx, rows, meta);
+      await this.maintain(trx, io, rows, metaOf);
       return rows;
     });
     const duplicates = known.length - inserted.length;
@@ -122,7 +125,7 @@ export class TelemetryStore implements TelemetryHub {
     db: Db,
     known: readonly PointToStore[],
     inserted: readonly repo.RawRow[],
-    meta: Map<number, repo.SignalMeta>,
+    meta: ReadonlyMap<number, repo.SignalMeta>,
   ): Promise<Map<number, number>> {
     const fresh = new Set(inserted.map((r) => `${r.signal_id}:${r.ts}`));
     const repeated: PointToStore[] = [];
@@ -148,7 +151,7 @@ export class TelemetryStore implements TelemetryHub {
   private countDuplicates(
     known: readonly PointToStore[],
     inserted: readonly repo.RawRow[],
-    meta: Map<number, repo.SignalMeta>,
+    meta: ReadonlyMap<number, repo.SignalMeta>,
     conflictingByDevice: Map<number, number>,
   ) {
     const offered = new Map<number, number>();
@@ -168,8 +171,12 @@ export class TelemetryStore implements TelemetryHub {
   }
 
   /** Latest values and rollups for the newly inserted rows (inside the batch's transaction). */
-  private async maintain(db: Db, rows: readonly repo.RawRow[], meta: Map<number, repo.SignalMeta>) {
-    const { dialect } = this.ctx;
+  private async maintain(
+    db: Db,
+    io: StoreIo,
+    rows: readonly repo.RawRow[],
+    meta: ReadonlyMap<number, repo.SignalMeta>,
+  ) {
     const bySignal = new Map<number, Point[]>();
     for (const r of rows) {
       let list = bySignal.get(r.signal_id);
@@ -178,7 +185,7 @@ export class TelemetryStore implements TelemetryHub {
     }
     for (const list of bySignal.values()) list.sort(byTs);
 
-    const latest = await repo.readLatest(db, dialect, [...bySignal.keys()]);
+    const latest = await io.readLatest([...bySignal.keys()]);
     const newest: repo.RawRow[] = [];
     const append = new Map<number, Point[]>();
     const recompute = new Map<number, Point[]>();
@@ -190,60 +197,72 @@ export class TelemetryStore implements TelemetryHub {
       if (!before || list[0]!.ts > before.ts) append.set(signalId, list);
       else recompute.set(signalId, list);
     }
-    await repo.upsertLatest(db, dialect, newest);
-    await repo.upsertDeviceLastData(db, newestPerDevice(newest, meta));
-    if (append.size) await this.append(db, append, latest, meta);
-    for (const [signalId, list] of recompute) await this.recompute(db, signalId, list, meta.get(signalId)!);
+    await io.upsertLatest(newest);
+    await io.upsertDeviceLastData(newestPerDevice(newest, meta));
+    if (append.size) await this.append(io, append, latest, meta);
+    for (const [signalId, list] of recompute)
+      await this.recompute(db, io, signalId, list, meta.get(signalId)!);
   }
 
-  /** New points after everything stored: aggregate them and merge into the buckets they share. */
+  /**
+   * New points after everything stored: aggregate each signal's in memory (batch-rollups.ts), read the one
+   * bucket per resolution they may share with stored data, and write one row per (signal, bucket).
+   */
   private async append(
-    db: Db,
+    io: StoreIo,
     bySignal: Map<number, Point[]>,
     latest: Map<number, Point>,
-    meta: Map<number, repo.SignalMeta>,
+    meta: ReadonlyMap<number, repo.SignalMeta>,
   ) {
-    const { dialect } = this.ctx;
-    for (const resolution of ['5m', '1h', '1d'] as const) {
-      const fresh: repo.RollupRow[] = [];
-      const shared: { signal_id: number; bucket: number }[] = [];
-      for (const [signalId, list] of bySignal) {
-        const m = meta.get(signalId)!;
-        const before = latest.get(signalId);
-        const bucketOf = bucketerFor(resolution, m.time_zone);
-        const buckets = aggregatePoints(list, bucketOf, m.is_counter, before?.value ?? null);
-        for (const [bucket, agg] of buckets) fresh.push({ signal_id: signalId, bucket, ...agg });
+    const fresh: Record<RollupResolution, repo.RollupRow[]> = { '5m': [], '1h': [], '1d': [] };
+    const shared: Record<RollupResolution, { signal_id: number; bucket: number }[]> = {
+      '5m': [],
+      '1h': [],
+      '1d': [],
+    };
+    const dayOfZone = new Map<string, (ts: number) => number>();
+    for (const [signalId, list] of bySignal) {
+      const m = meta.get(signalId)!;
+      const before = latest.get(signalId);
+      let dayOf = dayOfZone.get(m.time_zone);
+      if (!dayOf) dayOfZone.set(m.time_zone, (dayOf = dayBucketer(m.time_zone)));
+      const buckets = batchRollups(list, m.is_counter, before?.value ?? null, dayOf);
+      for (const resolution of RESOLUTIONS) {
+        for (const [bucket, agg] of buckets[resolution])
+          fresh[resolution].push({ signal_id: signalId, bucket, ...agg });
         // Only the bucket of the latest stored point can already exist.
         if (before) {
-          const bucket = bucketOf(before.ts);
-          if (buckets.has(bucket)) shared.push({ signal_id: signalId, bucket });
+          const bucket = bucketerFor(resolution, dayOf)(before.ts);
+          if (buckets[resolution].has(bucket)) shared[resolution].push({ signal_id: signalId, bucket });
         }
       }
-      if (shared.length) {
+    }
+    for (const resolution of RESOLUTIONS) {
+      const rows = fresh[resolution];
+      if (shared[resolution].length) {
         const existing = new Map(
-          (await repo.readRollupKeys(db, dialect, resolution, shared)).map((r) => [
+          (await io.readRollupKeys(resolution, shared[resolution])).map((r) => [
             `${r.signal_id}:${r.bucket}`,
             r,
           ]),
         );
-        for (let i = 0; i < fresh.length; i++) {
-          const row = fresh[i]!;
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i]!;
           const old = existing.get(`${row.signal_id}:${row.bucket}`);
           if (old)
-            fresh[i] = {
+            rows[i] = {
               signal_id: row.signal_id,
               bucket: row.bucket,
               ...mergeAggregates(aggregateOf(old), aggregateOf(row)),
             };
         }
       }
-      await repo.upsertRollups(db, dialect, resolution, fresh);
+      await io.upsertRollups(resolution, rows);
     }
   }
 
   /** Points among or before stored ones: rebuild the touched buckets of one signal from the level below. */
-  private async recompute(db: Db, signalId: number, list: Point[], m: repo.SignalMeta) {
-    const { dialect } = this.ctx;
+  private async recompute(db: Db, io: StoreIo, signalId: number, list: Point[], m: repo.SignalMeta) {
     const touched5 = new Set(list.map((p) => floorBucket(p.ts, FIVE_MIN)));
     const first = Math.min(...touched5);
     let last = Math.max(...touched5);
@@ -264,7 +283,7 @@ export class TelemetryStore implements TelemetryHub {
       // A counter's buckets between the touched ones may have a new first step: write them all.
       if (m.is_counter || touched5.has(bucket)) fiveRows.push({ signal_id: signalId, bucket, ...agg });
     }
-    await repo.upsertRollups(db, dialect, '5m', fiveRows);
+    await io.upsertRollups('5m', fiveRows);
 
     const hours = new Set(fiveRows.map((r) => floorBucket(r.bucket, HOUR)));
     const hourFrom = Math.min(...hours);
@@ -272,7 +291,7 @@ export class TelemetryStore implements TelemetryHub {
     const hourly = rollUp(await repo.readRollupRange(db, '5m', signalId, hourFrom, hourTo), (b) =>
       floorBucket(b, HOUR),
     );
-    await repo.upsertRollups(db, dialect, '1h', rowsOf(signalId, hourly, hours));
+    await io.upsertRollups('1h', rowsOf(signalId, hourly, hours));
 
     const dayOf = dayBucketer(m.time_zone);
     const days = new Set([...hours].map(dayOf));
@@ -282,7 +301,7 @@ export class TelemetryStore implements TelemetryHub {
     const source =
       dayAlignedToHours(dayFrom, m.time_zone) && dayAlignedToHours(dayTo - 1, m.time_zone) ? '1h' : '5m';
     const daily = rollUp(await repo.readRollupRange(db, source, signalId, dayFrom, dayTo), dayOf);
-    await repo.upsertRollups(db, dialect, '1d', rowsOf(signalId, daily, days));
+    await io.upsertRollups('1d', rowsOf(signalId, daily, days));
   }
 }
 
@@ -296,7 +315,7 @@ function rowsOf(signalId: number, buckets: Map<number, Aggregate>, keep: Set<num
 /** The newest of these points per device. */
 function newestPerDevice(
   rows: readonly repo.RawRow[],
-  meta: Map<number, repo.SignalMeta>,
+  meta: ReadonlyMap<number, repo.SignalMeta>,
 ): { device_id: number; ts: number }[] {
   const out = new Map<number, number>();
   for (const r of rows) {

@@ -149,7 +149,7 @@ export class TelemetryService {
         if (deviceId !== null) this.ctx.ingestCounts.add(deviceId, reason);
       } else accepted.push({ signal_id, ts, value: value! });
     }
-    const result = await this.ctx.telemetry.store(accepted);
+    const result = await this.ctx.telemetry.store(accepted, { meta: signals });
     return {
       stored: result.inserted + result.duplicates,
       duplicates: result.duplicates,

@@ -1,0 +1,57 @@
+/**
+ * One load-generating process of bench:ingest (forked by ingest.ts): builds its JSON bodies before the
+ * start signal, so that neither building nor serialising a body runs in the server's process or while it
+ * is measured, then posts them one at a time and reports latencies and stored counts to the parent.
+ */
+import { batchOf } from './ingest-batches';
+
+export interface ClientTask {
+  address: string;
+  plants: { key: string; signals: number[] }[];
+  startMs: number;
+  steps: number;
+  /** The batch numbers n this client posts: plant n % plants, window floor(n / plants). */
+  batches: number[];
+}
+
+export interface ClientResult {
+  points: number;
+  errors: number;
+  latenciesMs: number[];
+  firstError?: string;
+}
+
+function bodyOf(task: ClientTask, n: number) {
+  const plant = task.plants[n % task.plants.length]!;
+  const rows = batchOf(plant.signals, Math.floor(n / task.plants.length), task.startMs, task.steps);
+  return { key: plant.key, body: JSON.stringify({ points: rows }) };
+}
+
+async function run(task: ClientTask): Promise<ClientResult> {
+  const bodies = task.batches.map((n) => bodyOf(task, n));
+  process.send!({ type: 'ready' });
+  await new Promise<void>((resolve) => process.once('message', () => resolve()));
+  const result: ClientResult = { points: 0, errors: 0, latenciesMs: [] };
+  for (const { key, body } of bodies) {
+    const started = performance.now();
+    const res = await fetch(`${task.address}/api/telemetry`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body,
+    });
+    const text = await res.text();
+    result.latenciesMs.push(performance.now() - started);
+    if (res.status === 200) result.points += (JSON.parse(text) as { stored: number }).stored;
+    else {
+      result.errors++;
+      result.firstError ??= `${res.status} ${text.slice(0, 200)}`;
+    }
+  }
+  return result;
+}
+
+process.once('message', (task: ClientTask) => {
+  void run(task).then((result) => {
+    process.send!({ type: 'done', result }, () => process.exit(0));
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLLUP_TABLES } from '../db/migrations/2026-11-23-0004-telemetry';
+import { makeTree, makeUser, save } from '../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
+import { randomSeries, seeded } from '../test/random-series';
+import type { PointToStore } from './telemetry-hub';
+
+/**
+ * The property behind the batch path (issue 11): storing random batches — duplicates with the same and with
+ * another value, points out of order and among stored ones, counter resets — leaves exactly the raw, latest
+ * and rollup rows that storing the same points one at a time leaves. Pairs of signals of the same device
+ * take the two ways; values are quarters, so sums are exact and rows can be compared bit for bit.
+ */
+describe(`batch store equals point-by-point store (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  /** [batched, one by one] signal ids, for a power signal and for a counter. */
+  const pairs: { counter: boolean; batched: number; single: number }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const admin = await makeUser(t, { admin: true });
+    const tree = await makeTree(t, admin.token, 'Prop');
+    for (const counter of [false, true]) {
+      const [batched, single] = await Promise.all(
+        ['a', 'b'].map(async (suffix) => {
+          const signal = await save(t, admin.token, '/api/signals/0', {
+            device_id: tree.deviceId,
+            key: `${counter ? 'energy' : 'power'}_${suffix}`,
+            name: `${counter ? 'Energy' : 'Power'} ${suffix}`,
+            unit: counter ? 'kWh' : 'W',
+            is_counter: counter,
+          });
+          return signal.id;
+        }),
+      );
+      pairs.push({ counter, batched: batched!, single: single! });
+    }
+  });
+  afterAll(() => t.close());
+
+  const rowsOf = async (
+    table: (typeof ROLLUP_TABLES)[number] | 'telemetry_raw' | 'telemetry_latest',
+    id: number,
+  ) =>
+    (await t.ctx.db.selectFrom(table).selectAll().where('signal_id', '=', id).execute())
+      .map(({ signal_id: _id, ...row }) => row as Record<string, unknown>)
+      .sort((a, b) => Number(a.bucket ?? a.ts) - Number(b.bucket ?? b.ts));
+
+  // Istanbul; the cases overlap in time, so later ones land among and before stored points.
+  const base = Date.UTC(2026, 10, 2, 0, 0, 0);
+  // Each case builds on the rows the earlier ones left (a random state to batch into).
+  for (let seed = 1; seed <= 6; seed++) {
+    it(
+      `leaves the same raw, latest and rollup rows for random batches (seed ${seed})`,
+      { timeout: 120_000 },
+      async () => {
+        const random = seeded(1000 + seed);
+        for (const pair of pairs) {
+          const series = randomSeries(random, pair.counter, base + Math.floor(random() * 2) * 86_400_000, 80);
+          // Duplicates: some points again, with the same or with another value.
+          const offered = series.flatMap((p) =>
+            random() < 0.15 ? [p, { ts: p.ts, value: random() < 0.5 ? p.value : p.value + 0.25 }] : [p],
+          );
+          // Out of order: swap neighbours, and move a few points far away.
+          for (let i = 0; i < offered.length; i++) {
+            const j =
+              random() < 0.2
+                ? Math.floor(random() * offered.length)
+                : Math.min(offered.length - 1, i + Math.floor(random() * 3));
+            [offered[i], offered[j]] = [offered[j]!, offered[i]!];
+          }
+          // Random batches for one signal; the same points one at a time for the other.
+          let i = 0;
+          while (i < offered.length) {
+            const size = 1 + Math.floor(random() * offered.length);
+            const batch: PointToStore[] = offered
+              .slice(i, i + size)
+              .map((p) => ({ signal_id: pair.batched, ...p }));
+            await t.ctx.telemetry.store(batch);
+            i += size;
+          }
+          for (const p of offered) await t.ctx.telemetry.store([{ signal_id: pair.single, ...p }]);
+
+          for (const table of ['telemetry_raw', 'telemetry_latest', ...ROLLUP_TABLES] as const) {
+            const batched = await rowsOf(table, pair.batched);
+            expect(batched.length, `${table} seed ${seed}`).toBeGreaterThan(0);
+            expect(batched, `${table} seed ${seed} counter ${pair.counter}`).toEqual(
+              await rowsOf(table, pair.single),
+            );
+          }
+        }
+      },
+    );
+  }
+});

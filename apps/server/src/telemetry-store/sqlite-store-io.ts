@@ -1,0 +1,126 @@
+/**
+ * StoreIo on SQLite through better-sqlite3 prepared statements, one row per run: the same statements the
+ * bare-insert reference of bench:ingest runs, so the raw insert costs what the storage costs. A raw row's
+ * `changes` says whether it was new, so no RETURNING is needed. Statements are prepared on first use
+ * (after the migrations) and kept. Call only inside a Kysely transaction on the same database (see
+ * DatabaseHandle.sqlite): the statements then run in that transaction.
+ */
+import type SQLite from 'better-sqlite3';
+import type { RollupResolution } from '@solar/shared';
+import type { Point } from './aggregate';
+import type { StoreIo } from './store-io';
+import { ROLLUP_TABLE, type RawRow, type RollupRow } from './telemetry-store.repository';
+
+const COLUMNS = [
+  'signal_id',
+  'bucket',
+  'min',
+  'max',
+  'sum',
+  'count',
+  'first',
+  'first_ts',
+  'last',
+  'last_ts',
+  'delta',
+];
+const ROLLUP_COLUMNS = COLUMNS.map((c) => `"${c}"`).join(', ');
+const ROLLUP_UPDATES = COLUMNS.slice(2)
+  .map((c) => `"${c}" = excluded."${c}"`)
+  .join(', ');
+
+export class SqliteStoreIo implements StoreIo {
+  private statements?: ReturnType<typeof prepare>;
+
+  constructor(private readonly sqlite: SQLite.Database) {}
+
+  private get s() {
+    return (this.statements ??= prepare(this.sqlite));
+  }
+
+  insertRaw(points: readonly RawRow[]): Promise<RawRow[]> {
+    const insert = this.s.insertRaw;
+    const inserted: RawRow[] = [];
+    for (const p of points) if (insert.run(p.signal_id, p.ts, p.value).changes === 1) inserted.push(p);
+    return Promise.resolve(inserted);
+  }
+
+  readLatest(ids: readonly number[]): Promise<Map<number, Point>> {
+    const out = new Map<number, Point>();
+    for (const id of ids) {
+      const row = this.s.readLatest.get(id) as Point | undefined;
+      if (row) out.set(id, row);
+    }
+    return Promise.resolve(out);
+  }
+
+  upsertLatest(rows: readonly RawRow[]): Promise<void> {
+    for (const r of rows) this.s.upsertLatest.run(r.signal_id, r.ts, r.value);
+    return Promise.resolve();
+  }
+
+  upsertDeviceLastData(rows: readonly { device_id: number; ts: number }[]): Promise<void> {
+    for (const r of rows) this.s.upsertDeviceLastData.run(r.device_id, r.ts);
+    return Promise.resolve();
+  }
+
+  readRollupKeys(
+    resolution: RollupResolution,
+    keys: readonly { signal_id: number; bucket: number }[],
+  ): Promise<RollupRow[]> {
+    const read = this.s.readRollup[resolution];
+    const out: RollupRow[] = [];
+    for (const k of keys) {
+      const row = read.get(k.signal_id, k.bucket) as RollupRow | undefined;
+      if (row) out.push(row);
+    }
+    return Promise.resolve(out);
+  }
+
+  upsertRollups(resolution: RollupResolution, rows: readonly RollupRow[]): Promise<void> {
+    const upsert = this.s.upsertRollup[resolution];
+    for (const r of rows)
+      upsert.run(
+        r.signal_id,
+        r.bucket,
+        r.min,
+        r.max,
+        r.sum,
+        r.count,
+        r.first,
+        r.first_ts,
+        r.last,
+        r.last_ts,
+        r.delta,
+      );
+    return Promise.resolve();
+  }
+}
+
+function prepare(sqlite: SQLite.Database) {
+  const perResolution = <T>(make: (table: string) => T): Record<RollupResolution, T> => ({
+    '5m': make(ROLLUP_TABLE['5m']),
+    '1h': make(ROLLUP_TABLE['1h']),
+    '1d': make(ROLLUP_TABLE['1d']),
+  });
+  return {
+    insertRaw: sqlite.prepare(
+      'insert into telemetry_raw (signal_id, ts, value) values (?, ?, ?) on conflict do nothing',
+    ),
+    readLatest: sqlite.prepare('select ts, value from telemetry_latest where signal_id = ?'),
+    upsertLatest: sqlite.prepare(
+      'insert into telemetry_latest (signal_id, ts, value) values (?, ?, ?) on conflict (signal_id) do update set ts = excluded.ts, value = excluded.value where excluded.ts > telemetry_latest.ts',
+    ),
+    upsertDeviceLastData: sqlite.prepare(
+      'insert into device_last_data (device_id, ts) values (?, ?) on conflict (device_id) do update set ts = excluded.ts where excluded.ts > device_last_data.ts',
+    ),
+    readRollup: perResolution((table) =>
+      sqlite.prepare(`select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket = ?`),
+    ),
+    upsertRollup: perResolution((table) =>
+      sqlite.prepare(
+        `insert into ${table} (${ROLLUP_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${ROLLUP_UPDATES}`,
+      ),
+    ),
+  };
+}
