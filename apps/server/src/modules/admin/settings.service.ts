@@ -46,6 +46,8 @@ export function defaultSettings(config: AppConfig): SettingsValues {
 export class SettingsService {
   private resolved: ResolvedSettings;
   private timer: NodeJS.Timeout | undefined;
+  /** Bumped by every save, so that a refresh that read the database before the save cannot undo it. */
+  private generation = 0;
 
   constructor(
     private readonly deps: { db: Db; now(): number },
@@ -56,7 +58,9 @@ export class SettingsService {
 
   /** Reads the stored settings (start, and the periodic refresh). */
   async load(): Promise<void> {
-    this.resolved = resolveSettings(this.defaults, await readSettings(this.deps.db));
+    const generation = this.generation;
+    const stored = await readSettings(this.deps.db);
+    if (generation === this.generation) this.resolved = resolveSettings(this.defaults, stored);
   }
 
   /** Refreshes from the database every SETTINGS_REFRESH_MS (the timer does not keep the process alive). */
@@ -113,6 +117,7 @@ export class SettingsService {
       insert: () => Promise.resolve(1),
       update: (trx, _id, _before, now) => writeSettings(trx, stored, actor.userId, now),
     });
+    this.generation++;
     this.resolved = after;
     return view;
   }
