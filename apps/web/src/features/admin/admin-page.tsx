@@ -34,9 +34,11 @@ export default function AdminPage() {
     ...(isAdmin ? [{ key: 'backup', label: t('admin.tabs.backup'), children: <BackupPanel /> }] : []),
   ];
   return (
-    <Card title={t('pages.adminPanel')} className="admin-panel" data-testid="admin-panel">
-      {/* Only the open tab is mounted: each tab's calls run when it is shown. */}
-      <Tabs items={tabs} destroyOnHidden data-testid="admin-tabs" />
-    </Card>
+    <div data-testid="admin-panel">
+      <Card title={t('pages.adminPanel')} className="admin-panel">
+        {/* Only the open tab is mounted: each tab's calls run when it is shown. */}
+        <Tabs items={tabs} destroyOnHidden data-testid="admin-tabs" />
+      </Card>
+    </div>
   );
 }
