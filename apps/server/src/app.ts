@@ -5,8 +5,9 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { ensureSchema, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { MemoryAttemptLimiter } from './lib/attempt-limiter';
+import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
+import { createSessionEvents } from './lib/session-events';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
@@ -68,6 +69,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     feed: alarmFeed,
     pushToPlant: (plantId, event, data, opts) => ctx.stream.publishToPlant(plantId, event, data, opts),
   });
+  const { loginLimit } = config;
+  const sessionEvents = createSessionEvents();
+  const now = () => ctx.now();
   const ctx: AppContext = {
     config,
     db: handle.db,
@@ -79,13 +83,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       settings,
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
     ),
-    loginLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
-    resetLimiter: new MemoryAttemptLimiter(config.loginLimit.maxFailures, config.loginLimit.windowMs),
+    // In the database, so that the limits hold across parallel requests and several nodes (issue 13).
+    loginLimiter: new DbAttemptLimiter(handle.db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
+    resetLimiter: new DbAttemptLimiter(handle.db, 'reset', loginLimit.maxFailures, loginLimit.windowMs, now),
     now: options.now ?? Date.now,
     telemetry,
     ingestCounts,
     // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
-    stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now() }),
+    sessionEvents,
+    stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now(), sessionEvents }),
     alarmFeed,
     alarmPublisher,
     alarmEngine: createAlarmEngine(

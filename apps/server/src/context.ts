@@ -2,6 +2,7 @@ import type { AppConfig } from './config';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
+import type { SessionEvents } from './lib/session-events';
 import type { TokenService } from './lib/tokens';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
@@ -29,6 +30,8 @@ export interface AppContext {
   telemetry: TelemetryHub;
   /** Per-device counts of refused and duplicate points, kept in memory and flushed every few seconds. */
   ingestCounts: IngestCounts;
+  /** Changes to users' and roles' reach; the stream ends affected connections (lib/session-events.ts). */
+  sessionEvents: SessionEvents;
   /** Live push to the browsers' Server-Sent Event streams (latest values, alarms), scoped per connection. */
   stream: StreamHub;
   /** Committed alarm changes, in process (the mail digest listens). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE_MAX, refFilter, refId } from './common';
 import { DEVICE_TYPES } from './devices';
-import { ID_MAX, V, flag, optionalText, requiredText } from './validation';
+import { ID_MAX, V, canonicalInt, flag, optionalText, requiredText } from './validation';
 
 /** Alarm priorities (issue 6): 1 low, 2 medium, 3 high, 4 high and dangerous. */
 export const ALARM_PRIORITIES = [1, 2, 3, 4] as const;
@@ -123,12 +123,7 @@ export const alarmApproveAnswer = z.object({ alarm: alarmSchema, fault_id: z.num
 
 /** Query of `GET alarms/listen`: events after `cursor` (0 or absent: from the start of the log tail). */
 export const alarmListenQuery = z.object({
-  cursor: z.coerce
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(0, { error: V.invalidNumber })
-    .max(Number.MAX_SAFE_INTEGER, { error: V.invalidNumber })
-    .optional(),
+  cursor: canonicalInt(0, Number.MAX_SAFE_INTEGER).optional(),
   limit: z.coerce
     .number({ error: V.invalidNumber })
     .int({ error: V.invalidNumber })
@@ -230,5 +225,5 @@ export type CustomAlarm = z.infer<typeof customAlarmSchema>;
 export const customAlarmList = z.array(customAlarmSchema);
 
 export const alarmIdParam = z.object({
-  id: z.coerce.number({ error: V.invalidNumber }).int().min(1).max(ID_MAX, { error: V.invalidNumber }),
+  id: canonicalInt(1, ID_MAX),
 });

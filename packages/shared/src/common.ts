@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_MAX, V, hasNoNul } from './validation';
+import { ID_MAX, V, canonicalInt, hasNoNul } from './validation';
 
 /** Largest page a list answers (NOTES.md resource calls). */
 export const PAGE_SIZE_MAX = 200;
@@ -14,13 +14,7 @@ export const refId = () =>
     .max(ID_MAX, { error: V.invalidNumber });
 
 /** An id filter in a query string; absent means "any". */
-export const refFilter = () =>
-  z.coerce
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(1, { error: V.invalidNumber })
-    .max(ID_MAX, { error: V.invalidNumber })
-    .optional();
+export const refFilter = () => canonicalInt(1, ID_MAX).optional();
 
 /** A flag in a query string: true/false or 1/0. */
 export const queryFlag = () =>

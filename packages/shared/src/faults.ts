@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listAnswer, listQueryBase, refFilter, refId } from './common';
-import { V, optionalText, requiredText } from './validation';
+import { V, canonicalInt, optionalText, requiredText } from './validation';
 
 /** Status of a fault (arıza); `closed` is final until the fault is reopened to `open`. */
 export const FAULT_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -161,12 +161,7 @@ export const faultListQuery = listQueryBase
     sort: faultSortParam(),
     status: z.enum(FAULT_STATUSES, { error: V.invalidValue }).optional(),
     plant_id: refFilter(),
-    priority_id: z.coerce
-      .number({ error: V.invalidNumber })
-      .int({ error: V.invalidNumber })
-      .min(1, { error: V.outOfRange })
-      .max(4, { error: V.outOfRange })
-      .optional(),
+    priority_id: canonicalInt(1, 4, V.outOfRange).optional(),
     assignee_user_id: refFilter(),
     alarm_id: refFilter(),
     from: faultMoment(),

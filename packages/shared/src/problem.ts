@@ -22,6 +22,8 @@ export const E = {
   notFound: 'errors.notFound',
   conflict: 'errors.conflict',
   tooManyRequests: 'errors.tooManyRequests',
+  /** SQLite is locked by another process (a backup, an external writer) beyond the short wait (503). */
+  databaseBusy: 'errors.databaseBusy',
   resetLinkInvalid: 'errors.resetLinkInvalid',
   emailTaken: 'errors.emailTaken',
   usernameTaken: 'errors.usernameTaken',

@@ -148,9 +148,9 @@ export type TelemetryIngestAnswer = z.infer<typeof telemetryIngestAnswer>;
 export const idListParam = (max: number) =>
   z
     .string({ error: V.required })
-    .trim()
     .min(1, { error: V.required })
-    .regex(/^\d{1,10}(,\d{1,10})*$/, { error: V.invalidValue })
+    // Canonical decimals only, like every other id (no spaces, no leading zeros).
+    .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, { error: V.invalidValue })
     .transform((v) => [...new Set(v.split(',').map(Number))])
     .refine((ids) => ids.length <= max, { error: V.tooMany })
     .refine((ids) => ids.every((id) => id >= 1 && id <= 2_147_483_647), { error: V.invalidValue });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { METHODS, PAGES } from './permissions';
-import { V, emailField, flag, passwordField, phoneField, requiredText } from './validation';
+import { V, boundedJson, emailField, flag, passwordField, phoneField, requiredText } from './validation';
 import { LANGUAGE_IDS } from './locales';
 
 export const permissionSchema = z.object({
@@ -111,8 +111,11 @@ export const userWithTokenSchema = userSchema.extend({ token: z.string() });
 export type UserWithToken = z.infer<typeof userWithTokenSchema>;
 export const userListSchema = z.array(userSchema);
 
-/** GET/POST users/dashboard: the saved layout, opaque to the server. */
-export const dashboardLayoutBody = z.object({ data: z.unknown() });
+/** Largest dashboard layout stored, as JSON text. */
+export const DASHBOARD_MAX_BYTES = 256 * 1024;
+
+/** GET/POST users/dashboard: the saved layout, opaque to the server but bounded in depth and size. */
+export const dashboardLayoutBody = z.object({ data: boundedJson(DASHBOARD_MAX_BYTES) });
 /**
  * `data` is any JSON value, null when nothing is saved. `z.unknown()` already admits null; `.nullable()`
  * on it wrote `nullable` without a `type` into the OpenAPI document, which OpenAPI 3.0 and ajv refuse.

@@ -30,6 +30,7 @@ export const V = {
   tooMany: 'validation.tooMany',
   rangeOrder: 'validation.rangeOrder',
   oneOfRequired: 'validation.oneOfRequired',
+  tooDeep: 'validation.tooDeep',
 } as const;
 export type ValidationMessageKey = (typeof V)[keyof typeof V];
 
@@ -110,10 +111,22 @@ export const passwordField = () =>
 /** Largest id a 32-bit integer column holds; larger ids cannot exist and must not reach the database. */
 export const ID_MAX = 2_147_483_647;
 
+/** Canonical decimal: no sign, no leading zero, no space, no `0x`, no exponent, no fraction. */
+const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,15})$/;
+
+/**
+ * An integer from a path or query string, written only as a canonical decimal (`plants/%201`,
+ * `devices/0x10` and `faults/1e0` are refused, not read as 1, 16 and 1). A number is taken as is, for
+ * callers that build queries from typed values.
+ */
+export const canonicalInt = (min: number, max: number, error: string = V.invalidNumber) =>
+  z
+    .union([z.number(), z.string().regex(CANONICAL_DECIMAL)], { error })
+    .transform(Number)
+    .pipe(z.number().int({ error }).min(min, { error }).max(max, { error }));
+
 /** A positive integer id in a path (`/users/{id}`), 0 allowed where it means "create". */
-export const idParam = z.object({
-  id: z.coerce.number({ error: V.invalidNumber }).int().min(0).max(ID_MAX, { error: V.invalidNumber }),
-});
+export const idParam = z.object({ id: canonicalInt(0, ID_MAX) });
 export type IdParam = z.infer<typeof idParam>;
 
 /** Boolean flags arrive as true/false or 0/1 from older clients. */
@@ -121,3 +134,35 @@ export const flag = () =>
   z
     .union([z.boolean(), z.literal(0), z.literal(1)], { error: V.invalidValue })
     .transform((v) => v === true || v === 1);
+
+/** Deepest nesting of arrays and objects accepted in free-form JSON (a dashboard layout needs a handful). */
+export const JSON_MAX_DEPTH = 32;
+
+/**
+ * Whether a parsed JSON value nests arrays and objects at most `maxDepth` deep. Walks with an explicit
+ * stack and stops at the first level too deep, so that 100,000 levels cost nothing and cannot overflow
+ * the call stack as `JSON.stringify` would.
+ */
+export function jsonDepthAtMost(value: unknown, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > maxDepth) return false;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/**
+ * Free-form JSON (a dashboard layout): any value, at most `maxDepth` deep (validation.tooDeep) and at most
+ * `maxBytes` as UTF-8 JSON text (validation.tooLong). The depth is checked first, so measuring the size
+ * with JSON.stringify is safe.
+ */
+export const boundedJson = (maxBytes: number, maxDepth: number = JSON_MAX_DEPTH) =>
+  z
+    .unknown()
+    .refine((v) => jsonDepthAtMost(v, maxDepth), { error: V.tooDeep, abort: true })
+    .refine((v) => v === undefined || new TextEncoder().encode(JSON.stringify(v)).length <= maxBytes, {
+      error: V.tooLong,
+    });

@@ -20,6 +20,11 @@ export function searchFold(value: string): string {
 }
 export type Db = Kysely<Database>;
 
+/** Longest the server waits for a SQLite lock held by another process (issue 13, hole 9). */
+export const SQLITE_BUSY_TIMEOUT_MS = 100;
+/** What a write refused for a held lock tells the client to wait before trying again. */
+export const DATABASE_BUSY_RETRY_AFTER_S = 2;
+
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
@@ -41,7 +46,9 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    // better-sqlite3 blocks the event loop while it waits for a lock another process holds: wait briefly,
+    // then fail, and the write answers 503 with Retry-After (plugins/errors.ts) while reads go on (WAL).
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
     );

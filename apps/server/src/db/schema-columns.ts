@@ -42,6 +42,7 @@ export const schemaColumns = {
     role_id: 'not null',
     company_id: 'null',
     tokens_valid_after: 'not null',
+    token_version: 'not null',
     created_at: 'not null',
     updated_at: 'not null',
   },
@@ -49,6 +50,11 @@ export const schemaColumns = {
     user_id: 'not null',
     unit_type: 'not null',
     unit_id: 'not null',
+  },
+  attempt_counts: {
+    key: 'not null',
+    count: 'not null',
+    window_started_at: 'not null',
   },
   password_resets: {
     id: 'not null',

@@ -34,8 +34,17 @@ export interface UsersTable {
   company_id: number | null;
   /** Tokens issued (iat, seconds) before this are refused: set when the password changes. */
   tokens_valid_after: number;
+  /** Version stamped into session tokens; raising it ends every token issued before (migration 0013). */
+  token_version: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+/** Attempts per limiter key (`login:ip:…`, `login:email:…`, `reset:…`) in the window that started at. */
+export interface AttemptCountsTable {
+  key: string;
+  count: number;
+  window_started_at: number;
 }
 
 export interface UserUnitsTable {
@@ -405,6 +414,7 @@ export interface Database {
   users: UsersTable;
   user_units: UserUnitsTable;
   password_resets: PasswordResetsTable;
+  attempt_counts: AttemptCountsTable;
   user_dashboards: UserDashboardsTable;
   audit_log: AuditLogTable;
   companies: CompaniesTable;

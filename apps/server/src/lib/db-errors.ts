@@ -15,3 +15,12 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * SQLite could not get its lock within the short busy timeout: another process (a backup, an external
+ * writer) holds the database. The write is refused with 503 and Retry-After instead of stalling the server.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code !== undefined && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}

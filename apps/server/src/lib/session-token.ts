@@ -1,6 +1,6 @@
 import { ALL_PERMISSIONS, type Permission } from '@solar/shared';
 import type { AppContext } from '../context';
-import { findRolePermissions } from '../plugins/session.repository';
+import { findRolePermissions, findTokenVersion } from '../plugins/session.repository';
 
 /** The (page, method) pairs a role grants now: every pair for the administrator role. */
 export async function currentPermissions(
@@ -10,15 +10,21 @@ export async function currentPermissions(
   return role.isAdmin ? [...ALL_PERMISSIONS] : findRolePermissions(db, role.id);
 }
 
-/** Signs a session token carrying the user's current permissions (8 h, or 30 days with remember). */
+/**
+ * Signs a session token carrying the user's current permissions and token version (8 h, or 30 days with
+ * remember).
+ */
 export async function issueSessionToken(
   ctx: Pick<AppContext, 'db' | 'tokens'>,
   user: { id: number; name: string; surname: string; roleId: number; isAdmin: boolean },
   remember: boolean,
 ): Promise<string> {
-  const permissions = await currentPermissions(ctx.db, { id: user.roleId, isAdmin: user.isAdmin });
+  const [permissions, tokenVersion] = await Promise.all([
+    currentPermissions(ctx.db, { id: user.roleId, isAdmin: user.isAdmin }),
+    findTokenVersion(ctx.db, user.id),
+  ]);
   return ctx.tokens.sign(
-    { id: user.id, name: `${user.name} ${user.surname}`, role_id: user.roleId, permissions },
+    { id: user.id, name: `${user.name} ${user.surname}`, role_id: user.roleId, permissions, tokenVersion },
     remember,
   );
 }

@@ -8,6 +8,8 @@ export interface SessionToken extends TokenClaims {
   iat: number;
   exp: number;
   remember: boolean;
+  /** The user's token version at issue (claim `ver`; 0 when absent): a raised version ends the token. */
+  version: number;
 }
 
 /** Signs and checks the session JWT (HS256). */
@@ -22,10 +24,11 @@ export class TokenService {
   }
 
   sign(
-    user: { id: number; name: string; role_id: number; permissions: Permission[] },
+    user: { id: number; name: string; role_id: number; permissions: Permission[]; tokenVersion?: number },
     remember: boolean,
   ): Promise<string> {
-    return new SignJWT({ name: user.name, role_id: user.role_id, permissions: user.permissions, remember })
+    const claims = { name: user.name, role_id: user.role_id, permissions: user.permissions, remember };
+    return new SignJWT({ ...claims, ver: user.tokenVersion ?? 0 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setIssuedAt()
@@ -39,7 +42,15 @@ export class TokenService {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const claims = tokenClaims.safeParse(payload);
       if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
-      return { ...claims.data, iat: payload.iat, exp: payload.exp, remember: payload.remember === true };
+      const version = payload.ver === undefined ? 0 : payload.ver;
+      if (typeof version !== 'number' || !Number.isSafeInteger(version)) return null;
+      return {
+        ...claims.data,
+        iat: payload.iat,
+        exp: payload.exp,
+        remember: payload.remember === true,
+        version,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

@@ -81,6 +81,15 @@ export function methodFor(
   return id === 0 ? 'create' : 'update';
 }
 
+/**
+ * The token of an `Authorization: Bearer …` header, or undefined. The scheme name is matched without
+ * regard to case (RFC 9110 §11.1: `bearer` and `BEARER` are the same scheme).
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
 /** Routes registered with their access, for the permission test that walks them all. */
 export interface AccessEntry {
   method: string;
@@ -124,12 +133,15 @@ export const authPlugin = fp(
     });
 
     async function authenticate(request: FastifyRequest): Promise<Caller | null> {
-      const header = request.headers.authorization;
-      if (!header?.startsWith('Bearer ')) return null;
-      const claims = await tokens.verify(header.slice(7).trim());
+      const token = bearerToken(request.headers.authorization);
+      if (!token) return null;
+      const claims = await tokens.verify(token);
       if (!claims) return null;
       const user = await findSessionUser(db, Number(claims.sub));
-      if (!user || !user.isActive || claims.iat < user.tokensValidAfter) return null;
+      // The version ends tokens issued before a password change even within the same second, where the
+      // whole-second iat cannot tell them apart (issue 13, hole 1).
+      if (!user || !user.isActive || claims.version !== user.tokenVersion) return null;
+      if (claims.iat < user.tokensValidAfter) return null;
       const [permissions, units] = await Promise.all([
         findRolePermissions(db, user.roleId),
         findUserUnits(db, user.id),

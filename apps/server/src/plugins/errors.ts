@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { E, type Problem } from '@solar/shared';
+import { DATABASE_BUSY_RETRY_AFTER_S } from '../db/database';
+import { isDatabaseBusy } from '../lib/db-errors';
 import { HttpError } from '../lib/http-errors';
 
 /** Sends an RFC 9457 problem object. */
@@ -44,6 +46,11 @@ export const errorsPlugin = fp(
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         return sendProblem(reply, 400, E.badRequest, fieldErrors(error));
+      }
+      if (isDatabaseBusy(error)) {
+        request.log.warn({ err: error }, 'database locked by another process');
+        void reply.header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_S));
+        return sendProblem(reply, 503, E.databaseBusy);
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {

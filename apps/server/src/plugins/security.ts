@@ -37,8 +37,17 @@ export const securityPlugin = fp(
           formAction: ["'self'"],
         },
       },
+      // frame-ancestors 'none' above is the one rule on framing; X-Frame-Options: SAMEORIGIN said otherwise.
+      xFrameOptions: false,
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: false,
+    });
+    // API answers carry tokens and company data: no browser or proxy cache may keep them. Routes that
+    // choose their own policy (none today) keep it; the web files have theirs (plugins/web.ts).
+    app.addHook('onSend', async (request, reply) => {
+      if (/^\/api\//i.test(request.url) && !reply.hasHeader('cache-control')) {
+        void reply.header('cache-control', 'no-store');
+      }
     });
   },
   { name: 'security' },

@@ -9,6 +9,7 @@ export interface SessionRow {
   isAdmin: boolean;
   isActive: boolean;
   tokensValidAfter: number;
+  tokenVersion: number;
   languageId: number;
   companyId: number | null;
 }
@@ -26,6 +27,7 @@ export async function findSessionUser(db: Db, userId: number): Promise<SessionRo
       'roles.is_admin',
       'users.is_active',
       'users.tokens_valid_after',
+      'users.token_version',
       'users.language_id',
       'users.company_id',
     ])
@@ -40,6 +42,7 @@ export async function findSessionUser(db: Db, userId: number): Promise<SessionRo
       isAdmin: row.is_admin === 1,
       isActive: row.is_active === 1,
       tokensValidAfter: row.tokens_valid_after,
+      tokenVersion: Number(row.token_version),
       languageId: row.language_id,
       companyId: row.company_id,
     }
@@ -64,4 +67,26 @@ export async function findUserUnits(db: Db, userId: number): Promise<UserUnit[]>
     .where('user_id', '=', userId)
     .execute();
   return rows.map((r) => ({ unit_type: r.unit_type as UserUnit['unit_type'], unit_id: r.unit_id }));
+}
+
+/** The version new tokens of the user carry (0 for a missing user, whose tokens are refused anyway). */
+export async function findTokenVersion(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('token_version')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.token_version ?? 0);
+}
+
+/**
+ * Ends every session token of the user issued so far (password change, reset, deactivation): run it in
+ * the transaction of the change.
+ */
+export async function raiseTokenVersion(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type {} from '@fastify/cookie';
 import { E, XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
+import type {} from './auth';
 import { sendProblem } from './errors';
 
 /** Methods the anti-forgery check lets through; the OpenAPI document requires the pair on all others. */
@@ -17,7 +18,9 @@ function sameToken(a: string, b: string): boolean {
 /**
  * Double-submit anti-forgery check (spec §9): every response to a client without the cookie sets
  * `XSRF-TOKEN` (readable by the page, SameSite=Strict); every state-changing request must echo it
- * in `X-XSRF-TOKEN`. Requests carrying an ingest key (`X-Api-Key`) are machine clients and exempt.
+ * in `X-XSRF-TOKEN`. Only an ingest route called with an `X-Api-Key` is exempt: a machine client, which
+ * the auth hook then lets in only with a valid ingest key (401 otherwise). On every other route the
+ * header means nothing, so it cannot switch the check off for a browser session.
  */
 export const xsrfPlugin = fp(
   (app: FastifyInstance, options: { secure: boolean }) => {
@@ -32,7 +35,8 @@ export const xsrfPlugin = fp(
         });
       }
       if (SAFE_METHODS.has(request.method)) return;
-      if (request.headers['x-api-key']) return;
+      const ingestRoute = request.routeOptions.config?.access?.kind === 'ingest';
+      if (ingestRoute && request.headers['x-api-key'] !== undefined) return;
       const header = request.headers[XSRF_HEADER.toLowerCase()];
       if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
         return sendProblem(reply, 403, E.xsrf);

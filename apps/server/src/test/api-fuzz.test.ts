@@ -283,4 +283,37 @@ describe(`API fuzz (${dialectUnderTest})`, { timeout: 180_000 }, () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it('answers no 5xx to JSON nested 100,000 deep, as the whole body or in any field, on every route', async () => {
+    // Issue 13, hole 5: 100,000 levels overflowed the stack in JSON.stringify (500). Sent as raw text, the
+    // way an attacker would, since building such an object and stringifying it here would overflow too.
+    const deep = (depth: number, open: string, close: string) =>
+      `${open.repeat(depth)}${close.repeat(depth)}`;
+    const nests = [deep(100_000, '[', ']'), `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`];
+    const bodies = validBodies(tree, 'Deep');
+    const failures: string[] = [];
+    let cases = 0;
+    for (const route of t.app.accessTable) {
+      if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)) continue;
+      const url = route.url.replace(/:[A-Za-z_]+/g, String(tree.plantId)).replace('*', 'x');
+      const resource = Object.keys(bodies).find((k) => route.url.toLowerCase().includes(`/${k}`));
+      const valid = JSON.stringify(resource ? bodies[resource] : { name: 'Deep' }).slice(1, -1);
+      const fields = ['data', 'name', 'points', 'permissions', 'values', 'signal_ids', 'user_units', 'email'];
+      for (const nest of nests) {
+        const payloads = [nest, ...fields.map((f) => `{${valid ? `${valid},` : ''}"${f}":${nest}}`)];
+        for (const payload of payloads) {
+          cases++;
+          const res = await t.http.call(route.method, url, {
+            token: admin.token,
+            body: payload,
+            headers: { 'content-type': 'application/json' },
+          });
+          if (res.statusCode >= 500 && !upstreamFailure(res))
+            failures.push(`${route.method} ${url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(cases).toBeGreaterThan(100);
+  });
 });

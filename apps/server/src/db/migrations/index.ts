@@ -9,6 +9,7 @@ import { kpi } from './2026-11-23-0008-kpi';
 import { singleLine } from './2026-11-23-0009-single-line';
 import { signalBounds } from './2026-11-23-0011-signal-bounds';
 import { deviceLastData } from './2026-11-24-0012-device-last-data';
+import { sessionHardening } from './2026-11-25-0013-session-hardening';
 import { rawPartitions } from './2026-11-25-0016-raw-partitions';
 import { systemSettings } from './2026-11-25-0020-system-settings';
 import type { DialectMigration } from './helpers';
@@ -26,6 +27,7 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0009-single-line': singleLine,
   '2026-11-23-0011-signal-bounds': signalBounds,
   '2026-11-24-0012-device-last-data': deviceLastData,
+  '2026-11-25-0013-session-hardening': sessionHardening,
   '2026-11-25-0016-raw-partitions': rawPartitions,
   '2026-11-25-0020-system-settings': systemSettings,
 };

@@ -60,7 +60,13 @@ export async function setPassword(
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password_hash: hash, tokens_valid_after: validAfterS, updated_at: now })
+    .set((eb) => ({
+      password_hash: hash,
+      tokens_valid_after: validAfterS,
+      // Ends tokens issued earlier in the same second too (tokens_valid_after is whole seconds).
+      token_version: eb('token_version', '+', 1),
+      updated_at: now,
+    }))
     .where('id', '=', userId)
     .execute();
 }

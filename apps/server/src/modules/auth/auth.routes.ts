@@ -9,6 +9,7 @@ import {
   tokenAnswer,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
+import { DEVICE_COOKIE_MAX_AGE_S, DEVICE_COOKIE_PATH } from '../../lib/device-cookie';
 import { access } from '../../plugins/auth';
 import { problems } from '../../plugins/openapi';
 import { AuthService } from './auth.service';
@@ -30,7 +31,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
         response: { 200: tokenAnswer, ...problems(401, 429) },
       },
     },
-    (request) => service.login(request.body, request.ip),
+    async (request, reply) => {
+      const { token, deviceCookie } = await service.login(request.body, request.ip, request.cookies);
+      // Signed (HMAC) and HttpOnly: scripts cannot read it, and only this server can make one.
+      void reply.setCookie(deviceCookie.name, deviceCookie.value, {
+        path: DEVICE_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: ctx.config.cookieSecure,
+        maxAge: DEVICE_COOKIE_MAX_AGE_S,
+      });
+      return { token };
+    },
   );
 
   app.post(

@@ -3,6 +3,7 @@ import { E, localeOfLanguageId, type LoginBody } from '@solar/shared';
 import { translate } from '@solar/i18n';
 import type { AppContext } from '../../context';
 import { recordAudit } from '../../lib/audit';
+import { DeviceCookies, deviceCookieName } from '../../lib/device-cookie';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { issueSessionToken } from '../../lib/session-token';
@@ -26,6 +27,7 @@ const linkInvalid = () => new HttpError(400, E.resetLinkInvalid);
 
 const ipKey = (ip: string) => `ip:${ip}`;
 const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`;
+const deviceKey = (nonce: string) => `device:${nonce}`;
 
 /**
  * Sign-in and password reset by mail. Answers never tell whether an email is registered: unknown and
@@ -33,11 +35,14 @@ const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`;
  */
 export class AuthService {
   private dummyHash: Promise<string> | undefined;
+  private readonly devices: DeviceCookies;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly log: ErrorLog = console,
-  ) {}
+  ) {
+    this.devices = new DeviceCookies(ctx.config.jwtSecret);
+  }
 
   /** A hash of a random password at the configured cost, to verify against when the email is unknown. */
   private dummy(): Promise<string> {
@@ -45,20 +50,36 @@ export class AuthService {
     return this.dummyHash;
   }
 
-  /** POST users/login: a session token, 401 for wrong credentials or an inactive account, 429 when blocked. */
-  async login(body: LoginBody, ip: string): Promise<{ token: string }> {
+  /**
+   * POST users/login: a session token, 401 for wrong credentials or an inactive account, 429 when blocked.
+   * Attempts count per IP and, from a browser this account never signed in from, per email (against
+   * spraying); a browser holding the account's device cookie counts on its own instead, so strangers
+   * failing on purpose cannot lock the owner out (OWASP device cookies). The owner gets one mail when the
+   * email's limit trips. `deviceCookie` is the cookie to set after a success.
+   */
+  async login(
+    body: LoginBody,
+    ip: string,
+    cookies: Readonly<Record<string, string | undefined>> = {},
+  ): Promise<{ token: string; deviceCookie: { name: string; value: string } }> {
     const { loginLimiter: limiter, db, config } = this.ctx;
-    const keys = [ipKey(ip), emailKey(body.email)];
-    const wait = Math.max(...keys.map((k) => limiter.blockedFor(k)));
-    if (wait > 0) throw tooManyRequests(wait);
-
     const user = await repo.findUserByEmail(db, body.email);
+    const device = user && this.devices.verify(user.id, cookies[deviceCookieName(user.id)]);
+    const accountKey = device ? deviceKey(device) : emailKey(body.email);
+    const keys = [ipKey(ip), accountKey];
+    // Counted before the password is checked: parallel attempts cannot all pass a check made before any count.
+    const counts = await Promise.all(keys.map((key) => limiter.hit(key)));
+    const over = counts.filter((c) => c.count > limiter.max);
+    if (over.length) throw tooManyRequests(Math.max(...over.map((c) => c.retryAfterS)));
+
     const valid = await verifyPassword(body.password, user?.passwordHash ?? (await this.dummy()));
     if (!user || !valid || !user.isActive) {
-      for (const key of keys) limiter.record(key);
+      // Exactly one attempt sees the count reach the limit: the owner is told once per window.
+      if (user?.isActive && !device && counts[1]!.count === limiter.max) this.mailLockout(user);
       throw unauthorized(E.invalidCredentials);
     }
-    limiter.reset(emailKey(body.email));
+    // A right password is no failure: it gives its slot back and clears the account's counter.
+    await Promise.all([limiter.undo(ipKey(ip)), limiter.reset(accountKey)]);
 
     if (needsRehash(user.passwordHash, config.scryptLogN)) {
       await repo.updatePasswordHash(db, user.id, await hashPassword(body.password, config.scryptLogN));
@@ -71,7 +92,33 @@ export class AuthService {
       ip,
       at: this.ctx.now(),
     });
-    return { token: await issueSessionToken(this.ctx, user, body.remember === true) };
+    return {
+      token: await issueSessionToken(this.ctx, user, body.remember === true),
+      deviceCookie: { name: deviceCookieName(user.id), value: this.devices.issue(user.id) },
+    };
+  }
+
+  /** Tells the owner, in their language, that sign-ins from new devices are blocked for a while. */
+  private mailLockout(user: repo.LoginUser): void {
+    const { loginLimiter: limiter } = this.ctx;
+    const locale = localeOfLanguageId(user.languageId);
+    const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
+    const lines = [
+      t('lockoutGreeting', { name: user.name }),
+      t('lockoutBody', {
+        count: String(limiter.max),
+        minutes: String(Math.round(limiter.windowMs / 60_000)),
+      }),
+      t('lockoutAdvice'),
+    ];
+    this.ctx.mailer
+      .send({
+        to: user.email,
+        subject: t('lockoutSubject'),
+        text: lines.join('\n\n'),
+        html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n'),
+      })
+      .catch((error: unknown) => this.log.error({ err: error, userId: user.id }, 'lockout mail failed'));
   }
 
   /**
@@ -81,10 +128,9 @@ export class AuthService {
    */
   async requestReset(email: string, ip: string): Promise<{ ok: true }> {
     const { resetLimiter: limiter, db, config } = this.ctx;
-    const keys = [ipKey(ip), emailKey(email)];
-    const wait = Math.max(...keys.map((k) => limiter.blockedFor(k)));
-    if (wait > 0) throw tooManyRequests(wait);
-    for (const key of keys) limiter.record(key);
+    const counts = await Promise.all([ipKey(ip), emailKey(email)].map((key) => limiter.hit(key)));
+    const over = counts.filter((c) => c.count > limiter.max);
+    if (over.length) throw tooManyRequests(Math.max(...over.map((c) => c.retryAfterS)));
 
     const user = await repo.findUserByEmail(db, email);
     if (!user?.isActive) return { ok: true };
@@ -151,9 +197,10 @@ export class AuthService {
       });
       return reset.userId;
     });
+    this.ctx.sessionEvents.emit({ kind: 'user', userId });
     const email = await repo.emailOfUser(db, userId);
     // The owner proved control of the mailbox: earlier failed sign-ins no longer block the account.
-    if (email) this.ctx.loginLimiter.reset(emailKey(email));
+    if (email) await this.ctx.loginLimiter.reset(emailKey(email));
     return { ok: true };
   }
 }

@@ -177,7 +177,7 @@ describe(`auth (${dialectUnderTest})`, () => {
       expect((await t.http.post('/api/users/login', DEMO.admin, { remoteAddress: ip })).statusCode).toBe(429);
       // A different IP and email still signs in.
       await t.http.login(DEMO.admin.email, DEMO.admin.password, '198.51.100.3');
-      t.ctx.loginLimiter.reset(`email:${DEMO.operator.email}`);
+      await t.ctx.loginLimiter.reset(`email:${DEMO.operator.email}`);
     });
 
     it('resets the email counter on success', async () => {

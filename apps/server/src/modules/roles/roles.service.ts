@@ -15,7 +15,7 @@ const duplicateName = () => conflict(E.duplicate, { name: [V.duplicate] });
  * admin changes them. The administrator role always holds every pair and cannot be deleted.
  */
 export class RolesService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'sessionEvents'>) {}
 
   list(_actor: Actor, filter: repo.RoleListFilter): Promise<RoleList> {
     return repo.listRoles(this.ctx.db, filter);
@@ -29,7 +29,7 @@ export class RolesService {
   async save(actor: Actor, id: number, body: Body): Promise<Role> {
     if (!actor.isAdmin) throw forbidden();
     const values: repo.RoleValues = { name: body.name, description: body.description ?? null };
-    return auditedSave(this.ctx, actor, id, {
+    const saved = await auditedSave(this.ctx, actor, id, {
       entity: 'role',
       find: (trx, roleId) => repo.findRole(trx, roleId),
       check: async (trx) => {
@@ -47,6 +47,9 @@ export class RolesService {
       },
       onUnique: duplicateName,
     });
+    // The holders' open streams must not keep permissions the role no longer grants.
+    if (id !== 0) this.ctx.sessionEvents.emit({ kind: 'role', roleId: id });
+    return saved;
   }
 
   /** Admin only. Refused with 409 while users hold the role, and always for the administrator role. */

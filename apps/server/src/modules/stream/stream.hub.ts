@@ -5,9 +5,12 @@ import {
   STREAM_MIN_INTERVAL_MS,
   type Method,
   type Page,
+  type Permission,
   type StreamLatestEvent,
+  type UserUnit,
 } from '@solar/shared';
 import type { Scope } from '../../lib/scope';
+import type { SessionChange, SessionEvents } from '../../lib/session-events';
 import type { StoredPoint, TelemetryHub } from '../../telemetry-store/telemetry-hub';
 
 /** Where a connection's bytes go: the HTTP response in production, an array in unit tests. */
@@ -23,7 +26,15 @@ export interface StreamSink {
 /** Who holds a connection, as the hub needs it: scope for plant-wide events, the session for expiry. */
 export interface StreamOwner {
   userId: number;
+  /** The owner's role: a change to its permissions ends the connection. The stream route always sets it. */
+  roleId?: number;
   scope: Scope;
+  /**
+   * What decided the scope and permissions at open (role, company, units, permissions, token version):
+   * the heartbeat ends the connection when the database says otherwise (a change missed by the events).
+   * The stream route always sets it; connections opened in process without it skip that comparison.
+   */
+  sessionKey?: string;
   can(page: Page, method: Method): boolean;
   /** Token issue and expiry (epoch seconds): the stream ends when the session ends. */
   tokenIat: number;
@@ -34,7 +45,33 @@ export interface StreamOwner {
 export interface StreamLookups {
   plantReachable(scope: Scope, plantId: number): Promise<boolean>;
   /** Whether each user is still active and from when their tokens count (a missing user is gone). */
-  sessionStates(userIds: readonly number[]): Promise<Map<number, { active: boolean; validAfter: number }>>;
+  sessionStates(userIds: readonly number[]): Promise<Map<number, SessionState>>;
+}
+
+/** What decides a connection's reach, as one comparable string (order of permissions and units aside). */
+export function sessionKeyOf(session: {
+  roleId: number;
+  isAdmin: boolean;
+  companyId: number | null;
+  tokenVersion: number;
+  permissions: readonly Permission[];
+  units: readonly UserUnit[];
+}): string {
+  // The administrator holds every pair whatever the table says: its rows must not make keys differ.
+  const pairs = session.isAdmin ? [] : session.permissions;
+  const permissions = pairs.map((p) => `${p.page}:${p.method}`).sort();
+  const units = session.units.map((u) => `${u.unit_type}:${u.unit_id}`).sort();
+  const { roleId, isAdmin, companyId, tokenVersion } = session;
+  return JSON.stringify([roleId, isAdmin, companyId, tokenVersion, permissions, units]);
+}
+
+/** A user's session as the database has it now. */
+export interface SessionState {
+  active: boolean;
+  /** Tokens issued (iat, seconds) before this are ended. */
+  validAfter: number;
+  /** The key StreamOwner.sessionKey is compared with. */
+  sessionKey: string;
 }
 
 export class TooManyConnections extends Error {}
@@ -71,14 +108,17 @@ export class StreamHub {
   private readonly bySignal = new Map<number, Set<Connection>>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeSessions: () => void;
 
   constructor(
     telemetry: Pick<TelemetryHub, 'onStored'>,
     private readonly lookups: StreamLookups,
     private readonly now: () => number = Date.now,
     private readonly log: (error: unknown) => void = () => undefined,
+    sessions?: Pick<SessionEvents, 'on'>,
   ) {
     this.unsubscribe = telemetry.onStored((points) => this.onStored(points));
+    this.unsubscribeSessions = sessions?.on((change) => this.endSessions(change)) ?? (() => undefined);
     this.heartbeat = setInterval(() => void this.beat(), STREAM_HEARTBEAT_S * 1000);
     this.heartbeat.unref();
   }
@@ -192,10 +232,23 @@ export class StreamHub {
     return sent;
   }
 
+  /**
+   * Ends at once, before any further event, every connection whose scope or permissions the change may
+   * alter (issue 13, hole 2). The client opens a new one, scoped as the user is now.
+   */
+  endSessions(change: SessionChange): number {
+    const ended = [...this.connections.values()].filter((c) =>
+      change.kind === 'user' ? c.owner.userId === change.userId : c.owner.roleId === change.roleId,
+    );
+    for (const c of ended) this.close(c.id);
+    return ended.length;
+  }
+
   /** Ends every connection and stops listening (server shutdown). */
   shutdown(): void {
     clearInterval(this.heartbeat);
     this.unsubscribe();
+    this.unsubscribeSessions();
     for (const id of [...this.connections.keys()]) this.close(id);
   }
 
@@ -256,6 +309,8 @@ export class StreamHub {
       for (const c of open) {
         const state = states.get(c.owner.userId);
         if (!state?.active || c.owner.tokenIat < state.validAfter) this.close(c.id);
+        else if (c.owner.sessionKey !== undefined && state.sessionKey !== c.owner.sessionKey)
+          this.close(c.id);
       }
     } catch (error) {
       this.log(error);

@@ -5,10 +5,10 @@ import { E, streamConnectionParam, streamSubscriptionAnswer, streamSubscriptionB
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { scopeOf } from '../../lib/scope';
-import { access, callerOf } from '../../plugins/auth';
+import { access, bearerToken, callerOf } from '../../plugins/auth';
 import { sendProblem } from '../../plugins/errors';
 import { problems } from '../../plugins/openapi';
-import type { StreamSink } from './stream.hub';
+import { sessionKeyOf, type StreamSink } from './stream.hub';
 import { StreamService } from './stream.service';
 
 /**
@@ -44,7 +44,7 @@ export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
         return sendProblem(reply, 406, E.badRequest);
       }
       const caller = callerOf(request);
-      const claims = await ctx.tokens.verify(request.headers.authorization?.slice(7).trim() ?? '');
+      const claims = await ctx.tokens.verify(bearerToken(request.headers.authorization) ?? '');
       if (!claims) return sendProblem(reply, 401, E.unauthorized);
       if (!hub.canOpen(caller.userId)) {
         void reply.header('retry-after', '30');
@@ -69,7 +69,9 @@ export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
       const id = hub.open(
         {
           userId: caller.userId,
+          roleId: caller.roleId,
           scope: scopeOf(caller),
+          sessionKey: sessionKeyOf({ ...caller, tokenVersion: claims.version }),
           can: (page, method) => caller.can(page, method),
           tokenIat: claims.iat,
           tokenExp: claims.exp,

@@ -8,7 +8,9 @@ import { plantReachable, sessionStates, signalsInScope } from './stream.reposito
  * The app's one StreamHub, built by buildApp and handed around as `ctx.stream`. Other modules publish
  * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
  */
-export function createStreamHub(deps: Pick<AppContext, 'db' | 'telemetry' | 'now'>): StreamHub {
+export function createStreamHub(
+  deps: Pick<AppContext, 'db' | 'telemetry' | 'now' | 'sessionEvents'>,
+): StreamHub {
   return new StreamHub(
     deps.telemetry,
     {
@@ -16,6 +18,9 @@ export function createStreamHub(deps: Pick<AppContext, 'db' | 'telemetry' | 'now
       sessionStates: (userIds) => sessionStates(deps.db, userIds),
     },
     () => deps.now(),
+    undefined,
+    // A change to a user's or a role's reach ends the affected connections at once (issue 13, hole 2).
+    deps.sessionEvents,
   );
 }
 

@@ -232,7 +232,13 @@ export async function setUnits(db: Db, userId: number, units: readonly UserUnit[
 export async function setPassword(db: Db, id: number, hash: string, validAfterS: number, now: number) {
   await db
     .updateTable('users')
-    .set({ password_hash: hash, tokens_valid_after: validAfterS, updated_at: now })
+    .set((eb) => ({
+      password_hash: hash,
+      tokens_valid_after: validAfterS,
+      // Ends tokens issued earlier in the same second too (tokens_valid_after is whole seconds).
+      token_version: eb('token_version', '+', 1),
+      updated_at: now,
+    }))
     .where('id', '=', id)
     .execute();
   await db
