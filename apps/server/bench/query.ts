@@ -1,107 +1,170 @@
 /**
- * bench:query — read latency over a year of telemetry. Generates BENCH_SIGNALS signals (500) across 10 plants;
- * BENCH_DAYS (365) of rollups written directly (5m/1h/1d rows from a synthetic day curve, not through the
- * ingest path: a year of 1-minute points through HTTP would take hours) and BENCH_RAW_DAYS (90) of raw
- * 1-minute points for the most recent days (bulk insert). Prints p50/p95 of three reads and database size.
- * Against PostgreSQL when DATABASE_URL is set.
+ * bench:query — read latency over the full-size telemetry history: BENCH_SIGNALS signals (500) on 10 plants
+ * of 10 inverters, BENCH_DAYS (1,826: five years) of 1d and 1h rollups, BENCH_5M_DAYS (BENCH_DAYS) of 5m
+ * rollups and BENCH_RAW_DAYS (90) of raw 1-minute points, written by bench/history-generator.ts inside the
+ * database; plus one plant of 1,000 signals with latest values. Prints p50/p95 of BENCH_RUNS calls (50,
+ * after 3 warm-up calls) of four reads over HTTP (app.inject), the load average, the query plans
+ * (BENCH_EXPLAIN=1) and the bytes per raw point and rollup row. Against PostgreSQL when DATABASE_URL is set.
+ *
+ * BENCH_CACHE=dir keeps the generated database (SQLite file under dir, or a PostgreSQL schema named after
+ * the sizes) and reuses it on the next run with the same sizes: generation then takes no time at all.
  */
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { dayBucket } from '../src/telemetry-store/buckets';
-import { insertRaw, upsertRollups, type RollupRow } from '../src/telemetry-store/telemetry-store.repository';
-import { benchApp, pct, rssMiB, seedPlants, benchAdminToken } from './setup';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { generateHistory, type HistorySignal } from './history-generator';
+import { benchAdminToken, pct, rssMiB, seedPlants } from './setup';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 500);
-const DAYS = Number(process.env.BENCH_DAYS ?? 365);
+const DAYS = Number(process.env.BENCH_DAYS ?? 1_826);
+const FIVE_MINUTE_DAYS = Math.min(DAYS, Number(process.env.BENCH_5M_DAYS ?? DAYS));
 const RAW_DAYS = Math.min(DAYS, Number(process.env.BENCH_RAW_DAYS ?? 90));
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
+const CACHE = process.env.BENCH_CACHE;
+/** BENCH_SIZES=0 skips counting rows and bytes (minutes on a full-size database). */
+const SIZES = process.env.BENCH_SIZES !== '0';
+const DATABASE_URL = process.env.DATABASE_URL;
 const DAY = 86_400_000;
 
-const { app, ctx, config } = await benchApp(process.env.DATABASE_URL);
-const per = Math.max(2, Math.round(SIGNALS / 100));
-const plants = await seedPlants(ctx.db, 10, 10, per);
-const now = Date.now();
-const token = await benchAdminToken(ctx);
-
-/** kW of a 100 kW inverter at minute m of the day: a clipped sine between 06:00 and 18:00 UTC+3. */
-const powerAt = (ms: number) =>
-  Math.max(0, Math.sin(((((ms + 3 * 3_600_000) % DAY) / DAY) * 24 - 6) * (Math.PI / 12)) * 100);
-
-const today = Math.floor(now / DAY) * DAY;
-const start = today - DAYS * DAY;
-const rawStart = today - RAW_DAYS * DAY;
-let rawPoints = 0;
-let rollupRows = 0;
-const t0 = performance.now();
-for (const plant of plants) {
-  const tz = plant.plantId % 2 ? 'Europe/Istanbul' : 'Europe/Skopje';
-  for (const signal of plant.signals) {
-    const counter = plant.counters.includes(signal);
-    // Rollups for the whole year from per-minute synthetic values, aggregated here.
-    const rows: Record<'5m' | '1h' | '1d', Map<number, RollupRow>> = {
-      '5m': new Map(),
-      '1h': new Map(),
-      '1d': new Map(),
-    };
-    let energy = 0;
-    const raw: { signal_id: number; ts: number; value: number }[] = [];
-    for (let ts = start; ts < today; ts += 60_000) {
-      const p = powerAt(ts);
-      const inc = p / 60;
-      energy += inc;
-      const value = counter ? energy : p;
-      if (ts >= rawStart) raw.push({ signal_id: signal, ts, value });
-      for (const [res, bucket] of [
-        ['5m', ts - (ts % 300_000)],
-        ['1h', ts - (ts % 3_600_000)],
-        ['1d', dayBucket(ts - (ts % 900_000), tz)],
-      ] as const) {
-        const r = rows[res].get(bucket);
-        if (!r)
-          rows[res].set(bucket, {
-            signal_id: signal,
-            bucket,
-            min: value,
-            max: value,
-            sum: value,
-            count: 1,
-            first: value,
-            first_ts: ts,
-            last: value,
-            last_ts: ts,
-            delta: counter ? inc : null,
-          });
-        else {
-          r.min = Math.min(r.min, value);
-          r.max = Math.max(r.max, value);
-          r.sum += value;
-          r.count++;
-          r.last = value;
-          r.last_ts = ts;
-          if (counter) r.delta! += inc;
-        }
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+const sizes = `s${SIGNALS}-d${DAYS}-f${FIVE_MINUTE_DAYS}-r${RAW_DAYS}`;
+const dataDir = CACHE
+  ? path.resolve(CACHE, `query-${sizes}`)
+  : mkdtempSync(path.join(tmpdir(), 'solar-bench-'));
+mkdirSync(dataDir, { recursive: true });
+const cached = CACHE
+  ? DATABASE_URL
+    ? undefined // decided below, once connected
+    : existsSync(path.join(dataDir, 'solar.db'))
+  : false;
+const config = loadConfig({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'error',
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  DEMO: 'false',
+  SIMULATOR: 'false',
+  MODBUS_POLLER: 'false',
+  // Ten years: the retention job must not delete the generated raw points while the bench runs.
+  TELEMETRY_RAW_RETENTION_DAYS: '3650',
+  ...(DATABASE_URL
+    ? {
+        DATABASE_URL,
+        DATABASE_SCHEMA: CACHE
+          ? `bench_query_${sizes.replace(/-/g, '_')}`
+          : `bench_${randomBytes(4).toString('hex')}`,
       }
-    }
-    await ctx.db.transaction().execute(async (trx) => {
-      for (const res of ['5m', '1h', '1d'] as const) {
-        const list = [...rows[res].values()];
-        rollupRows += list.length;
-        for (let i = 0; i < list.length; i += 20_000)
-          await upsertRollups(trx, ctx.dialect, res, list.slice(i, i + 20_000));
-      }
-      for (let i = 0; i < raw.length; i += 10_000)
-        await insertRaw(trx, ctx.dialect, raw.slice(i, i + 10_000));
-    });
-    rawPoints += raw.length;
-  }
-  console.log(
-    `generated plant ${plant.plantId}: ${rawPoints} raw points, ${rollupRows} rollup rows, ${((performance.now() - t0) / 1000).toFixed(0)} s, RSS ${rssMiB()} MiB`,
+    : {}),
+});
+const { app, ctx } = await buildApp(config);
+await app.ready();
+const { db, dialect } = ctx;
+console.log(`${dialect}, ${sizes}, load average ${load()} (1/5/15 min), ${new Date().toISOString()}`);
+
+const today = Math.floor(Date.now() / DAY) * DAY;
+interface Layout {
+  today: number;
+  plants: Awaited<ReturnType<typeof seedPlants>>;
+  latestPlant: number;
+}
+let layout: Layout;
+const reuse =
+  cached ??
+  !!(await db
+    .selectFrom('plants')
+    .select('id')
+    .executeTakeFirst()
+    .catch(() => undefined));
+if (reuse) {
+  // The plants and signals seedPlants made, read back in the same order.
+  const plants = await db.selectFrom('plants').select(['id', 'name']).orderBy('id').execute();
+  const signals = await db
+    .selectFrom('signals')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .select(['signals.id', 'signals.key', 'devices.plant_id'])
+    .orderBy('signals.id')
+    .execute();
+  const meta = await db
+    .selectFrom('telemetry_latest')
+    .select((eb) => eb.fn.max('ts').as('ts'))
+    .executeTakeFirstOrThrow();
+  layout = {
+    today: Number(meta.ts) + 60_000,
+    plants: plants.slice(0, -1).map((p) => {
+      const own = signals.filter((s) => s.plant_id === p.id);
+      return {
+        plantId: p.id,
+        key: '',
+        counters: own.filter((s) => s.key === 'total_energy').map((s) => s.id),
+        powers: own.filter((s) => s.key === 'ac_power').map((s) => s.id),
+        signals: own.map((s) => s.id),
+      };
+    }),
+    latestPlant: plants.at(-1)!.id,
+  };
+  console.log(`reusing the generated history in ${DATABASE_URL ? config.database.dialect : dataDir}`);
+} else {
+  const per = Math.max(2, Math.round(SIGNALS / 100));
+  const plants = await seedPlants(db, 10, 10, per);
+  // The plant whose 1,000 latest values one `latest` call answers: 100 inverters of 10 signals.
+  const [big] = await seedPlants(db, 1, 100, 10);
+  const t0 = performance.now();
+  const zones = new Map(
+    (await db.selectFrom('plants').select(['id', 'time_zone']).execute()).map((p) => [p.id, p.time_zone]),
   );
+  const history: HistorySignal[] = plants.flatMap((p) =>
+    p.signals.map((id) => ({
+      signal_id: id,
+      counter: p.counters.includes(id),
+      time_zone: zones.get(p.plantId)!,
+    })),
+  );
+  const counts = await generateHistory(db, dialect, history, {
+    end: today,
+    rollupDays: DAYS,
+    fiveMinuteDays: FIVE_MINUTE_DAYS,
+    rawDays: RAW_DAYS,
+    parallel: 2,
+    log: (line) => console.log(line),
+  });
+  const bigLatest = big!.signals.map((id, i) => ({ signal_id: id, ts: today - 60_000, value: i }));
+  await db.insertInto('telemetry_latest').values(bigLatest).execute();
+  if (dialect === 'postgres') {
+    // A live database has statistics and a visibility map (autovacuum); a just-bulk-loaded one not yet.
+    for (const table of ['telemetry_raw', 'telemetry_5m', 'telemetry_1h', 'telemetry_1d', 'telemetry_latest'])
+      await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+  } else await sql`analyze`.execute(db);
+  const seconds = (performance.now() - t0) / 1000;
+  const rows = counts.raw + counts['5m'] + counts['1h'] + counts['1d'];
+  console.log(
+    `generated ${counts.raw.toLocaleString('en')} raw points, ${counts['5m'].toLocaleString('en')} 5m + ${counts['1h'].toLocaleString('en')} 1h + ${counts['1d'].toLocaleString('en')} 1d rollup rows in ${seconds.toFixed(0)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s), RSS ${rssMiB()} MiB, load average ${load()}`,
+  );
+  layout = { today, plants, latestPlant: big!.plantId };
 }
 
+// A reused database still has the previous run's caller.
+await ctx.db.deleteFrom('users').where('username', '=', 'bench').execute();
+await ctx.db.deleteFrom('roles').where('name', '=', 'admin-bench').execute();
+const token = await benchAdminToken(ctx);
+const { plants } = layout;
+const end = layout.today;
+
 async function measure(label: string, url: () => string) {
+  for (let i = 0; i < 3; i++)
+    await app.inject({ method: 'GET', url: url(), headers: { authorization: `Bearer ${token}` } });
   const times: number[] = [];
+  const cpu: number[] = [];
+  let bytes = 0;
   for (let i = 0; i < RUNS; i++) {
+    const c = process.cpuUsage();
     const s = performance.now();
     const res = await app.inject({
       method: 'GET',
@@ -109,11 +172,17 @@ async function measure(label: string, url: () => string) {
       headers: { authorization: `Bearer ${token}` },
     });
     times.push(performance.now() - s);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
     if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
+    bytes = res.rawPayload.length;
   }
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  // CPU time of this process per call: on a loaded machine it moves far less than the wall time (SQLite runs
+  // in this process, so it includes the database's work; a PostgreSQL backend's work is not in it).
   console.log(
-    `${label}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms (${RUNS} runs)`,
+    `${label}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms; CPU p50 ${pct(cpu, 50).toFixed(1)} ms, p95 ${pct(cpu, 95).toFixed(1)} ms (${RUNS} runs, ${(bytes / 1024).toFixed(0)} KiB answer, load average ${load()})`,
   );
 }
 
@@ -122,50 +191,105 @@ let k = 0;
 await measure(
   'a year of daily energy for a plant',
   () =>
-    `/api/telemetry/energy?plant_id=${plants[k++ % plants.length]!.plantId}&period=day&from=${date(today - 365 * DAY)}&to=${date(today - DAY)}`,
+    `/api/telemetry/energy?plant_id=${plants[k++ % plants.length]!.plantId}&period=day&from=${date(end - 365 * DAY)}&to=${date(end - DAY)}`,
 );
 const powers = plants.flatMap((p) => p.powers);
-const fifty = powers.slice(0, 50).join(',');
+const fifty = powers.slice(0, 50);
 await measure(
-  `a day of 5-minute power for ${Math.min(50, powers.length)} inverters`,
-  () => `/api/telemetry?signal_ids=${fifty}&from=${today - 2 * DAY}&to=${today - DAY}&resolution=5m`,
+  `a day of 5-minute power for ${fifty.length} inverters`,
+  () => `/api/telemetry?signal_ids=${fifty.join(',')}&from=${end - 2 * DAY}&to=${end - DAY}&resolution=5m`,
 );
-const twenty = plants
-  .flatMap((p) => p.signals)
-  .slice(0, 20)
-  .join(',');
+const twenty = plants.flatMap((p) => p.signals).slice(0, 20);
 await measure(
   'a month of hourly data for 20 signals',
-  () => `/api/telemetry?signal_ids=${twenty}&from=${today - 31 * DAY}&to=${today - DAY}&resolution=1h`,
+  () => `/api/telemetry?signal_ids=${twenty.join(',')}&from=${end - 31 * DAY}&to=${end - DAY}&resolution=1h`,
+);
+await measure(
+  'latest for 1,000 signals (one plant)',
+  () => `/api/telemetry/latest?plant_id=${layout.latestPlant}`,
 );
 
-let bytes: number;
-if (ctx.dialect === 'sqlite') {
-  await ctx.db.executeQuery({
-    sql: 'pragma wal_checkpoint(truncate)',
-    parameters: [],
-    query: { kind: 'RawNode' },
-  } as never);
-  const file = config.database.dialect === 'sqlite' ? config.database.file : '';
-  bytes =
-    statSync(file).size +
-    (() => {
-      try {
-        return statSync(`${file}-wal`).size;
-      } catch {
-        return 0;
-      }
-    })();
-  console.log(`database file ${path.basename(file)}`);
-} else {
-  const { rows } = await ctx.db.executeQuery<{ bytes: string }>({
-    sql: "select sum(pg_total_relation_size(c.oid))::text as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind = 'r'",
-    parameters: [],
-    query: { kind: 'RawNode' },
-  } as never);
-  bytes = Number(rows[0]!.bytes);
+if (EXPLAIN) {
+  const plant = plants[0]!;
+  // The statements the four reads run (telemetry.repository.ts), with this run's ids and ranges.
+  const plans: [string, string][] = [
+    [
+      'daily energy of a plant, a year (dailyEnergyKwh)',
+      `select d.bucket, sum(d.delta * case lower(trim(s.unit)) when 'wh' then 0.001 when 'mwh' then 1000 else 1 end) as kwh from telemetry_1d d join signals s on s.id = d.signal_id where s.key = 'total_energy' and s.is_counter = 1 and d.bucket >= ${end - 366 * DAY} and d.bucket < ${end} and d.delta > -1e308 and d.delta < 1e308 and s.device_id in (select id from devices where plant_id = ${plant.plantId} and type = 'inverter') group by d.bucket`,
+    ],
+    [
+      '5m of 50 signals, a day (rollupValues)',
+      `select signal_id, bucket, sum / count as value from telemetry_5m where signal_id in (${fifty.join(',')}) and bucket >= ${end - 2 * DAY} and bucket < ${end - DAY} order by signal_id, bucket`,
+    ],
+    [
+      '1h of 20 signals, a month (rollupValues)',
+      `select signal_id, bucket, sum / count as value from telemetry_1h where signal_id in (${twenty.join(',')}) and bucket >= ${end - 31 * DAY} and bucket < ${end - DAY} order by signal_id, bucket`,
+    ],
+    [
+      'latest of a plant (latestValues)',
+      `select s.id, s.device_id, s.key, s.unit, l.ts, l.value from telemetry_latest l join signals s on s.id = l.signal_id join devices d on d.id = s.device_id where d.plant_id = ${layout.latestPlant} order by s.device_id, s.id`,
+    ],
+    [
+      'raw of one signal, an hour',
+      `select ts, value from telemetry_raw where signal_id = ${plant.signals[1]} and ts >= ${end - 2 * DAY} and ts < ${end - 2 * DAY + 3_600_000} order by ts`,
+    ],
+  ];
+  for (const [label, text] of plans) {
+    const explain =
+      dialect === 'postgres' ? `explain (analyze, buffers, costs off) ${text}` : `explain query plan ${text}`;
+    const { rows } = await sql.raw<Record<string, unknown>>(explain).execute(db);
+    console.log(
+      `-- ${label}\n${rows.map((r) => (dialect === 'postgres' ? String(r['QUERY PLAN']) : String(r.detail))).join('\n')}`,
+    );
+  }
 }
-console.log(
-  `${ctx.dialect}: ${rawPoints} raw points + ${rollupRows} rollup rows = ${(bytes / 2 ** 20).toFixed(0)} MiB; ${((bytes / 2 ** 20 / rawPoints) * 1e6).toFixed(1)} MiB per million raw points (rollups included), ${((bytes / 2 ** 20 / (rawPoints + rollupRows)) * 1e6).toFixed(1)} MiB per million rows`,
-);
+
+// Bytes per row of each table: dbstat on SQLite (pages of the table and its indexes), the relation with its
+// indexes and TOAST on PostgreSQL (every partition of telemetry_raw).
+const tables = ['telemetry_raw', 'telemetry_5m', 'telemetry_1h', 'telemetry_1d'] as const;
+for (const table of SIZES ? tables : []) {
+  const n = Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  let bytes: number;
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{
+      bytes: number;
+    }>`select sum(pgsize) as bytes from dbstat where name = ${table} or name in (select name from sqlite_master where tbl_name = ${table})`.execute(
+      db,
+    );
+    bytes = Number(rows[0]!.bytes);
+  } else {
+    const { rows } = await sql<{
+      bytes: string;
+    }>`select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree(${table}::regclass)), pg_total_relation_size(${table}::regclass))::text as bytes`.execute(
+      db,
+    );
+    bytes = Number(rows[0]!.bytes);
+  }
+  console.log(
+    `${table}: ${n.toLocaleString('en')} rows, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${n ? (bytes / n).toFixed(1) : '-'} bytes per row`,
+  );
+}
+if (SIZES && dialect === 'sqlite') {
+  const file = path.join(dataDir, 'solar.db');
+  console.log(`database file ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB`);
+}
 await app.close();
+if (!CACHE) {
+  if (dialect === 'sqlite') rmSync(dataDir, { recursive: true, force: true });
+  else {
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(
+      `drop schema ${config.database.dialect === 'postgres' ? config.database.schema : ''} cascade`,
+    );
+    await client.end();
+  }
+}

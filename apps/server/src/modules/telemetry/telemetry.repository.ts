@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RollupResolution } from '@solar/shared';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
@@ -73,44 +74,75 @@ export async function rawPoints(db: Db, ids: readonly number[], from: number, to
   return rows.map((r) => ({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value }));
 }
 
-export interface RollupPoint {
+/** What a series shows of each bucket (shared `telemetryQuery.agg`). */
+export type RollupAgg = 'avg' | 'min' | 'max' | 'last' | 'sum';
+
+/** One bucket of a series: its start and the aggregate's value (null: none, or not a finite number). */
+export interface RollupValue {
   signal_id: number;
   bucket: number;
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-  last: number;
-  delta: number | null;
+  value: number | null;
 }
 
-/** Rollup rows of the signals with bucket in [from, to), oldest first. */
-export async function rollupPoints(
+/**
+ * The value of `agg` per rollup bucket of the signals, bucket in [from, to), by signal then bucket. The
+ * database computes the value, so that each bucket crosses the connection as three numbers rather than a
+ * row of eight (a day of 5-minute data of 50 signals is 14,400 rows): avg = sum / count; sum is a counter's
+ * delta (its energy) and any other signal's sum of values; min, max and last as stored. One range scan of
+ * the primary key (signal_id, bucket) per signal; the rows come in its order.
+ */
+export async function rollupValues(
   db: Db,
   resolution: RollupResolution,
   ids: readonly number[],
+  counterIds: readonly number[],
+  agg: RollupAgg,
   from: number,
   to: number,
-): Promise<RollupPoint[]> {
+): Promise<RollupValue[]> {
+  const table = ROLLUP_TABLE[resolution];
   const rows = await db
-    .selectFrom(ROLLUP_TABLE[resolution])
-    .select(['signal_id', 'bucket', 'min', 'max', 'sum', 'count', 'last', 'delta'])
+    .selectFrom(table)
+    .select((eb) => {
+      let value;
+      switch (agg) {
+        case 'avg':
+          value = eb(eb.ref('sum'), '/', eb.ref('count'));
+          break;
+        case 'sum':
+          value =
+            counterIds.length === 0
+              ? eb.ref('sum')
+              : eb
+                  .case()
+                  .when('signal_id', 'in', counterIds)
+                  .then(eb.fn.coalesce('delta', eb.lit(0)))
+                  .else(eb.ref('sum'))
+                  .end();
+          break;
+        default:
+          value = eb.ref(agg);
+      }
+      return ['signal_id', 'bucket', value.as('value')];
+    })
     .where('signal_id', 'in', ids)
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     .orderBy('signal_id')
     .orderBy('bucket')
     .execute();
-  return rows.map((r) => ({
-    signal_id: r.signal_id,
-    bucket: Number(r.bucket),
-    min: r.min,
-    max: r.max,
-    sum: r.sum,
-    count: Number(r.count),
-    last: r.last,
-    delta: r.delta,
-  }));
+  const out = new Array<RollupValue>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    // A bucket written before ingest bounds existed may hold ±Infinity (or NaN): no value, not a 500.
+    const value = r.value === null ? null : Number(r.value);
+    out[i] = {
+      signal_id: r.signal_id,
+      bucket: Number(r.bucket),
+      value: value !== null && Number.isFinite(value) ? value : null,
+    };
+  }
+  return out;
 }
 
 /** True when the scope reaches the device / plant. */
@@ -156,31 +188,52 @@ export async function latestValues(db: Db, filter: { device_id?: number; plant_i
   return rows.map((r) => ({ ...r, ts: Number(r.ts) }));
 }
 
-/** The energy counters that count for a plant (inverters' total_energy) or a device (its total_energy). */
-export async function energyCounters(db: Db, filter: { device_id?: number; plant_id?: number }) {
+/**
+ * Energy in kWh per day bucket in [from, to) of the energy counters that count for a plant (its inverters'
+ * `total_energy` counters: a meter would count the same energy twice) or a device (its own), in one
+ * query: the database sums the counters' daily deltas per day, converting Wh and MWh to kWh (any other
+ * unit is taken as kWh), so a year of a plant is 365 rows instead of one per inverter and day. A delta
+ * that is not a finite number (written before ingest bounds existed) is left out rather than turning the
+ * day into ±Infinity.
+ */
+export async function dailyEnergyKwh(
+  db: Db,
+  filter: { device_id?: number; plant_id?: number },
+  from: number,
+  to: number,
+): Promise<{ bucket: number; kwh: number }[]> {
   let q = db
-    .selectFrom('signals')
-    .innerJoin('devices', 'devices.id', 'signals.device_id')
-    .select(['signals.id', 'signals.unit'])
+    .selectFrom('telemetry_1d')
+    .innerJoin('signals', 'signals.id', 'telemetry_1d.signal_id')
+    .select((eb) => [
+      'telemetry_1d.bucket',
+      eb.fn
+        .sum<number>(
+          eb(
+            eb.ref('telemetry_1d.delta'),
+            '*',
+            sql<number>`case lower(trim(${eb.ref('signals.unit')})) when 'wh' then 0.001 when 'mwh' then 1000 else 1 end`,
+          ),
+        )
+        .as('kwh'),
+    ])
     .where('signals.key', '=', 'total_energy')
-    .where('signals.is_counter', '=', 1);
+    .where('signals.is_counter', '=', 1)
+    .where('telemetry_1d.bucket', '>=', from)
+    .where('telemetry_1d.bucket', '<', to)
+    .where('telemetry_1d.delta', '>', -1e308)
+    .where('telemetry_1d.delta', '<', 1e308);
   if (filter.device_id !== undefined) q = q.where('signals.device_id', '=', filter.device_id);
   if (filter.plant_id !== undefined)
-    q = q.where('devices.plant_id', '=', filter.plant_id).where('devices.type', '=', 'inverter');
-  return q.execute();
-}
-
-/** Daily counter deltas of the signals with day bucket in [from, to). */
-export async function dailyDeltas(db: Db, ids: readonly number[], from: number, to: number) {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('telemetry_1d')
-    .select(['signal_id', 'bucket', 'delta'])
-    .where('signal_id', 'in', ids)
-    .where('bucket', '>=', from)
-    .where('bucket', '<', to)
-    .execute();
-  return rows.map((r) => ({ signal_id: r.signal_id, bucket: Number(r.bucket), delta: r.delta ?? 0 }));
+    q = q.where('signals.device_id', 'in', (eb) =>
+      eb
+        .selectFrom('devices')
+        .select('devices.id')
+        .where('devices.plant_id', '=', filter.plant_id!)
+        .where('devices.type', '=', 'inverter'),
+    );
+  const rows = await q.groupBy('telemetry_1d.bucket').execute();
+  return rows.map((r) => ({ bucket: Number(r.bucket), kwh: Number(r.kwh) }));
 }
 
 /** Active plants the scope reaches, with their field's name, by name (then id). */

@@ -62,38 +62,6 @@ export function resolutionFor(requested: Resolution, from: number, to: number): 
   return span > DAY ? '5m' : 'raw';
 }
 
-/**
- * The value of a rollup bucket for an aggregate; `sum` of a counter is its energy delta. A result that is
- * not a finite number answers null (no value): ingest bounds keep sums finite now, but a bucket written
- * before them may hold a sum that overflowed to ±Infinity, and one such bucket must not turn every answer
- * that includes it into a 500 (the answer schema takes finite numbers only).
- */
-export function bucketValue(
-  row: repo.RollupPoint,
-  agg: TelemetryAnswer['agg'],
-  isCounter: boolean,
-): number | null {
-  let value: number | null;
-  switch (agg) {
-    case 'avg':
-      value = row.count ? row.sum / row.count : null;
-      break;
-    case 'min':
-      value = row.min;
-      break;
-    case 'max':
-      value = row.max;
-      break;
-    case 'last':
-      value = row.last;
-      break;
-    case 'sum':
-      value = isCounter ? (row.delta ?? 0) : row.sum;
-      break;
-  }
-  return value !== null && Number.isFinite(value) ? value : null;
-}
-
 /** Series with the plant's time zone, for exports. */
 export type SeriesWithZone = TelemetrySeries & { time_zone: string };
 
@@ -201,11 +169,28 @@ export class TelemetryService {
           ? dayBucket(q.from, s.time_zone)
           : q.from - (q.from % FIXED_BUCKET_MS[resolution]);
       const starts = new Map(signals.map((s) => [s.signal_id, startOf(s)]));
-      const counters = new Set(signals.filter((s) => s.is_counter).map((s) => s.signal_id));
-      const rows = await repo.rollupPoints(this.ctx.db, resolution, ids, Math.min(...starts.values()), q.to);
+      const counters = signals.filter((s) => s.is_counter).map((s) => s.signal_id);
+      // One query for every signal; the database computes each bucket's value (repo.rollupValues).
+      const rows = await repo.rollupValues(
+        this.ctx.db,
+        resolution,
+        ids,
+        counters,
+        q.agg,
+        Math.min(...starts.values()),
+        q.to,
+      );
+      let series: [number, number | null][] = [];
+      let current = -1;
+      let start = 0;
       for (const r of rows) {
-        if (r.bucket < starts.get(r.signal_id)!) continue;
-        points.get(r.signal_id)!.push([r.bucket, bucketValue(r, q.agg, counters.has(r.signal_id))]);
+        // Rows come by signal: look the signal up once per run of its rows, not per bucket.
+        if (r.signal_id !== current) {
+          current = r.signal_id;
+          series = points.get(current)!;
+          start = starts.get(current)!;
+        }
+        if (r.bucket >= start) series.push([r.bucket, r.value]);
       }
     }
     return {
@@ -281,11 +266,6 @@ export class TelemetryService {
     if ((Date.parse(q.to) - Date.parse(q.from)) / DAY > ENERGY_MAX_DAYS)
       throw badRequest({ to: [V.outOfRange] });
     const timeZone = owner.time_zone;
-    const counters = await repo.energyCounters(
-      this.ctx.db,
-      q.device_id !== undefined ? { device_id: q.device_id } : { plant_id: q.plant_id! },
-    );
-    const scale = new Map(counters.map((c) => [c.id, unitToKwh(c.unit)]));
     const from = dayStart(q.from, timeZone);
     const to = dayStart(nextDate(q.to), timeZone);
     const periodOf = (date: string) =>
@@ -296,12 +276,18 @@ export class TelemetryService {
           : `${date.slice(0, 4)}-01-01`;
     const totals = new Map<string, number>();
     for (let date = q.from; date <= q.to; date = nextDate(date)) totals.set(periodOf(date), 0);
-    for (const r of await repo.dailyDeltas(this.ctx.db, [...scale.keys()], from, to)) {
-      // A day whose delta overflowed before ingest bounds existed counts as unknown, not as ±Infinity
-      // (which the answer schema refuses, turning the whole answer into a 500).
-      if (!Number.isFinite(r.delta)) continue;
+    // One row per day, summed over the counters by the database (repo.dailyEnergyKwh).
+    const days = await repo.dailyEnergyKwh(
+      this.ctx.db,
+      q.device_id !== undefined ? { device_id: q.device_id } : { plant_id: q.plant_id! },
+      from,
+      to,
+    );
+    for (const r of days) {
+      // Finite deltas can still add up past the largest double: such a day counts as unknown (0).
+      if (!Number.isFinite(r.kwh)) continue;
       const period = periodOf(localDate(r.bucket, timeZone));
-      totals.set(period, (totals.get(period) ?? 0) + r.delta * scale.get(r.signal_id)!);
+      totals.set(period, (totals.get(period) ?? 0) + r.kwh);
     }
     return {
       time_zone: timeZone,
