@@ -1,0 +1,136 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectPath, expectText, menuTestId, t, tokenFor } from '../src/console';
+import { startServer, type RunningServer } from '../src/server';
+
+/** A signed-in page in a language, theme and width, on `path`. */
+async function open(
+  browser: Browser,
+  server: RunningServer,
+  account: { email: string; password: string },
+  path: string,
+  options: { locale: string; theme: 'light' | 'dark'; width: number },
+): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: options.width, height: 844 },
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: server.url,
+          localStorage: [
+            { name: 'token', value: await tokenFor(server.url, account) },
+            { name: 'locale', value: options.locale },
+            { name: 'theme', value: options.theme },
+          ],
+        },
+      ],
+    },
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(path);
+  return { page, errors, close: () => context.close() };
+}
+
+describe('the admin panel', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startServer({ SIMULATOR: 'false', MODBUS_POLLER: 'false' }),
+      launchBrowser(),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the admin changes the site name at 390 px in the dark theme and it applies without a restart', async () => {
+    const { page, errors, close } = await open(browser, server, DEMO.admin, '/admin-panel', {
+      locale: 'en_US',
+      theme: 'dark',
+      width: 390,
+    });
+    try {
+      // Generous: the first load of the console's bundle is slow on a loaded machine.
+      await page.getByTestId('admin-panel').waitFor({ timeout: 45_000 });
+      await page.getByTestId('settings-form').waitFor({ timeout: 30_000 });
+      const name = `Plant Ops ${Date.now() % 100_000}`;
+      await page.getByTestId('settings-site_name').fill(name);
+      await page.getByTestId('settings-save').click();
+      // The header of this page follows at once (the menu drawer at 390 px holds the brand).
+      await expect
+        .poll(() => page.title(), { timeout: 10_000 })
+        .toBe(`${t('en_US', 'pages.adminPanel')} · ${name}`);
+      // The page does not overflow the phone's width.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+
+      // A bad value is refused with the shared message, next to the field.
+      await page.getByTestId('settings-raw_retention_days').fill('0');
+      await page.getByTestId('settings-save').click();
+      await expectText(
+        page.locator('.ant-form-item-explain-error').first(),
+        t('en_US', 'validation.outOfRange'),
+      );
+      await page.getByTestId('settings-raw_retention_days').fill('90');
+
+      // The other tabs open: collection health lists the demo devices, the backup tab the SQLite download.
+      await page.getByRole('tab', { name: t('en_US', 'admin.tabs.health') }).click();
+      await page
+        .getByTestId('health-table')
+        .locator('tbody tr.ant-table-row')
+        .first()
+        .waitFor({ timeout: 30_000 });
+      // At 390 px the last tab sits half under the tab bar's "more" button: a click event on the tab itself.
+      await page.getByRole('tab', { name: t('en_US', 'admin.tabs.backup') }).dispatchEvent('click');
+      await page.getByTestId('backup-download').waitFor({ timeout: 30_000 });
+      await screenshot(page, 'admin-panel-390-dark');
+      expect(errors).toEqual([]);
+    } catch (error) {
+      await screenshot(page, 'failed-admin-panel').catch(() => undefined);
+      throw error;
+    } finally {
+      await close();
+    }
+
+    // The same server, no restart: another browser sees the new name, and the API serves it.
+    const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    const settings = await api.get<{ site_name: string | null }>('admin/settings');
+    const other = await open(browser, server, DEMO.admin, '/map', {
+      locale: 'tr_TR',
+      theme: 'light',
+      width: 1440,
+    });
+    try {
+      await other.page.getByTestId('menu').waitFor({ timeout: 45_000 });
+      await expectText(other.page.getByTestId('site-name'), settings.site_name!, 30_000);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+
+  it('the operator cannot reach the page: no menu entry, sent to the first permitted page, API 403', async () => {
+    const { page, close } = await open(browser, server, DEMO.operator, '/admin-panel', {
+      locale: 'tr_TR',
+      theme: 'light',
+      width: 1440,
+    });
+    try {
+      await expectPath(page, '/map', 30_000);
+      await page.getByTestId('menu').waitFor();
+      expect(await page.getByTestId(menuTestId('/admin-panel')).count()).toBe(0);
+      expect(await page.getByTestId('admin-panel').count()).toBe(0);
+    } finally {
+      await close();
+    }
+    const api = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    await expect(api.get('admin/settings')).rejects.toThrow(/403/);
+  }, 60_000);
+});
