@@ -22,3 +22,4 @@ export * from './kpi';
 export * from './topology';
 export * from './device-status';
 export * from './map';
+export * from './report-schedules';

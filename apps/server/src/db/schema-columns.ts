@@ -358,6 +358,26 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  report_schedules: {
+    id: 'not null',
+    user_id: 'not null',
+    report_type: 'not null',
+    plant_ids: 'not null',
+    formats: 'not null',
+    frequency: 'not null',
+    local_time: 'not null',
+    weekday: 'not null',
+    time_zone: 'not null',
+    is_paused: 'not null',
+    next_run_at: 'not null',
+    due_at: 'not null',
+    failed_attempts: 'not null',
+    last_status: 'null',
+    last_error: 'null',
+    last_sent_at: 'null',
+    created_at: 'not null',
+    updated_at: 'not null',
+  },
 } as const satisfies SchemaDescription;
 
 /** True when A and B are the same type (not merely assignable either way). */

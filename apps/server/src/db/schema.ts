@@ -388,6 +388,34 @@ export interface SingleLinePositionsTable {
   updated_at: number;
 }
 
+/** A user's subscription to a report by mail (migration 0019). */
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  report_type: string;
+  /** JSON array of plant ids. */
+  plant_ids: string;
+  /** JSON array of formats (pdf, xlsx). */
+  formats: string;
+  frequency: string;
+  /** HH:MM local time. */
+  local_time: string;
+  /** ISO weekday 1…7 (weekly only). */
+  weekday: number;
+  time_zone: string;
+  is_paused: Generated<number>;
+  /** The occurrence being delivered (epoch ms): it fixes the report's period. */
+  next_run_at: number;
+  /** When the runner next tries it (epoch ms): later than next_run_at while a retry waits. */
+  due_at: number;
+  failed_attempts: Generated<number>;
+  last_status: string | null;
+  last_error: string | null;
+  last_sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -419,4 +447,5 @@ export interface Database {
   kpi_daily: KpiDailyTable;
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
+  report_schedules: ReportSchedulesTable;
 }

@@ -19,6 +19,7 @@ import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
+import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
 export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
@@ -41,4 +42,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   camerasRoutes,
   topologyRoutes,
   mapRoutes,
+  reportSchedulesRoutes,
 ];
