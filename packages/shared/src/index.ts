@@ -22,3 +22,6 @@ export * from './kpi';
 export * from './topology';
 export * from './device-status';
 export * from './map';
+export * from './reports';
+export * from './budgets';
+export * from './budget-figures';
