@@ -22,4 +22,7 @@ export * from './kpi';
 export * from './topology';
 export * from './device-status';
 export * from './map';
+export * from './reports';
+export * from './budgets';
+export * from './budget-figures';
 export * from './report-schedules';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { listAnswer, refId, timestamps } from './common';
+import { REPORT_TYPES, type ReportType } from './reports';
 import { V, flag } from './validation';
 
-/** Report types a user can subscribe to: the `type` of `GET reports/{type}` (issue 12). */
-export const SCHEDULED_REPORT_TYPES = ['production', 'fleet', 'alarms', 'inverters'] as const;
-export type ScheduledReportType = (typeof SCHEDULED_REPORT_TYPES)[number];
+/** Report types a user can subscribe to: every `type` of `GET reports/{type}`. */
+export const SCHEDULED_REPORT_TYPES = REPORT_TYPES;
+export type ScheduledReportType = ReportType;
 
 /** Formats a scheduled report can attach to its mail: the issue asks for the PDF and the XLSX. */
 export const SCHEDULED_REPORT_FORMATS = ['pdf', 'xlsx'] as const;

@@ -358,6 +358,14 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  plant_budgets: {
+    plant_id: 'not null',
+    year: 'not null',
+    month: 'not null',
+    energy_kwh: 'not null',
+    irradiation_kwh_m2: 'null',
+    updated_at: 'not null',
+  },
   report_schedules: {
     id: 'not null',
     user_id: 'not null',

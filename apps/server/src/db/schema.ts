@@ -447,5 +447,18 @@ export interface Database {
   kpi_daily: KpiDailyTable;
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
+  plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;
+}
+
+/** A plant's P50 budget of one calendar month (migration 0017). */
+export interface PlantBudgetsTable {
+  plant_id: number;
+  year: number;
+  /** 1…12. */
+  month: number;
+  energy_kwh: number;
+  irradiation_kwh_m2: number | null;
+  /** Epoch ms. */
+  updated_at: number;
 }

@@ -19,6 +19,8 @@ import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
+import { reportsRoutes } from './reports/reports.routes';
+import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
@@ -42,5 +44,7 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   camerasRoutes,
   topologyRoutes,
   mapRoutes,
+  reportsRoutes,
+  budgetsRoutes,
   reportSchedulesRoutes,
 ];

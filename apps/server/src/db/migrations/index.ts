@@ -9,6 +9,7 @@ import { kpi } from './2026-11-23-0008-kpi';
 import { singleLine } from './2026-11-23-0009-single-line';
 import { signalBounds } from './2026-11-23-0011-signal-bounds';
 import { deviceLastData } from './2026-11-24-0012-device-last-data';
+import { plantBudgets } from './2026-11-25-0017-plant-budgets';
 import { reportSchedules } from './2026-11-25-0019-report-schedules';
 import type { DialectMigration } from './helpers';
 
@@ -25,5 +26,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-23-0009-single-line': singleLine,
   '2026-11-23-0011-signal-bounds': signalBounds,
   '2026-11-24-0012-device-last-data': deviceLastData,
+  '2026-11-25-0017-plant-budgets': plantBudgets,
   '2026-11-25-0019-report-schedules': reportSchedules,
 };

@@ -61,10 +61,10 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
   const wallAsUtc = Date.UTC(
     parts.year!,
     parts.month! - 1,
-    parts.day!,
-    parts.hour!,
-    parts.minute!,
-    parts.second!,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
   );
   return wallAsUtc - Math.floor(ms / 1000) * 1000;
 }
