@@ -201,6 +201,8 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       local_time: '07:30',
       weekday: 1,
     });
+    // GET reports/{type} as JSON (branch reports), so that every GET route keeps a checked answer.
+    await get('/api/reports/:type', '/api/reports/production', { from: today, to: today });
     await get('/api/report-schedules', '/api/report-schedules');
     await get('/api/report-schedules/:id', `/api/report-schedules/${schedule.id}`);
     await get('/api/plants/:id/devices/status', `/api/plants/${tree.plantId}/devices/status`);
