@@ -16,6 +16,11 @@ import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/eng
 import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
 import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import { startKpiRefresh } from './modules/kpi/jobs/kpi-refresh';
+import {
+  createReportScheduleRunner,
+  type ReportScheduleRunnerOptions,
+} from './modules/report-schedules/jobs/report-schedule-runner';
+import { renderScheduledReport } from './modules/report-schedules/report-files';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { createSettingsMailer } from './modules/admin/settings-mailer';
 import { SettingsService, defaultSettings } from './modules/admin/settings.service';
@@ -43,6 +48,8 @@ export interface BuildOptions {
   alarmEngine?: AlarmEngineOptions;
   /** The clock (default Date.now): tests inject time. */
   now?: () => number;
+  /** Interval and batch of the scheduled reports' runner (defaults: the runner's). */
+  reportSchedules?: ReportScheduleRunnerOptions;
 }
 
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
@@ -104,6 +111,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
       options.alarmEngine,
     ),
+    reportSchedules: createReportScheduleRunner(
+      { db: handle.db, now: () => ctx.now(), mailer: { send: (mail) => ctx.mailer.send(mail) }, config },
+      (actor, request) => renderScheduledReport(ctx, actor, request),
+      options.reportSchedules,
+    ),
   };
   if (config.demo) await seedDemo(ctx);
 
@@ -159,6 +171,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let background: BackgroundWork | undefined;
   app.addHook('onReady', async () => {
     background = await startBackground(ctx, app.log);
+    // Its first pass sends the runs missed while the server was down.
+    ctx.reportSchedules.start(app.log);
   });
   app.addHook('onClose', async () => {
     await background?.stop();
@@ -167,6 +181,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await retention.stop();
     await kpiRefresh.stop();
     settings.stop();
+    await ctx.reportSchedules.stop();
     await handle.close();
   });
   return { app, ctx, background: () => background };

@@ -8,6 +8,7 @@ import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
 import type { AlarmPublisher } from './modules/alarms/engine/alarm-publish';
 import type { SettingsService } from './modules/admin/settings.service';
+import type { ReportScheduleRunner } from './modules/report-schedules/jobs/report-schedule-runner';
 import type { StreamHub } from './modules/stream/stream.hub';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
@@ -40,4 +41,6 @@ export interface AppContext {
   alarmPublisher: AlarmPublisher;
   /** The one alarm engine; background.ts starts it, the alarm routes ask it to reload rules. */
   alarmEngine: AlarmEngine;
+  /** Delivers the scheduled reports by mail; started once the server is ready. */
+  reportSchedules: ReportScheduleRunner;
 }

@@ -23,3 +23,7 @@ export * from './topology';
 export * from './device-status';
 export * from './map';
 export * from './admin';
+export * from './reports';
+export * from './budgets';
+export * from './budget-figures';
+export * from './report-schedules';

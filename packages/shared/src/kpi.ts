@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetFiguresSchema } from './budget-figures';
 import { dateField } from './common';
 import { V } from './validation';
 
@@ -153,7 +154,9 @@ export const plantKpisAnswer = kpiValuesSchema.extend({
   includes_today: z.boolean(),
   model: kpiModelSchema,
   /** A month's days (key YYYY-MM-DD) or a year's months (key YYYY-MM); the day itself for a day. */
-  rows: z.array(kpiValuesSchema.extend({ key: z.string() })),
+  rows: z.array(kpiValuesSchema.extend({ key: z.string(), budget: budgetFiguresSchema })),
+  /** The period against the plant's P50 budget (budgets.ts): actual, budget and weather-corrected budget. */
+  budget: budgetFiguresSchema,
   /**
    * A day's completeness per active device with active signals (period=day only; a month or year answers
    * the plant's figure alone). The plant's `data_completeness` is Σ received (capped) / Σ expected of these.

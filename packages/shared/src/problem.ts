@@ -61,4 +61,8 @@ export const E = {
   cameraInvalidAnswer: 'errors.cameraInvalidAnswer',
   /** The camera has no http(s) snapshot or stream address to proxy (409). */
   cameraNotConfigured: 'errors.cameraNotConfigured',
+  /** A report whose plants × days exceed what one request may read (400). */
+  reportTooLarge: 'errors.reportTooLarge',
+  /** A budget import file with a bad row; `errors` names each row's line and column (400). */
+  budgetImportInvalid: 'errors.budgetImportInvalid',
 } as const;

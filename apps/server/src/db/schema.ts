@@ -408,6 +408,34 @@ export interface SystemSettingsTable {
   updated_at: number;
 }
 
+/** A user's subscription to a report by mail (migration 0019). */
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  report_type: string;
+  /** JSON array of plant ids. */
+  plant_ids: string;
+  /** JSON array of formats (pdf, xlsx). */
+  formats: string;
+  frequency: string;
+  /** HH:MM local time. */
+  local_time: string;
+  /** ISO weekday 1…7 (weekly only). */
+  weekday: number;
+  time_zone: string;
+  is_paused: Generated<number>;
+  /** The occurrence being delivered (epoch ms): it fixes the report's period. */
+  next_run_at: number;
+  /** When the runner next tries it (epoch ms): later than next_run_at while a retry waits. */
+  due_at: number;
+  failed_attempts: Generated<number>;
+  last_status: string | null;
+  last_error: string | null;
+  last_sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -441,4 +469,18 @@ export interface Database {
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
   system_settings: SystemSettingsTable;
+  plant_budgets: PlantBudgetsTable;
+  report_schedules: ReportSchedulesTable;
+}
+
+/** A plant's P50 budget of one calendar month (migration 0017). */
+export interface PlantBudgetsTable {
+  plant_id: number;
+  year: number;
+  /** 1…12. */
+  month: number;
+  energy_kwh: number;
+  irradiation_kwh_m2: number | null;
+  /** Epoch ms. */
+  updated_at: number;
 }

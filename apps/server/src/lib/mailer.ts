@@ -2,6 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
+/** A file sent with a mail (the scheduled reports attach their PDF and XLSX). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface Mail {
   /** The sender; the configured MAIL_FROM when absent. */
   from?: string;
@@ -9,6 +16,7 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {

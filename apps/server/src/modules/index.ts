@@ -20,6 +20,9 @@ import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
 import { adminRoutes } from './admin/admin.routes';
+import { reportsRoutes } from './reports/reports.routes';
+import { budgetsRoutes } from './budgets/budgets.routes';
+import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
 export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
@@ -43,4 +46,7 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   topologyRoutes,
   mapRoutes,
   adminRoutes,
+  reportsRoutes,
+  budgetsRoutes,
+  reportSchedulesRoutes,
 ];

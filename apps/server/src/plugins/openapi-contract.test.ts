@@ -207,6 +207,17 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/plants/:id/power', `/api/plants/${tree.plantId}/power`, { date: today });
     await get('/api/inverters/:id/summary', `/api/inverters/${tree.deviceId}/summary`, { date: today });
     await get('/api/plants/:id/topology', `/api/plants/${tree.plantId}/topology`);
+    const schedule = await save(t, admin.token, '/api/report-schedules/0', {
+      report_type: 'production',
+      plant_ids: [tree.plantId],
+      frequency: 'weekly',
+      local_time: '07:30',
+      weekday: 1,
+    });
+    // GET reports/{type} as JSON (branch reports), so that every GET route keeps a checked answer.
+    await get('/api/reports/:type', '/api/reports/production', { from: today, to: today });
+    await get('/api/report-schedules', '/api/report-schedules');
+    await get('/api/report-schedules/:id', `/api/report-schedules/${schedule.id}`);
     await get('/api/plants/:id/devices/status', `/api/plants/${tree.plantId}/devices/status`);
     // A camera with no http(s) address: the proxy's documented 409. Its image answers are bytes, checked
     // against a real camera server in cameras.test.ts.

@@ -11,6 +11,8 @@ import { signalBounds } from './2026-11-23-0011-signal-bounds';
 import { deviceLastData } from './2026-11-24-0012-device-last-data';
 import { sessionHardening } from './2026-11-25-0013-session-hardening';
 import { rawPartitions } from './2026-11-25-0016-raw-partitions';
+import { plantBudgets } from './2026-11-25-0017-plant-budgets';
+import { reportSchedules } from './2026-11-25-0019-report-schedules';
 import { systemSettings } from './2026-11-25-0020-system-settings';
 import type { DialectMigration } from './helpers';
 
@@ -29,5 +31,7 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-24-0012-device-last-data': deviceLastData,
   '2026-11-25-0013-session-hardening': sessionHardening,
   '2026-11-25-0016-raw-partitions': rawPartitions,
+  '2026-11-25-0017-plant-budgets': plantBudgets,
+  '2026-11-25-0019-report-schedules': reportSchedules,
   '2026-11-25-0020-system-settings': systemSettings,
 };

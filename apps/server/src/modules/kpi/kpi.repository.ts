@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import type { KpiDailyTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
+import type { MonthBudgets } from './engine/budget';
 import { KPI_DEVICE_TYPES, KPI_SIGNAL_KEYS, roleOf, type SignalRole } from './signal-map';
 
 /** Ids per statement: far below either dialect's bind-parameter limit. */
@@ -484,4 +485,33 @@ export async function readDeviceLatest(
     .where('signals.is_active', '=', 1)
     .execute();
   return rows.map((r) => ({ signalId: r.id, key: r.key, ts: num(r.ts), value: num(r.value) }));
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** Budgets of the plants for the years `fromYear`…`toYear`, per plant keyed `YYYY-MM`. */
+export async function readBudgets(
+  db: Db,
+  plantIds: readonly number[],
+  fromYear: number,
+  toYear: number,
+): Promise<Map<number, MonthBudgets>> {
+  const out = new Map<number, Map<string, { energyKwh: number; irradiationKwhM2: number | null }>>();
+  if (!plantIds.length) return out;
+  const rows = await db
+    .selectFrom('plant_budgets')
+    .selectAll()
+    .where('plant_id', 'in', [...plantIds])
+    .where('year', '>=', fromYear)
+    .where('year', '<=', toYear)
+    .execute();
+  for (const r of rows) {
+    let m = out.get(r.plant_id);
+    if (!m) out.set(r.plant_id, (m = new Map()));
+    m.set(`${r.year}-${pad2(Number(r.month))}`, {
+      energyKwh: Number(r.energy_kwh),
+      irradiationKwhM2: r.irradiation_kwh_m2 === null ? null : Number(r.irradiation_kwh_m2),
+    });
+  }
+  return out;
 }

@@ -13,6 +13,7 @@ import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import {
+  budgetFigures,
   communicationState,
   finalYieldKwhKwp,
   isDaylight,
@@ -134,6 +135,26 @@ export class KpiService {
     return new Map(rows.map((r) => [r.date, figuresOfRow(r)]));
   }
 
+  /**
+   * Figures of a plant's local days in [from, to) (YYYY-MM-DD): finished days from kpi_daily (recomputed
+   * when dirty or stale), today live; future days are absent. The reports build on it.
+   */
+  async daysBetween(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    from: string,
+    to: string,
+  ): Promise<Map<string, DayFigures>> {
+    const now = this.ctx.now();
+    const today = localDate(now, plant.timeZone);
+    const days = await this.finishedDays(plant, signals, from, to < today ? to : today);
+    if (from <= today && today < to) {
+      const live = await this.liveDay(plant, signals, today, now);
+      days.set(today, { sums: live.result.sums, samples: live.samples });
+    }
+    return days;
+  }
+
   /** GET plants/{id}/kpis */
   async kpis(actor: Actor, id: number, period: KpiPeriod, date?: string): Promise<PlantKpisAnswer> {
     const { plant, signals } = await this.plant(actor, id);
@@ -155,15 +176,27 @@ export class KpiService {
     if (period === 'day' && devices === undefined)
       devices = (await dayCompleteness(this.ctx.db, plant, day, now)).devices;
     const config = plantConfig(plant, signals);
+    const budgets =
+      (
+        await repo.readBudgets(
+          this.ctx.db,
+          [plant.id],
+          Number(firstDate.slice(0, 4)),
+          Number(endDate.slice(0, 4)),
+        )
+      ).get(plant.id) ?? new Map();
+    const budgetOf = (dates: string[], values: { energy_kwh: number | null; irradiation_kwh_m2: number }) =>
+      budgetFigures(dates, budgets, values.energy_kwh, values.irradiation_kwh_m2);
     const rows = periodParts(period, day, plant.timeZone).map((part) => {
-      const inPart = datesBetween(
+      const dates = datesBetween(
         localDate(part.startMs, plant.timeZone),
         localDate(part.endMs, plant.timeZone),
-      )
-        .map((d) => days.get(d))
-        .filter((f) => f !== undefined);
-      return { key: part.key, ...kpiValuesOf(combineFigures(inPart), plant.dcCapacityKwp) };
+      );
+      const inPart = dates.map((d) => days.get(d)).filter((f) => f !== undefined);
+      const values = kpiValuesOf(combineFigures(inPart), plant.dcCapacityKwp);
+      return { key: part.key, ...values, budget: budgetOf(dates, values) };
     });
+    const totals = kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp);
     return {
       plant_id: plant.id,
       period,
@@ -172,9 +205,10 @@ export class KpiService {
       from: iso(range.startMs),
       to: iso(range.endMs),
       includes_today: includesToday,
-      ...kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp),
+      ...totals,
       model: modelOf(plant, config),
       rows,
+      budget: budgetOf(datesBetween(firstDate, endDate), totals),
       ...(devices === undefined ? {} : { devices }),
     };
   }

@@ -11,3 +11,4 @@ export * from './periods';
 export * from './plant-day';
 export * from './status';
 export * from './yields';
+export * from './budget';

@@ -1,0 +1,400 @@
+import {
+  E,
+  LOSS_KINDS,
+  REPORT_MAX_DAYS,
+  REPORT_MAX_PLANT_DAYS,
+  V,
+  type AlarmsReportAnswer,
+  type BudgetFigures,
+  type DurationStats,
+  type FleetReportAnswer,
+  type InvertersReportAnswer,
+  type ProductionFigures,
+  type ProductionReportAnswer,
+  type ReportAnswer,
+  type ReportGranularity,
+  type ReportPlant,
+  type ReportQueryParsed,
+  type ReportType,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import { budgetFigures, finalYieldKwhKwp, sumBudgetFigures } from '../kpi/engine';
+import { dayStart, nextDate } from '../kpi/engine/telemetry-imports';
+import * as kpiRepo from '../kpi/kpi.repository';
+import { KpiService } from '../kpi/kpi.service';
+import { combineFigures, kpiValuesOf, type DayFigures } from '../kpi/plant-day.service';
+import * as repo from './reports.repository';
+
+/** What building a report needs of the app. */
+export type ReportContext = Pick<AppContext, 'db' | 'now'>;
+
+/** Local dates from `from` to `to`, both inclusive. */
+export function datesInclusive(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = nextDate(d)) out.push(d);
+  return out;
+}
+
+const keyOf = (date: string, granularity: ReportGranularity) =>
+  granularity === 'day' ? date : granularity === 'month' ? date.slice(0, 7) : date.slice(0, 4);
+
+const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && b > 0 ? a / b : null);
+
+/** The plants of the report: those asked for (each must be in scope, else 404), or every plant in scope. */
+async function plantsOf(ctx: ReportContext, actor: Actor, query: ReportQueryParsed) {
+  const inScope = await kpiRepo.findKpiPlants(ctx.db, scopeOf(actor));
+  if (!query.plant_ids) return inScope;
+  const byId = new Map(inScope.map((p) => [p.id, p]));
+  return query.plant_ids.map((id) => {
+    const p = byId.get(id);
+    if (!p) throw notFound();
+    return p;
+  });
+}
+
+/** Refuses a report that would read too much, before reading anything (errors.reportTooLarge). */
+export function checkSize(plantCount: number, dayCount: number): void {
+  if (dayCount > REPORT_MAX_DAYS) throw badRequest({ to: [V.outOfRange] }, E.reportTooLarge);
+  if (plantCount * dayCount > REPORT_MAX_PLANT_DAYS)
+    throw badRequest({ plant_ids: [V.tooMany] }, E.reportTooLarge);
+}
+
+const headOf = (ctx: ReportContext, query: ReportQueryParsed) => ({
+  from: query.from,
+  to: query.to,
+  lang: query.lang,
+  generated_at: new Date(ctx.now()).toISOString(),
+});
+
+const reportPlant = (p: kpiRepo.KpiPlant): ReportPlant => ({
+  plant_id: p.id,
+  name: p.name,
+  company_id: p.companyId,
+  company_name: p.companyName,
+  time_zone: p.timeZone,
+  dc_capacity_kwp: p.dcCapacityKwp,
+});
+
+/** A production figure set of some days of one plant. */
+function figuresOf(
+  days: readonly DayFigures[],
+  dates: readonly string[],
+  plant: kpiRepo.KpiPlant,
+  budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
+): ProductionFigures {
+  const v = kpiValuesOf(combineFigures(days), plant.dcCapacityKwp);
+  return {
+    energy_kwh: v.energy_kwh,
+    specific_yield_kwh_kwp: v.specific_yield_kwh_kwp,
+    irradiation_kwh_m2: v.irradiation_kwh_m2,
+    pr: v.pr,
+    pr_temperature_corrected: v.pr_temperature_corrected,
+    availability: v.availability.time_based,
+    expected_energy_kwh: v.expected_energy_kwh,
+    losses: v.losses,
+    ...budgetFigures(dates, budgets, v.energy_kwh, days.length ? v.irradiation_kwh_m2 : null),
+  };
+}
+
+interface PlantPeriod {
+  plant: kpiRepo.KpiPlant;
+  dates: string[];
+  days: Map<string, DayFigures>;
+  budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>;
+}
+
+/** Every plant's day figures and budgets over the query's dates. */
+async function plantPeriods(
+  ctx: ReportContext,
+  plants: readonly kpiRepo.KpiPlant[],
+  query: ReportQueryParsed,
+) {
+  const kpi = new KpiService(ctx);
+  const dates = datesInclusive(query.from, query.to);
+  const ids = plants.map((p) => p.id);
+  const signals = await kpiRepo.loadPlantSignals(ctx.db, ids);
+  const budgets = await kpiRepo.readBudgets(
+    ctx.db,
+    ids,
+    Number(query.from.slice(0, 4)),
+    Number(query.to.slice(0, 4)),
+  );
+  const out: PlantPeriod[] = [];
+  for (const plant of plants) {
+    const days = await kpi.daysBetween(plant, signals.get(plant.id)!, query.from, nextDate(query.to));
+    out.push({ plant, dates, days, budgets: (budgets.get(plant.id) as PlantPeriod['budgets']) ?? new Map() });
+  }
+  return out;
+}
+
+/** Sums plants' figures: energies add, ratios are recomputed from the sums over the plants that have them. */
+function fleetFigures(
+  parts: readonly { figures: ProductionFigures; kwp: number | null }[],
+): ProductionFigures {
+  const sumOrNull = (pick: (f: ProductionFigures) => number | null) => {
+    const values = parts.map((p) => pick(p.figures)).filter((v): v is number => v !== null);
+    return values.length ? values.reduce((a, b) => a + b, 0) : null;
+  };
+  const energy = sumOrNull((f) => f.energy_kwh);
+  const kwp = parts.reduce((a, p) => a + (p.figures.energy_kwh !== null ? (p.kwp ?? 0) : 0), 0);
+  // Capacity-weighted means: a fleet's PR and irradiation are those of its kWp, not of its plant count.
+  const weighted = (pick: (f: ProductionFigures) => number | null) => {
+    let num = 0;
+    let den = 0;
+    for (const p of parts) {
+      const v = pick(p.figures);
+      if (v === null || p.kwp === null) continue;
+      num += v * p.kwp;
+      den += p.kwp;
+    }
+    return den > 0 ? num / den : null;
+  };
+  const losses = Object.fromEntries(
+    [...LOSS_KINDS.map((k) => `${k}_kwh` as const), 'total_kwh' as const].map((k) => [
+      k,
+      parts.reduce((a, p) => a + p.figures.losses[k], 0),
+    ]),
+  ) as ProductionFigures['losses'];
+  return {
+    energy_kwh: energy,
+    specific_yield_kwh_kwp: finalYieldKwhKwp(energy, kwp > 0 ? kwp : null),
+    irradiation_kwh_m2: weighted((f) => f.irradiation_kwh_m2) ?? 0,
+    pr: weighted((f) => f.pr),
+    pr_temperature_corrected: weighted((f) => f.pr_temperature_corrected),
+    availability: weighted((f) => f.availability),
+    expected_energy_kwh: parts.reduce((a, p) => a + p.figures.expected_energy_kwh, 0),
+    losses,
+    ...sumBudgetFigures(
+      parts.map((p) => p.figures as BudgetFigures),
+      energy,
+    ),
+  };
+}
+
+async function production(
+  ctx: ReportContext,
+  plants: readonly kpiRepo.KpiPlant[],
+  query: ReportQueryParsed,
+): Promise<ProductionReportAnswer> {
+  const periods = await plantPeriods(ctx, plants, query);
+  const out = periods.map(({ plant, dates, days, budgets }) => {
+    const groups = new Map<string, string[]>();
+    for (const d of dates) {
+      const k = keyOf(d, query.granularity);
+      const list = groups.get(k);
+      if (list) list.push(d);
+      else groups.set(k, [d]);
+    }
+    const rows = [...groups].map(([key, ds]) => ({
+      key,
+      ...figuresOf(
+        ds.map((d) => days.get(d)).filter((f) => f !== undefined),
+        ds,
+        plant,
+        budgets,
+      ),
+    }));
+    return {
+      ...reportPlant(plant),
+      totals: figuresOf([...days.values()], dates, plant, budgets),
+      rows,
+    };
+  });
+  return {
+    type: 'production',
+    ...headOf(ctx, query),
+    granularity: query.granularity,
+    plants: out,
+    totals: fleetFigures(out.map((p) => ({ figures: p.totals, kwp: p.dc_capacity_kwp }))),
+  };
+}
+
+async function fleet(
+  ctx: ReportContext,
+  plants: readonly kpiRepo.KpiPlant[],
+  query: ReportQueryParsed,
+): Promise<FleetReportAnswer> {
+  const periods = await plantPeriods(ctx, plants, query);
+  const alarms = await repo.countAlarms(ctx.db, rangesOf(plants, query));
+  const figures = periods.map(({ plant, dates, days, budgets }) => ({
+    plant,
+    figures: figuresOf([...days.values()], dates, plant, budgets),
+  }));
+  const flat = (f: ProductionFigures) => {
+    const { losses, ...rest } = f;
+    return { ...rest, losses_kwh: losses.total_kwh };
+  };
+  const totals = fleetFigures(figures.map((f) => ({ figures: f.figures, kwp: f.plant.dcCapacityKwp })));
+  return {
+    type: 'fleet',
+    ...headOf(ctx, query),
+    plants: figures.map(({ plant, figures: f }) => ({
+      ...reportPlant(plant),
+      ...flat(f),
+      alarm_count: alarms.get(plant.id) ?? 0,
+    })),
+    totals: {
+      ...flat(totals),
+      alarm_count: [...alarms.values()].reduce((a, b) => a + b, 0),
+      dc_capacity_kwp: plants.reduce((a, p) => a + (p.dcCapacityKwp ?? 0), 0),
+      plant_count: plants.length,
+    },
+  };
+}
+
+/** Each plant's local [from 00:00, the day after to 00:00). */
+function rangesOf(plants: readonly kpiRepo.KpiPlant[], query: ReportQueryParsed): repo.PlantRange[] {
+  return plants.map((p) => ({
+    plantId: p.id,
+    startMs: dayStart(query.from, p.timeZone),
+    endMs: dayStart(nextDate(query.to), p.timeZone),
+  }));
+}
+
+/** Count, mean, median and maximum of durations in ms, as minutes. */
+export function durationStats(durationsMs: readonly number[]): DurationStats {
+  if (!durationsMs.length) return { count: 0, mean_minutes: null, median_minutes: null, max_minutes: null };
+  const sorted = [...durationsMs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const toMin = (ms: number) => ms / 60_000;
+  return {
+    count: sorted.length,
+    mean_minutes: toMin(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+    median_minutes: toMin(median),
+    max_minutes: toMin(sorted[sorted.length - 1]!),
+  };
+}
+
+async function alarmStats(
+  ctx: ReportContext,
+  plants: readonly kpiRepo.KpiPlant[],
+  query: ReportQueryParsed,
+): Promise<AlarmsReportAnswer> {
+  const ranges = rangesOf(plants, query);
+  const alarms = await repo.readAlarms(ctx.db, ranges);
+  const faults = await repo.readFaults(ctx.db, ranges);
+  const count = <K>(keyOf: (a: repo.AlarmStatRow) => K) => {
+    const m = new Map<K, number>();
+    for (const a of alarms) m.set(keyOf(a), (m.get(keyOf(a)) ?? 0) + 1);
+    return m;
+  };
+  const byPriority = count((a) => a.priorityId);
+  const byType = count((a) => a.deviceType);
+  const byDevice = new Map<number, { a: repo.AlarmStatRow; n: number }>();
+  for (const a of alarms) {
+    if (a.deviceId === null) continue;
+    const e = byDevice.get(a.deviceId);
+    if (e) e.n++;
+    else byDevice.set(a.deviceId, { a, n: 1 });
+  }
+  const names = new Map(plants.map((p) => [p.id, p.name]));
+  const acknowledged = alarms.flatMap((a) => {
+    const at = [a.approvedAt, a.rejectedAt].filter((v): v is number => v !== null);
+    return at.length ? [Math.max(0, Math.min(...at) - a.startedAt)] : [];
+  });
+  const repaired = faults.flatMap((f) => {
+    const at = f.resolvedAt ?? f.closedAt;
+    return at === null ? [] : [Math.max(0, at - f.detectedAt)];
+  });
+  return {
+    type: 'alarms',
+    ...headOf(ctx, query),
+    plants: plants.map(reportPlant),
+    alarm_count: alarms.length,
+    by_priority: [1, 2, 3, 4].map((priority_id) => ({
+      priority_id,
+      count: byPriority.get(priority_id) ?? 0,
+    })),
+    by_device_type: [...byType]
+      .sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))
+      .map(([device_type, n]) => ({ device_type, count: n })),
+    time_to_acknowledge: durationStats(acknowledged),
+    time_to_repair: durationStats(repaired),
+    fault_count: faults.length,
+    top_devices: [...byDevice.values()]
+      .sort((x, y) => y.n - x.n || x.a.deviceId! - y.a.deviceId!)
+      .slice(0, 10)
+      .map(({ a, n }) => ({
+        device_id: a.deviceId!,
+        device_name: a.deviceName ?? '',
+        device_type: a.deviceType ?? '',
+        plant_id: a.plantId,
+        plant_name: names.get(a.plantId) ?? '',
+        alarm_count: n,
+      })),
+  };
+}
+
+async function inverters(
+  ctx: ReportContext,
+  plants: readonly kpiRepo.KpiPlant[],
+  query: ReportQueryParsed,
+): Promise<InvertersReportAnswer> {
+  const signals = await kpiRepo.loadPlantSignals(
+    ctx.db,
+    plants.map((p) => p.id),
+  );
+  const out: InvertersReportAnswer['inverters'] = [];
+  for (const plant of plants) {
+    const invs = signals.get(plant.id)!.inverters;
+    const startMs = dayStart(query.from, plant.timeZone);
+    const endMs = dayStart(nextDate(query.to), plant.timeZone);
+    const counters = invs.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
+    const buckets = await kpiRepo.readRollups(ctx.db, 'telemetry_1d', counters, startMs, endMs);
+    const energy = new Map<number, number>();
+    for (const b of buckets)
+      if (b.delta !== null) energy.set(b.signalId, (energy.get(b.signalId) ?? 0) + b.delta);
+    // Each inverter's share of P0 by rating, as the inverter summary computes it.
+    const ratedSum = invs.reduce((a, i) => a + (i.ratedAcKw ?? 0), 0);
+    const rows = invs.map((i) => {
+      const kwp =
+        plant.dcCapacityKwp !== null && i.ratedAcKw !== null && ratedSum > 0
+          ? (plant.dcCapacityKwp * i.ratedAcKw) / ratedSum
+          : null;
+      const e = i.energyTotal ? (energy.get(i.energyTotal.signalId) ?? null) : null;
+      return {
+        device_id: i.deviceId,
+        name: i.name,
+        plant_id: plant.id,
+        plant_name: plant.name,
+        rated_power_kw: i.ratedAcKw,
+        dc_capacity_kwp: kwp,
+        energy_kwh: e,
+        specific_yield_kwh_kwp: finalYieldKwhKwp(e, kwp),
+        relative_to_plant_mean: null as number | null,
+      };
+    });
+    const yields = rows.map((r) => r.specific_yield_kwh_kwp).filter((v): v is number => v !== null);
+    const mean = yields.length ? yields.reduce((a, b) => a + b, 0) / yields.length : null;
+    for (const r of rows) r.relative_to_plant_mean = ratio(r.specific_yield_kwh_kwp, mean);
+    out.push(...rows);
+  }
+  return { type: 'inverters', ...headOf(ctx, query), plants: plants.map(reportPlant), inverters: out };
+}
+
+/** The JSON answer of GET reports/{type}: checks scope and size, then builds the report. */
+export async function buildReport(
+  ctx: ReportContext,
+  actor: Actor,
+  type: ReportType,
+  query: ReportQueryParsed,
+): Promise<ReportAnswer> {
+  const dayCount = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 + 1;
+  if (query.plant_ids) checkSize(query.plant_ids.length, dayCount);
+  const plants = await plantsOf(ctx, actor, query);
+  checkSize(plants.length, dayCount);
+  switch (type) {
+    case 'production':
+      return production(ctx, plants, query);
+    case 'fleet':
+      return fleet(ctx, plants, query);
+    case 'alarms':
+      return alarmStats(ctx, plants, query);
+    case 'inverters':
+      return inverters(ctx, plants, query);
+  }
+}

@@ -1,0 +1,160 @@
+import type { ReportAnswer } from '@solar/shared';
+import type { TranslationKey } from '../../lib/i18n-keys';
+
+/** A column of the preview table: a translated title, its unit, how to show its numbers. */
+export interface PreviewColumn {
+  key: string;
+  title: TranslationKey;
+  unit?: string;
+  /** Fraction digits; `percent` shows a 0…1 ratio as a percentage. */
+  digits?: number;
+  percent?: boolean;
+}
+
+export type PreviewCell = string | number | null;
+export type PreviewRow = { rowKey: string } & Record<string, PreviewCell>;
+
+/** The preview of one report: a table and the bars of its chart. */
+export interface PreviewModel {
+  columns: PreviewColumn[];
+  rows: PreviewRow[];
+  chart: { title: TranslationKey; unit: string; bars: { label: string; value: number | null }[] };
+}
+
+const C = {
+  plant: { key: 'plant', title: 'reportPage.columns.plant' },
+  energy: { key: 'energy_kwh', title: 'reportPage.columns.energy', unit: 'kWh', digits: 1 },
+  yield: { key: 'specific_yield_kwh_kwp', title: 'reportPage.columns.specificYield', unit: 'kWh/kWp' },
+  irradiation: { key: 'irradiation_kwh_m2', title: 'reportPage.columns.irradiation', unit: 'kWh/m²' },
+  pr: { key: 'pr', title: 'reportPage.columns.pr', percent: true },
+  availability: { key: 'availability', title: 'reportPage.columns.availability', percent: true },
+  expected: {
+    key: 'expected_energy_kwh',
+    title: 'reportPage.columns.expectedEnergy',
+    unit: 'kWh',
+    digits: 1,
+  },
+  alarms: { key: 'alarm_count', title: 'reportPage.columns.alarmCount', digits: 0 },
+} as const satisfies Record<string, PreviewColumn>;
+
+/**
+ * The table and chart of a report answer: per plant for production and fleet (with a total row), the
+ * devices with most alarms and the count by priority for alarms, each inverter for inverters.
+ */
+export function previewOf(
+  report: ReportAnswer,
+  totalLabel: string,
+  priorityLabel: (id: number) => string,
+): PreviewModel {
+  switch (report.type) {
+    case 'production': {
+      const byKey = new Map<string, number | null>();
+      for (const plant of report.plants) {
+        for (const row of plant.rows) {
+          const before = byKey.get(row.key) ?? null;
+          byKey.set(row.key, row.energy_kwh === null ? before : (before ?? 0) + row.energy_kwh);
+        }
+      }
+      const figures = (name: string, rowKey: string, f: (typeof report)['totals']): PreviewRow => ({
+        rowKey,
+        plant: name,
+        energy_kwh: f.energy_kwh,
+        specific_yield_kwh_kwp: f.specific_yield_kwh_kwp,
+        irradiation_kwh_m2: f.irradiation_kwh_m2,
+        pr: f.pr,
+        availability: f.availability,
+        expected_energy_kwh: f.expected_energy_kwh,
+      });
+      return {
+        columns: [C.plant, C.energy, C.yield, C.irradiation, C.pr, C.availability, C.expected],
+        rows: [
+          ...report.plants.map((p) => figures(p.name, String(p.plant_id), p.totals)),
+          figures(totalLabel, 'total', report.totals),
+        ],
+        chart: {
+          title: 'reportPage.charts.energyByPeriod',
+          unit: 'kWh',
+          bars: [...byKey.entries()]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([label, value]) => ({ label, value })),
+        },
+      };
+    }
+    case 'fleet':
+      return {
+        columns: [C.plant, C.energy, C.yield, C.pr, C.availability, C.alarms],
+        rows: [
+          ...report.plants.map((p) => ({
+            rowKey: String(p.plant_id),
+            plant: p.name,
+            energy_kwh: p.energy_kwh,
+            specific_yield_kwh_kwp: p.specific_yield_kwh_kwp,
+            pr: p.pr,
+            availability: p.availability,
+            alarm_count: p.alarm_count,
+          })),
+          {
+            rowKey: 'total',
+            plant: totalLabel,
+            energy_kwh: report.totals.energy_kwh,
+            specific_yield_kwh_kwp: report.totals.specific_yield_kwh_kwp,
+            pr: report.totals.pr,
+            availability: report.totals.availability,
+            alarm_count: report.totals.alarm_count,
+          },
+        ],
+        chart: {
+          title: 'reportPage.charts.yieldByPlant',
+          unit: 'kWh/kWp',
+          bars: report.plants.map((p) => ({ label: p.name, value: p.specific_yield_kwh_kwp })),
+        },
+      };
+    case 'alarms':
+      return {
+        columns: [
+          { key: 'device', title: 'reportPage.columns.device' },
+          C.plant,
+          { key: 'device_type', title: 'reportPage.columns.deviceType' },
+          C.alarms,
+        ],
+        rows: report.top_devices.map((d) => ({
+          rowKey: String(d.device_id),
+          device: d.device_name,
+          plant: d.plant_name,
+          device_type: d.device_type,
+          alarm_count: d.alarm_count,
+        })),
+        chart: {
+          title: 'reportPage.charts.alarmsByPriority',
+          unit: '',
+          bars: report.by_priority.map((p) => ({ label: priorityLabel(p.priority_id), value: p.count })),
+        },
+      };
+    case 'inverters':
+      return {
+        columns: [
+          { key: 'inverter', title: 'reportPage.columns.inverter' },
+          C.plant,
+          C.energy,
+          C.yield,
+          { key: 'relative', title: 'reportPage.columns.relative', percent: true },
+        ],
+        rows: report.inverters.map((i) => ({
+          rowKey: String(i.device_id),
+          inverter: i.name,
+          plant: i.plant_name,
+          energy_kwh: i.energy_kwh,
+          specific_yield_kwh_kwp: i.specific_yield_kwh_kwp,
+          relative: i.relative_to_plant_mean,
+        })),
+        chart: {
+          title: 'reportPage.charts.yieldByInverter',
+          unit: 'kWh/kWp',
+          bars: report.inverters.map((i) => ({
+            label: `${i.plant_name} · ${i.name}`,
+            value: i.specific_yield_kwh_kwp,
+          })),
+        },
+      };
+  }
+}

@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectText, tokenFor, tr } from '../src/console';
+import { startServer, type RunningServer } from '../src/server';
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+/** Opens an Ant Design select by its test id and clicks the visible option with this text. */
+async function pick(page: Page, testId: string, option: string): Promise<void> {
+  const select = page.getByTestId(testId);
+  await vi.waitFor(
+    async () => {
+      if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
+        await select.click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: option })
+        .first()
+        .click({ timeout: 2_000 });
+      expect(await select.textContent()).toContain(option);
+    },
+    { timeout: 10_000, interval: 200 },
+  );
+  await page.keyboard.press('Escape');
+}
+
+/**
+ * A signed-in page of its own (the shared helper waits 10 s for the menu, too short for a loaded
+ * machine): the account's token and the theme in localStorage, as the login form and toggle leave them.
+ */
+async function openPage(
+  browser: Browser,
+  baseURL: string,
+  account: { email: string; password: string },
+  viewport: { width: number; height: number },
+  theme: 'light' | 'dark',
+) {
+  const token = await tokenFor(baseURL, account);
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    locale: 'tr-TR',
+    acceptDownloads: true,
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: baseURL,
+          localStorage: [
+            { name: 'token', value: token },
+            { name: 'theme', value: theme },
+          ],
+        },
+      ],
+    },
+  });
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('[page error]', error.message));
+  return { context, page };
+}
+
+/** Runs `body` on the page; a failure leaves a screenshot named after the test. */
+async function run(page: Page, name: string, close: () => Promise<void>, body: () => Promise<void>) {
+  try {
+    await body();
+  } catch (error) {
+    await screenshot(page, `failed-${name}`).catch(() => undefined);
+    throw error;
+  } finally {
+    await close();
+  }
+}
+
+/** The media type each format is served as (the page downloads exactly what the API answers). */
+const MEDIA_TYPES = {
+  json: 'application/json',
+  csv: 'text/csv',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+} as const;
+
+describe('reports page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let plants: Named[];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startServer({ SIMULATOR: 'false', MODBUS_POLLER: 'false' }),
+      launchBrowser(),
+    ]);
+    const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    plants = (await api.get<{ plants: Named[] }>('telemetry/catalog')).plants;
+    expect(plants.length).toBeGreaterThanOrEqual(2);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('previews a report and downloads it in every format', async () => {
+    const { context, page } = await openPage(
+      browser,
+      server.url,
+      DEMO.admin,
+      { width: 1440, height: 900 },
+      'light',
+    );
+    await run(
+      page,
+      'reports-formats',
+      () => context.close(),
+      async () => {
+        await page.goto('/report');
+        await expectText(page.getByTestId('page-title'), tr('pages.report'), 30_000);
+        await pick(page, 'report-plants', plants[0]!.name);
+        await pick(page, 'report-plants', plants[1]!.name);
+        await page.getByTestId('report-preview-button').click();
+        // A row per plant and the total, and the chart beside them.
+        const rows = page.getByTestId('report-table').locator('tbody tr.ant-table-row');
+        await vi.waitFor(async () => expect(await rows.count()).toBe(3), { timeout: 30_000 });
+        await expectText(rows.last().locator('td').first(), tr('reportPage.total'));
+        await page.getByTestId('report-chart').waitFor();
+
+        for (const format of ['json', 'csv', 'xlsx', 'pdf'] as const) {
+          const [download, response] = await Promise.all([
+            page.waitForEvent('download', { timeout: 60_000 }),
+            page.waitForResponse(
+              (r) => r.url().includes('/api/reports/production?') && r.url().includes(`format=${format}`),
+              {
+                timeout: 60_000,
+              },
+            ),
+            page.getByTestId(`report-download-${format}`).click(),
+          ]);
+          expect(response.status()).toBe(200);
+          expect(response.headers()['content-type']).toContain(MEDIA_TYPES[format]);
+          expect(download.suggestedFilename()).toMatch(
+            new RegExp(`^production-\\d{4}-\\d{2}-\\d{2}_\\d{4}-\\d{2}-\\d{2}\\.${format}$`),
+          );
+          const bytes = readFileSync(await download.path());
+          expect(bytes.length, format).toBeGreaterThan(0);
+          // The report of the two chosen plants, whatever the format carries it in.
+          if (format === 'json') {
+            const report = JSON.parse(bytes.toString('utf8')) as { type: string; plants: Named[] };
+            expect(report.type).toBe('production');
+            expect(report.plants.map((p) => p.name).sort()).toEqual(
+              [plants[0]!.name, plants[1]!.name].sort(),
+            );
+          }
+        }
+        await screenshot(page, 'reports-page-light');
+      },
+    );
+  });
+
+  it('subscribes to a report, pauses and removes it, and fits a 390 px phone in the dark theme', async () => {
+    const operator = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    const plant = (await operator.get<{ plants: Named[] }>('telemetry/catalog')).plants[0]!;
+    const { context, page } = await openPage(
+      browser,
+      server.url,
+      DEMO.operator,
+      { width: 390, height: 844 },
+      'dark',
+    );
+    await run(
+      page,
+      'reports-390',
+      () => context.close(),
+      async () => {
+        await page.goto('/report');
+        await page.getByTestId('report-schedules').waitFor();
+        await page.getByTestId('report-schedule-create').click();
+        await page.getByTestId('report-schedule-drawer').waitFor();
+        await pick(page, 'report-schedule-field-plant_ids', plant.name);
+        await page.getByTestId('report-schedule-save').click();
+        const rows = page.getByTestId('report-schedule-table').locator('tbody tr.ant-table-row');
+        await vi.waitFor(async () => expect(await rows.count()).toBe(1), { timeout: 30_000 });
+        await expectText(rows.first().locator('td').first(), new RegExp(plant.name));
+
+        const pause = page.locator('[data-testid^="report-schedule-pause-"]').first();
+        const id = (await pause.getAttribute('data-testid'))!.replace('report-schedule-pause-', '');
+        await pause.click();
+        await expectText(
+          page.getByTestId(`report-schedule-status-${id}`),
+          new RegExp(tr('reportSchedules.statuses.paused')),
+          30_000,
+        );
+
+        // Nothing wider than the phone but the tables' own scrolling.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        await screenshot(page, 'reports-page-390-dark');
+
+        await page.getByTestId(`report-schedule-delete-${id}`).click();
+        await page.getByTestId('report-schedule-delete-confirm').click();
+        await vi.waitFor(async () => expect(await rows.count()).toBe(0), { timeout: 30_000 });
+      },
+    );
+  });
+});

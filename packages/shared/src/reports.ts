@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { dateField } from './common';
+import { budgetFiguresSchema } from './budget-figures';
+import { kpiLossesSchema } from './kpi';
+import { LOCALES } from './locales';
+import { idListParam } from './telemetry';
+import { V } from './validation';
+
+/** The reports GET reports/{type} serves (issue 12). */
+export const REPORT_TYPES = ['production', 'fleet', 'alarms', 'inverters'] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+export const reportTypeSchema = z.enum(REPORT_TYPES, { error: V.invalidValue });
+
+export const REPORT_FORMATS = ['json', 'xlsx', 'csv', 'pdf'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Rows of a production report: a plant's local days, months or years. */
+export const REPORT_GRANULARITIES = ['day', 'month', 'year'] as const;
+export type ReportGranularity = (typeof REPORT_GRANULARITIES)[number];
+
+/**
+ * CSV column separators. Named, not literal, so a URL needs no escaping; Turkish, German and Macedonian
+ * Excel expect `semicolon` with a decimal comma, English Excel `comma` with a decimal point.
+ */
+export const CSV_DELIMITERS = ['comma', 'semicolon', 'tab'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
+export const CSV_DELIMITER_CHARS: Readonly<Record<CsvDelimiter, string>> = {
+  comma: ',',
+  semicolon: ';',
+  tab: '\t',
+};
+export const csvDelimiterSchema = z.enum(CSV_DELIMITERS, { error: V.invalidValue });
+
+/** The delimiter a locale's spreadsheet expects: `;` where the decimal separator is a comma. */
+export const defaultCsvDelimiter = (lang: string): CsvDelimiter => (lang === 'en_US' ? 'comma' : 'semicolon');
+
+/** Most plants one report may name (the fleet generator's 200 plants fit). */
+export const REPORT_MAX_PLANTS = 500;
+/** Longest range of a report, in local days (a leap year). */
+export const REPORT_MAX_DAYS = 366;
+/**
+ * Most plant-days one report may read. A yearly report of 200 plants (73,200) is the largest we measured
+ * under 10 s (docs/benchmarks.md); more is refused with errors.reportTooLarge instead of timing out.
+ */
+export const REPORT_MAX_PLANT_DAYS = 80_000;
+
+/**
+ * GET reports/{type}. `from` and `to` are local dates of the plants, both inclusive (a month is
+ * `from=2026-10-01&to=2026-10-31`). No `plant_ids` means every plant in the caller's scope.
+ */
+export const reportQuery = z
+  .object({
+    plant_ids: idListParam(REPORT_MAX_PLANTS).optional(),
+    from: dateField(),
+    to: dateField(),
+    lang: z.enum(LOCALES, { error: V.invalidValue }).default('tr_TR'),
+    format: z.enum(REPORT_FORMATS, { error: V.invalidValue }).default('json'),
+    /** Production rows; ignored by the other types. */
+    granularity: z.enum(REPORT_GRANULARITIES, { error: V.invalidValue }).default('day'),
+    /** CSV only; absent means the language's default (defaultCsvDelimiter). */
+    delimiter: csvDelimiterSchema.optional(),
+  })
+  .refine((q) => q.from <= q.to, { error: V.rangeOrder, path: ['to'] });
+export type ReportQuery = z.input<typeof reportQuery>;
+export type ReportQueryParsed = z.output<typeof reportQuery>;
+
+export const reportTypeParam = z.object({ type: reportTypeSchema });
+
+/** A plant as a report heads it. */
+export const reportPlantSchema = z.object({
+  plant_id: z.number().int(),
+  name: z.string(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  time_zone: z.string(),
+  dc_capacity_kwp: z.number().nullable(),
+});
+export type ReportPlant = z.infer<typeof reportPlantSchema>;
+
+/** One production figure set (a row or a total). */
+export const productionFiguresSchema = budgetFiguresSchema.extend({
+  energy_kwh: z.number().nullable(),
+  specific_yield_kwh_kwp: z.number().nullable(),
+  irradiation_kwh_m2: z.number(),
+  pr: z.number().nullable(),
+  pr_temperature_corrected: z.number().nullable(),
+  /** Time-based availability, 0…1. */
+  availability: z.number().nullable(),
+  expected_energy_kwh: z.number(),
+  losses: kpiLossesSchema,
+});
+export type ProductionFigures = z.infer<typeof productionFiguresSchema>;
+
+const reportHead = {
+  from: z.string(),
+  to: z.string(),
+  lang: z.enum(LOCALES),
+  generated_at: z.string(),
+};
+
+export const productionReportAnswer = z.object({
+  type: z.literal('production'),
+  ...reportHead,
+  granularity: z.enum(REPORT_GRANULARITIES),
+  plants: z.array(
+    reportPlantSchema.extend({
+      totals: productionFiguresSchema,
+      /** key: YYYY-MM-DD, YYYY-MM or YYYY by granularity. */
+      rows: z.array(productionFiguresSchema.extend({ key: z.string() })),
+    }),
+  ),
+  /** Every plant together; ratios recomputed from the sums. */
+  totals: productionFiguresSchema,
+});
+export type ProductionReportAnswer = z.infer<typeof productionReportAnswer>;
+
+export const fleetReportAnswer = z.object({
+  type: z.literal('fleet'),
+  ...reportHead,
+  plants: z.array(
+    reportPlantSchema.extend({
+      ...productionFiguresSchema.omit({ losses: true }).shape,
+      losses_kwh: z.number(),
+      alarm_count: z.number().int(),
+    }),
+  ),
+  totals: productionFiguresSchema.omit({ losses: true }).extend({
+    losses_kwh: z.number(),
+    alarm_count: z.number().int(),
+    dc_capacity_kwp: z.number(),
+    plant_count: z.number().int(),
+  }),
+});
+export type FleetReportAnswer = z.infer<typeof fleetReportAnswer>;
+
+/** Count, mean, median and maximum of durations in minutes; null figures when there were none. */
+export const durationStatsSchema = z.object({
+  count: z.number().int(),
+  mean_minutes: z.number().nullable(),
+  median_minutes: z.number().nullable(),
+  max_minutes: z.number().nullable(),
+});
+export type DurationStats = z.infer<typeof durationStatsSchema>;
+
+export const alarmsReportAnswer = z.object({
+  type: z.literal('alarms'),
+  ...reportHead,
+  plants: z.array(reportPlantSchema),
+  alarm_count: z.number().int(),
+  /** priority_id 1 low … 4 high and dangerous. */
+  by_priority: z.array(z.object({ priority_id: z.number().int(), count: z.number().int() })),
+  /** device_type null: alarms of the plant itself. */
+  by_device_type: z.array(z.object({ device_type: z.string().nullable(), count: z.number().int() })),
+  /** Raised → acknowledged (approved or rejected). */
+  time_to_acknowledge: durationStatsSchema,
+  /** Fault opened → resolved or closed. */
+  time_to_repair: durationStatsSchema,
+  fault_count: z.number().int(),
+  /** Most alarms first, at most 10. */
+  top_devices: z.array(
+    z.object({
+      device_id: z.number().int(),
+      device_name: z.string(),
+      device_type: z.string(),
+      plant_id: z.number().int(),
+      plant_name: z.string(),
+      alarm_count: z.number().int(),
+    }),
+  ),
+});
+export type AlarmsReportAnswer = z.infer<typeof alarmsReportAnswer>;
+
+export const invertersReportAnswer = z.object({
+  type: z.literal('inverters'),
+  ...reportHead,
+  plants: z.array(reportPlantSchema),
+  inverters: z.array(
+    z.object({
+      device_id: z.number().int(),
+      name: z.string(),
+      plant_id: z.number().int(),
+      plant_name: z.string(),
+      rated_power_kw: z.number().nullable(),
+      /** The plant's P0 shared by rated AC power. */
+      dc_capacity_kwp: z.number().nullable(),
+      energy_kwh: z.number().nullable(),
+      specific_yield_kwh_kwp: z.number().nullable(),
+      /** specific yield / the plant's mean specific yield of its inverters; < 1 is below its siblings. */
+      relative_to_plant_mean: z.number().nullable(),
+    }),
+  ),
+});
+export type InvertersReportAnswer = z.infer<typeof invertersReportAnswer>;
+
+export const reportAnswer = z.discriminatedUnion('type', [
+  productionReportAnswer,
+  fleetReportAnswer,
+  alarmsReportAnswer,
+  invertersReportAnswer,
+]);
+export type ReportAnswer = z.infer<typeof reportAnswer>;
