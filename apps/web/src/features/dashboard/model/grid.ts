@@ -155,3 +155,14 @@ export function removeFromLayouts(layouts: GridLayouts, id: string): GridLayouts
   for (const bp of BREAKPOINT_NAMES) next[bp] = layouts[bp].filter((it) => it.i !== id);
   return next;
 }
+
+/** The breakpoint of a grid this wide (px). */
+export function breakpointOf(widthPx: number): BreakpointName {
+  return BREAKPOINT_NAMES.find((bp) => widthPx >= BREAKPOINTS[bp]) ?? 'xs';
+}
+
+/** Gap between widgets, px (both directions). */
+export const MARGIN_PX = 12;
+
+/** Pixel height of a widget `rows` tall: its rows and the gaps between them. */
+export const heightPx = (rows: number): number => rows * ROW_HEIGHT_PX + Math.max(0, rows - 1) * MARGIN_PX;
