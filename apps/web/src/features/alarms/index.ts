@@ -6,3 +6,4 @@ export { usePlantAlarms } from './api/get-plant-alarms';
 export { alarmKeys } from './api/query-keys';
 export { priorityKey } from './priority-key';
 export { DeviceAlarmsTable } from './components/device-alarms-table';
+export { PriorityTag, useAlarmText } from './components/alarm-parts';
