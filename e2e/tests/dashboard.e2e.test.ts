@@ -45,6 +45,9 @@ async function drag(page: Page, from: Locator, to: { x: number; y: number }, at?
   await page.mouse.up();
 }
 
+/** Grid changes settle after the pointer lets go; a loaded machine takes its time. */
+const SETTLE = { timeout: 15_000, interval: 200 };
+
 describe('the dashboard', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -139,7 +142,7 @@ describe('the dashboard', () => {
         const after = (await placements(page)).find((w) => w.id === added.id)!;
         expect(after.w).toBeGreaterThan(before.w);
         expect(after.h).toBeGreaterThan(before.h);
-      });
+      }, SETTLE);
 
       // Remove another widget.
       const faults = initial.find((w) => w.type === 'open_faults')!;
@@ -175,7 +178,7 @@ describe('the dashboard', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 300_000);
 
   it('drops widgets of another widget set with a notice and keeps the rest', async () => {
     const api = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
@@ -230,9 +233,9 @@ describe('the dashboard', () => {
       await page.getByTestId('dashboard-edit').click();
       await page.getByTestId('dashboard-add').click();
       await page.getByTestId('add-widget-active_alarms').click();
-      await vi.waitFor(async () => expect(await placements(page)).toHaveLength(widgets.length + 1));
+      await vi.waitFor(async () => expect(await placements(page)).toHaveLength(widgets.length + 1), SETTLE);
       await page.getByTestId('dashboard-cancel').click();
-      await vi.waitFor(async () => expect(await placements(page)).toHaveLength(widgets.length));
+      await vi.waitFor(async () => expect(await placements(page)).toHaveLength(widgets.length), SETTLE);
       expect(errors).toEqual([]);
     } catch (error) {
       await screenshot(page, 'failed-dashboard-phone');

@@ -86,6 +86,7 @@ describe('defaultDashboard', () => {
     // Plant widgets start on the first plant of the scope.
     expect(d.widgets.find((w) => w.type === 'plant_power')?.settings.plant_id).toBe(7);
     expect(d.widgets.find((w) => w.type === 'fleet_kpis')?.settings.plant_id).toBeNull();
+    expect(d.widgets.find((w) => w.type === 'open_faults')?.settings.plant_id).toBeNull();
   });
 
   it('leaves out what the user may not view and widens the partner to the whole row', () => {

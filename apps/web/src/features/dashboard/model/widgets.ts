@@ -131,7 +131,8 @@ export function defaultSettings(type: WidgetType, plantId: number | null = null)
   const def = WIDGETS[type];
   return {
     plant_ids: [],
-    plant_id: def.fields.includes('plant') ? plantId : null,
+    // Open faults cover the whole scope until the user narrows them to a plant.
+    plant_id: def.fields.includes('plant') && type !== 'open_faults' ? plantId : null,
     signal_id: null,
     period: def.periods[0] ?? 'day',
     display: 'gauge',
