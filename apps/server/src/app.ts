@@ -74,6 +74,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now() }),
     alarmFeed,
     alarmPublisher,
+    collectors: {},
     alarmEngine: createAlarmEngine(
       { db: handle.db, now: () => ctx.now(), telemetry, publisher: alarmPublisher },
       options.alarmEngine,
