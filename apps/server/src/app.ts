@@ -101,6 +101,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now(), sessionEvents }),
     alarmFeed,
     alarmPublisher,
+    collectors: {},
     alarmEngine: createAlarmEngine(
       {
         db: handle.db,

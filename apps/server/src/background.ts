@@ -34,6 +34,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
     ? await startInProcessSimulator(ctx, log, { backfillDays: config.simulator.backfillDays, history })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
+  ctx.collectors.mqtt = mqtt;
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
   const modbus = config.modbusPoller
     ? startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false })
@@ -79,6 +80,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       await (await alarms.catch(() => undefined))?.stop();
       await modbus?.stop();
       await mqtt?.stop();
+      delete ctx.collectors.mqtt;
       // Last, so that what is raised while the rest shuts down is still mailed.
       await alarmNotifications.stop();
     },

@@ -49,6 +49,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,23}$/, 'must be 1-23 letters, digits, - or _')
     .default('solar-console'),
+  MQTT_CONNECTIONS: z.coerce.number().int().min(1).max(256).default(16),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, - or _')
+    .default('solar'),
   MODBUS_POLLER: z.enum(['true', 'false']).default('true'),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
@@ -89,8 +94,11 @@ export interface AppConfig {
     /** Raw points older than this are deleted; rollups are kept forever. */
     rawRetentionDays: number;
   };
-  /** Broker the MQTT collector subscribes to; undefined: no MQTT collector. */
-  mqtt: { url: string; clientId: string } | undefined;
+  /**
+   * Broker the MQTT collector subscribes to; undefined: no MQTT collector. It opens `connections`
+   * connections in the shared-subscription group `shareGroup` (every server node uses the same group).
+   */
+  mqtt: { url: string; clientId: string; connections: number; shareGroup: string } | undefined;
   /** Poll active modbus_tcp devices. */
   modbusPoller: boolean;
   /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
@@ -137,7 +145,14 @@ export function loadConfig(
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     version: process.env.npm_package_version ?? '0.1.0',
     telemetry: { rawRetentionDays: e.TELEMETRY_RAW_RETENTION_DAYS },
-    mqtt: e.MQTT_URL ? { url: e.MQTT_URL, clientId: e.MQTT_CLIENT_ID } : undefined,
+    mqtt: e.MQTT_URL
+      ? {
+          url: e.MQTT_URL,
+          clientId: e.MQTT_CLIENT_ID,
+          connections: e.MQTT_CONNECTIONS,
+          shareGroup: e.MQTT_SHARE_GROUP,
+        }
+      : undefined,
     modbusPoller: e.MODBUS_POLLER === 'true',
     // On by default exactly when the demo is: a fresh `npm start` shows live plants.
     simulator: {

@@ -1,4 +1,5 @@
 import type { AppConfig } from './config';
+import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
@@ -39,6 +40,8 @@ export interface AppContext {
   alarmFeed: AlarmFeed;
   /** Sends committed alarm events to live clients and to the feed. */
   alarmPublisher: AlarmPublisher;
+  /** The collectors background.ts started (MQTT), for their health. */
+  collectors: RunningCollectors;
   /** The one alarm engine; background.ts starts it, the alarm routes ask it to reload rules. */
   alarmEngine: AlarmEngine;
   /** Delivers the scheduled reports by mail; started once the server is ready. */

@@ -24,6 +24,30 @@ export const mqttTelemetryPayload = z.object({
 });
 export type MqttTelemetryPayload = z.input<typeof mqttTelemetryPayload>;
 
+/**
+ * The MQTT collector's state, for operators (GET /api/health/collectors): its connections in the share
+ * group, what it received and stored since the server started, and how many messages the broker says it
+ * dropped (Mosquitto's `$SYS/broker/publish/messages/dropped`; null while the broker has published none,
+ * which Mosquitto does until its first drop, and always for brokers that do not publish it).
+ */
+export const mqttCollectorHealth = z.object({
+  connections: z.number().int(),
+  connected: z.number().int(),
+  shareGroup: z.string(),
+  received: z.number().int(),
+  stored: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.number().int(),
+  badMessages: z.number().int(),
+  batches: z.number().int(),
+  brokerDroppedMessages: z.number().int().nullable(),
+});
+export type MqttCollectorHealth = z.infer<typeof mqttCollectorHealth>;
+
+/** GET /api/health/collectors: the collectors that run; `mqtt` is null when no broker is configured. */
+export const collectorsHealthAnswer = z.object({ mqtt: mqttCollectorHealth.nullable() });
+export type CollectorsHealth = z.infer<typeof collectorsHealthAnswer>;
+
 /** Polls missed in a row after which a device is in communication loss. */
 export const COMM_LOSS_MISSED_POLLS = 3;
 export const COMM_STATES = ['online', 'lost', 'unknown'] as const;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
 import { healthRoutes } from './health/health.routes';
+import { collectorsHealthRoutes } from './health/collectors-health.routes';
 import { authRoutes } from './auth/auth.routes';
 import { usersRoutes } from './users/users.routes';
 import { alarmsRoutes } from './alarms/alarms.routes';
@@ -27,6 +28,7 @@ import { reportSchedulesRoutes } from './report-schedules/report-schedules.route
 /** Feature modules, registered under /api in this order. A new feature adds its routes here. */
 export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   healthRoutes,
+  collectorsHealthRoutes,
   authRoutes,
   usersRoutes,
   rolesRoutes,

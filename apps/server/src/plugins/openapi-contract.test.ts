@@ -177,6 +177,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/devices/:id/ingest-counts', `/api/devices/${tree.deviceId}/ingest-counts`);
     await get('/api/plants/:id/ingest-key', `/api/plants/${tree.plantId}/ingest-key`);
     await get('/api/audit', '/api/audit');
+    await get('/api/health/collectors', '/api/health/collectors');
     // A plain call to the event stream is refused (406); its 200 is an endless text/event-stream.
     await get('/api/stream', '/api/stream');
     await get('/api/alarms', '/api/alarms');

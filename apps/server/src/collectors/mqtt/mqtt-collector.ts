@@ -1,43 +1,58 @@
 /**
- * The MQTT way in: subscribes to `solar/{plant_id}/{device_id}/telemetry` with QoS 1 on a persistent
- * session (clean: false and a fixed client id), so the broker keeps what devices publish while the server
- * is down and delivers it when it is back (MQTT 3.1.1 §3.1.2.4, §4.3.2).
+ * The MQTT way in: `solar/{plant_id}/{device_id}/telemetry` with QoS 1, as the MQTT 5 shared subscription
+ * `$share/{group}/solar/+/+/telemetry` over several connections, each on a persistent session (clean start
+ * off, a fixed client id and a session expiry), so that the broker keeps what devices publish while the
+ * server is down and delivers it when it is back (MQTT 5 §3.1.2.4, §4.8.2).
  *
- * Acknowledgement: with `ack: 'stored'` (the default) a message's PUBACK goes out only after its points are
- * committed. mqtt.js sends the PUBACK of a QoS 1 message when `client.handleMessage(packet, callback)` calls
- * back, and hands over the next packet only then: so a message is stored on its own, one at a time (the
- * broker still streams up to its in-flight window ahead). A server that dies between receipt and commit
- * gets the message again on the next connection. `ack: 'received'` acknowledges at once and batches
- * (every `flushIntervalMs` or `maxBatchPoints`), which is faster but loses the batch in flight on a crash
- * (a clean stop still flushes it).
+ * Acknowledged means stored: a message's PUBACK goes out only after the transaction that holds its points
+ * has committed. mqtt.js sends the PUBACK of a QoS 1 message when `client.handleMessage(packet, callback)`
+ * calls back, and parses the connection's next packet only then (client.js `work`/`nextTickWork`; the
+ * publish handler's `customHandleAcks` and `handleMessage` are both in that chain), so one connection holds
+ * exactly one message at a time. Hence several connections in one share group: the broker hands each
+ * message to one of them, each holds one, and the commit batcher stores the messages of all of them in one
+ * transaction (up to `maxBatchMessages`, or `batchWindowMs` after the first), then acknowledges each. While
+ * one batch commits the connections outside it fill the next.
+ *
+ * A server that dies between receipt and commit, or between commit and PUBACK, gets the message again on
+ * the next connection of that client id; one already committed comes back as a duplicate, which the
+ * telemetry store recognises by (signal, ts), counts and does not write twice.
  */
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
-import { MQTT_TELEMETRY_QOS } from '@solar/shared';
+import { MQTT_TELEMETRY_QOS, type MqttCollectorHealth } from '@solar/shared';
 import { timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { RateLimitedWarn, type CollectorContext, type CollectorLog } from '../collector-context';
 import { loadTopicDevice, type TopicDevice } from '../collectors.repository';
-import { PointBatcher } from './point-batcher';
+import { CommitBatcher } from './commit-batcher';
 import {
+  BROKER_DROPPED_TOPIC,
+  brokerDroppedCount,
   deviceRefusal,
   giveUpStoring,
   parseTelemetryMessage,
   pointsOf,
+  sharedFilter,
   stillFresh,
   storeRetryDelayMs,
   telemetryTopics,
 } from './telemetry-message';
 
 export interface MqttCollectorOptions {
-  /** Broker and client id; default config.mqtt. */
+  /** Broker and client id; default config.mqtt. Connection i > 0 uses `{clientId}-{i}`. */
   url?: string;
   clientId?: string;
-  /** When a message is acknowledged to the broker; see the module comment. */
-  ack?: 'stored' | 'received';
-  /** `ack: 'received'` only: store at least this often … */
-  flushIntervalMs?: number;
-  /** … or when this many points wait. */
-  maxBatchPoints?: number;
+  /** Connections in the share group, each holding one message at a time; default config.mqtt (16). */
+  connections?: number;
+  /** Shared-subscription group; every node of one deployment uses the same; default config.mqtt. */
+  shareGroup?: string;
+  /** A batch is stored when it holds this many messages … (default: half the connections) */
+  maxBatchMessages?: number;
+  /** … or this long after its first message (ms). */
+  batchWindowMs?: number;
+  /** Messages the broker may send a connection ahead of its PUBACKs (MQTT 5 Receive Maximum). */
+  receiveMaximum?: number;
+  /** How long the broker keeps a connection's session while it is away (s). */
+  sessionExpiryS?: number;
   /** How long a device and its signal keys are trusted before they are read again. */
   deviceCacheTtlMs?: number;
   /** First topic level instead of `solar` (tests sharing one broker keep apart with it). */
@@ -49,8 +64,10 @@ export interface MqttCollectorOptions {
 export interface MqttCollectorStats {
   /** Messages received, good or bad. */
   received: number;
-  /** Points stored (new or already there). */
+  /** Points stored (new, or already there: see duplicates). */
   stored: number;
+  /** Of `stored`, points that were already there (a redelivery, or a device sending twice). */
+  duplicates: number;
   /**
    * Points refused: unknown or inactive key, or what point-validation.ts refuses (epoch seconds, future,
    * too old, not a finite number, out of range); also counted per device in ctx.ingestCounts.
@@ -58,18 +75,28 @@ export interface MqttCollectorStats {
   rejected: number;
   /** Messages refused whole: bad topic, bad JSON, bad shape, unknown or inactive device, wrong plant. */
   badMessages: number;
+  /** Transactions committed (each holds the points of one or more messages). */
+  batches: number;
 }
 
 export interface MqttCollector {
-  /** Stores what is waiting, unsubscribes nothing (the session keeps collecting) and disconnects. */
+  /** Stores what is in hand, acknowledges it, and disconnects (the sessions keep collecting). */
   stop(): Promise<void>;
+  /**
+   * Drops every connection at once and acknowledges nothing more, as a crash would: what is in hand comes
+   * again on the next start, stored or not.
+   */
+  abort(): Promise<void>;
   stats(): MqttCollectorStats;
-  /** Resolves once connected and subscribed (the first time). */
+  health(): MqttCollectorHealth;
+  /** Resolves once every connection is connected and subscribed (the first time). */
   ready(): Promise<void>;
 }
 
 /** A key the cache does not know triggers a re-read of the device at most this often. */
 const REFRESH_ON_MISS_MS = 1000;
+/** Default session expiry: a week, so that a long outage of the server loses nothing the broker holds. */
+const SESSION_EXPIRY_S = 7 * 86_400;
 
 /** Starts the collector on `config.mqtt` (or options); see the module comment. */
 export function startMqttCollector(
@@ -80,15 +107,25 @@ export function startMqttCollector(
   const url = options.url ?? ctx.config.mqtt?.url;
   const clientId = options.clientId ?? ctx.config.mqtt?.clientId;
   if (!url || !clientId) throw new Error('startMqttCollector needs config.mqtt');
-  const ackMode = options.ack ?? 'stored';
-  const flushIntervalMs = ackMode === 'stored' ? 0 : (options.flushIntervalMs ?? 200);
-  const maxBatchPoints = options.maxBatchPoints ?? 5000;
+  const connections = options.connections ?? ctx.config.mqtt?.connections ?? 16;
+  const shareGroup = options.shareGroup ?? ctx.config.mqtt?.shareGroup ?? 'solar';
+  const maxBatchMessages = options.maxBatchMessages ?? Math.max(1, Math.ceil(connections / 2));
   const ttl = options.deviceCacheTtlMs ?? 10_000;
   const topics = telemetryTopics(options.topicRoot ?? 'solar');
+  const filter = sharedFilter(shareGroup, topics.filter);
   const warn = new RateLimitedWarn(log, 10_000, ctx.now);
-  const stats: MqttCollectorStats = { received: 0, stored: 0, rejected: 0, badMessages: 0 };
+  const stats: MqttCollectorStats = {
+    received: 0,
+    stored: 0,
+    duplicates: 0,
+    rejected: 0,
+    badMessages: 0,
+    batches: 0,
+  };
+  let brokerDropped: number | null = null;
   const cache = new Map<number, { device: TopicDevice | undefined; loadedAt: number }>();
   let stopping = false;
+  let aborted = false;
 
   // --- Devices and their keys, cached ---
   const deviceOf = async (id: number, refresh = false): Promise<TopicDevice | undefined> => {
@@ -100,16 +137,18 @@ export function startMqttCollector(
     return device;
   };
 
-  // --- Batching into the telemetry hub ---
+  // --- Batches of messages into the telemetry hub, one transaction each ---
   const storeWithRetry = async (points: PointToStore[]) => {
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await ctx.telemetry.store(points);
         stats.stored += result.inserted + result.duplicates;
+        stats.duplicates += result.duplicates;
+        stats.batches++;
         return;
       } catch (error) {
-        // Acknowledged messages are lost when we give up; unacknowledged ones come again next session.
-        if (giveUpStoring(attempt, ackMode, stopping)) {
+        // Nothing of the batch is acknowledged: the broker sends it again to the next session.
+        if (giveUpStoring(stopping)) {
           log.error({ err: error, points: points.length }, 'mqtt: storing telemetry failed');
           throw error;
         }
@@ -118,8 +157,7 @@ export function startMqttCollector(
       }
     }
   };
-
-  const batcher = new PointBatcher(storeWithRetry, flushIntervalMs, maxBatchPoints);
+  const batcher = new CommitBatcher(storeWithRetry, options.batchWindowMs ?? 50, maxBatchMessages);
 
   // --- One message ---
   const bad = (reason: string, topic: string, details: Record<string, unknown> = {}) => {
@@ -131,7 +169,7 @@ export function startMqttCollector(
     warn.warn(`reject:${reason}`, { topic, reason, ...details }, 'mqtt: values refused');
   };
 
-  /** Checks and stores one message; never throws. Resolves when it may be acknowledged. */
+  /** Checks and stores one message; resolves when it may be acknowledged, rejects when it was not stored. */
   const handle = async (packet: IPublishPacket): Promise<void> => {
     stats.received++;
     const topic = packet.topic;
@@ -153,62 +191,98 @@ export function startMqttCollector(
       reject(reason, topic, 1, { key: key.slice(0, 64), ts });
       ctx.ingestCounts.add(deviceId, reason);
     }
-    if (!points.length) return;
-    const stored = batcher.enqueue(points);
-    if (ackMode === 'stored') await stored;
-    else stored.catch(() => undefined);
+    if (points.length) await batcher.enqueue(points);
   };
 
-  // --- The connection ---
-  const client: MqttClient = mqtt.connect(url, {
-    clientId,
-    clean: false,
-    protocolVersion: 4,
-    reconnectPeriod: options.reconnectPeriodMs ?? 1000,
-    connectTimeout: 10_000,
-    manualConnect: true,
-  });
+  // --- The connections ---
+  const inHand = new Set<Promise<void>>();
+  const clients: MqttClient[] = [];
+  const subscribed = new Set<number>();
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
-  let inFlight: Promise<void> = Promise.resolve();
 
-  client.handleMessage = (packet, callback) => {
-    if (stopping) {
-      // Not acknowledged: the broker delivers it again to the next session.
-      callback(new Error('collector stopping'));
-      return;
-    }
-    const work = handle(packet).then(
-      () => callback(),
-      (error: unknown) => {
-        // Only a store that failed for good lands here: leave it unacknowledged.
-        log.error({ err: error, topic: packet.topic }, 'mqtt: message not stored');
-        callback(error instanceof Error ? error : new Error(String(error)));
+  const connect = (index: number): MqttClient => {
+    // Connection 0 keeps the plain client id: a session of the single-connection collector before it
+    // (subscribed without a share group) is resumed, its backlog delivered, and its old filter dropped.
+    const id = index === 0 ? clientId : `${clientId}-${index}`;
+    const client = mqtt.connect(url, {
+      clientId: id,
+      clean: false,
+      protocolVersion: 5,
+      properties: {
+        sessionExpiryInterval: options.sessionExpiryS ?? SESSION_EXPIRY_S,
+        receiveMaximum: options.receiveMaximum ?? 100,
       },
-    );
-    inFlight = work;
-  };
-  client.on('connect', (connack) => {
-    log.info({ url, clientId, sessionPresent: connack.sessionPresent }, 'mqtt: connected');
-    client.subscribe(topics.filter, { qos: MQTT_TELEMETRY_QOS }, (error) => {
-      if (error) log.error({ err: error }, 'mqtt: subscribe failed');
-      else markReady();
+      reconnectPeriod: options.reconnectPeriodMs ?? 1000,
+      connectTimeout: 10_000,
+      manualConnect: true,
     });
-  });
-  client.on('error', (error) => warn.warn('connection', { err: error, url }, 'mqtt: connection error'));
-  client.on('offline', () => warn.warn('offline', { url }, 'mqtt: broker unreachable, retrying'));
-  client.connect();
+    client.handleMessage = (packet, callback) => {
+      const dropped = brokerDroppedCount(packet.topic, packet.payload);
+      if (dropped !== undefined) {
+        brokerDropped = dropped;
+        callback();
+        return;
+      }
+      if (stopping) {
+        // Not acknowledged: the broker delivers it again to the next session.
+        callback(new Error('collector stopping'));
+        return;
+      }
+      const work = handle(packet).then(
+        () => {
+          if (!aborted) callback();
+        },
+        (error: unknown) => {
+          // Only a batch that failed for good lands here: leave it unacknowledged.
+          log.error({ err: error, topic: packet.topic }, 'mqtt: message not stored');
+          if (!aborted) callback(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+      inHand.add(work);
+      void work.finally(() => inHand.delete(work));
+    };
+    client.on('connect', (connack) => {
+      log.info({ url, clientId: id, sessionPresent: connack.sessionPresent }, 'mqtt: connected');
+      const subscriptions = { [filter]: { qos: MQTT_TELEMETRY_QOS } } as Record<string, { qos: 0 | 1 }>;
+      // One connection follows the broker's counters; QoS 0, so that nothing of them is ever queued.
+      if (index === 0) subscriptions[BROKER_DROPPED_TOPIC] = { qos: 0 };
+      client.subscribe(subscriptions, (error) => {
+        if (error) return log.error({ err: error }, 'mqtt: subscribe failed');
+        if (index === 0) client.unsubscribe(topics.filter);
+        subscribed.add(index);
+        if (subscribed.size === connections) markReady();
+      });
+    });
+    client.on('error', (error) => warn.warn('connection', { err: error, url }, 'mqtt: connection error'));
+    client.on('offline', () => warn.warn('offline', { url }, 'mqtt: broker unreachable, retrying'));
+    client.connect();
+    return client;
+  };
+  for (let i = 0; i < connections; i++) clients.push(connect(i));
 
   return {
     stats: () => ({ ...stats }),
+    health: () => ({
+      connections,
+      connected: clients.filter((c) => c.connected).length,
+      shareGroup,
+      ...stats,
+      brokerDroppedMessages: brokerDropped,
+    }),
     ready: () => readyPromise,
     async stop() {
       if (stopping) return;
       stopping = true;
-      await inFlight.catch(() => undefined);
       await batcher.flush().catch(() => undefined);
-      batcher.cancelTimer();
-      await client.endAsync();
+      await Promise.allSettled([...inHand]);
+      await Promise.all(clients.map((c) => c.endAsync()));
+    },
+    async abort() {
+      stopping = true;
+      aborted = true;
+      batcher.discardWaiting();
+      await Promise.all(clients.map((c) => c.endAsync(true)));
     },
   };
 }

@@ -3,10 +3,13 @@ import { TELEMETRY_FUTURE_TOLERANCE_MS } from '@solar/shared';
 import { timeWindow } from '../../telemetry-store/point-validation';
 import type { CheckedSignal, TopicDevice } from '../collectors.repository';
 import {
+  BROKER_DROPPED_TOPIC,
+  brokerDroppedCount,
   deviceRefusal,
   giveUpStoring,
   parseTelemetryMessage,
   pointsOf,
+  sharedFilter,
   stillFresh,
   storeRetryDelayMs,
   telemetryTopics,
@@ -117,9 +120,24 @@ describe('store retries', () => {
     expect([0, 1, 2, 3, 4, 5, 10].map(storeRetryDelayMs)).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
   });
 
-  it('gives up on received (already acknowledged) batches after three attempts, on stored ones only when stopping', () => {
-    expect([0, 1, 2].map((a) => giveUpStoring(a, 'received', false))).toEqual([false, false, true]);
-    expect(giveUpStoring(50, 'stored', false)).toBe(false);
-    expect(giveUpStoring(0, 'stored', true)).toBe(true);
+  it('gives up storing only when stopping: unacknowledged messages are held by the broker meanwhile', () => {
+    expect(giveUpStoring(false)).toBe(false);
+    expect(giveUpStoring(true)).toBe(true);
+  });
+});
+
+describe('shared subscription and broker counters', () => {
+  it('puts the filter in the group, and refuses a group that is not one plain level', () => {
+    expect(sharedFilter('solar', 'solar/+/+/telemetry')).toBe('$share/solar/solar/+/+/telemetry');
+    for (const bad of ['', 'a/b', 'a+', '#', 'x'.repeat(65)])
+      expect(() => sharedFilter(bad, 'solar/+/+/telemetry')).toThrow();
+  });
+
+  it("reads Mosquitto's dropped count, and nothing from other topics or bad payloads", () => {
+    expect(brokerDroppedCount(BROKER_DROPPED_TOPIC, Buffer.from('42'))).toBe(42);
+    expect(brokerDroppedCount(BROKER_DROPPED_TOPIC, '0')).toBe(0);
+    expect(brokerDroppedCount(BROKER_DROPPED_TOPIC, 'many')).toBeUndefined();
+    expect(brokerDroppedCount(BROKER_DROPPED_TOPIC, '-1')).toBeUndefined();
+    expect(brokerDroppedCount('$SYS/broker/uptime', '42')).toBeUndefined();
   });
 });

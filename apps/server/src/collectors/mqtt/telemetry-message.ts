@@ -108,10 +108,28 @@ export const stillFresh = (loadedAt: number, now: number, maxAgeMs: number): boo
 export const storeRetryDelayMs = (attempt: number): number => Math.min(5000, 250 * 2 ** attempt);
 
 /**
- * Whether to give up storing after failed attempt `attempt` (0-based): when stopping; and with
- * `ack: 'received'` after three attempts (those messages are acknowledged already and the batch must not
- * block the next ones). With `ack: 'stored'` it retries until it is stored or the collector stops: an
- * unacknowledged message comes again next session anyway.
+ * Whether to give up storing after a failed attempt: only when the collector stops. Until then it retries,
+ * since its messages are not acknowledged and the broker holds them; giving up early would only make the
+ * broker send them again.
  */
-export const giveUpStoring = (attempt: number, ack: 'stored' | 'received', stopping: boolean): boolean =>
-  stopping || (ack === 'received' && attempt >= 2);
+export const giveUpStoring = (stopping: boolean): boolean => stopping;
+
+/**
+ * The MQTT 5 shared subscription (`$share/{group}/{filter}`, MQTT 5 §4.8.2): the broker hands each message
+ * to one subscriber of the group, so that several connections, and several server nodes, each process a
+ * message once. Throws unless the group is one plain topic level.
+ */
+export function sharedFilter(group: string, filter: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(group)) throw new Error('share group must be one plain topic level');
+  return `$share/${group}/${filter}`;
+}
+
+/** Where Mosquitto publishes how many messages it dropped (queue or in-flight limits reached). */
+export const BROKER_DROPPED_TOPIC = '$SYS/broker/publish/messages/dropped';
+
+/** The dropped count of a `$SYS` message, or undefined for any other topic or a payload that is no count. */
+export function brokerDroppedCount(topic: string, payload: Buffer | string): number | undefined {
+  if (topic !== BROKER_DROPPED_TOPIC) return undefined;
+  const text = Buffer.from(payload).toString('utf8').trim();
+  return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+}

@@ -364,6 +364,9 @@ describe(`data that can be trusted (${dialectUnderTest})`, () => {
         url: BROKER,
         clientId: `t-${randomBytes(6).toString('hex')}`,
         topicRoot: root,
+        // One connection: the duplicate test below relies on the order of publication, which several
+        // connections of a shared subscription do not keep.
+        connections: 1,
       });
       await collector.ready();
     });
@@ -377,7 +380,7 @@ describe(`data that can be trusted (${dialectUnderTest})`, () => {
       await publish(REF, GOOD);
       await until(() => collector.stats().received === REFUSED.length + 1);
       await until(() => collector.stats().stored === Object.keys(GOOD).length);
-      expect(collector.stats()).toEqual({
+      expect(collector.stats()).toMatchObject({
         received: REFUSED.length + 1,
         stored: Object.keys(GOOD).length,
         rejected: REFUSED.length,

@@ -1,0 +1,114 @@
+/**
+ * bench:mqtt — MQTT to the database, acknowledged after commit, through the collector the server runs
+ * (shared subscription over several connections, many messages per transaction). A separate process
+ * publishes BENCH_MESSAGES QoS 1 messages as fast as the broker takes them; the figure is the points
+ * committed per second from the first message received to the last one stored. SQLite, then PostgreSQL
+ * when DATABASE_URL is set; with 10 values per message and with 1. Prints figures; asserts nothing.
+ *   BENCH_MESSAGES (20000)  BENCH_CONNECTIONS (16; 1 is one message per transaction)  BENCH_VALUES (10,1)
+ *   BENCH_MQTT_URL (unset: a Mosquitto of its own with
+ *   .ci/mosquitto.conf, whose queues hold the whole burst; the machine's default broker would drop)
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startMqttCollector } from '../src/collectors/mqtt/mqtt-collector';
+import { startOwnMosquitto } from '../src/test/mosquitto';
+import { benchApp, rssMiB, seedPlants } from './setup';
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const VALUES = (process.env.BENCH_VALUES ?? '10,1').split(',').map(Number);
+const PLANTS = 10;
+const INVERTERS = 10;
+
+const log = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (o: unknown, m?: string) => console.warn('warn', m, o),
+  error: (o: unknown, m?: string) => console.error('error', m, o),
+};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Runs the load generator in its own process; resolves with what it printed. */
+function publishInChild(job: object): Promise<{ published: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./mqtt-load.ts', import.meta.url)), [JSON.stringify(job)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim()) as never) : reject(new Error(`load exited ${code}`)),
+    );
+  });
+}
+
+async function run(url: string, label: string, values: number, databaseUrl?: string) {
+  const { app, ctx } = await benchApp(databaseUrl);
+  await seedPlants(ctx.db, PLANTS, INVERTERS, values);
+  const devices = await ctx.db.selectFrom('devices').select(['id', 'plant_id']).orderBy('id').execute();
+  const keys = Array.from({ length: values }, (_, s) =>
+    s === 0 ? 'total_energy' : s === 1 ? 'ac_power' : `sig_${s}`,
+  );
+  const root = `b${randomBytes(4).toString('hex')}`;
+  const id = `bench-${randomBytes(3).toString('hex')}`;
+  const collector = startMqttCollector(ctx, log, {
+    url,
+    clientId: id,
+    shareGroup: id,
+    connections: CONNECTIONS,
+    sessionExpiryS: 300,
+    topicRoot: root,
+  });
+  await collector.ready();
+  const expected = MESSAGES * values;
+  let firstAt = 0;
+  const watch = setInterval(() => {
+    if (!firstAt && collector.stats().received > 0) firstAt = performance.now();
+  }, 1);
+  const loadStart = performance.now();
+  const published = publishInChild({
+    url,
+    root,
+    devices: devices.map((d) => ({ plantId: d.plant_id, deviceId: d.id, keys })),
+    messages: MESSAGES,
+    // Two days back: inside raw retention, and every message a new point.
+    startTs: Date.now() - 2 * 86_400_000,
+    window: 500,
+  });
+  while (collector.stats().stored < expected) await new Promise((r) => setTimeout(r, 5));
+  const end = performance.now();
+  clearInterval(watch);
+  const sent = await published;
+  const s = collector.stats();
+  const seconds = (end - (firstAt || loadStart)) / 1000;
+  console.log(
+    `[${label}] ${values} value(s)/message: ${s.stored} points, ${s.received} messages in ${seconds.toFixed(2)} s = ` +
+      `${(s.stored / seconds).toFixed(0)} points/s, ${(s.received / seconds).toFixed(0)} messages/s; ` +
+      `${s.batches} transactions (${(s.received / s.batches).toFixed(1)} messages each); duplicates ${s.duplicates}; ` +
+      `publisher ${sent.seconds.toFixed(2)} s; RSS ${rssMiB()} MiB; load average ${load()}`,
+  );
+  await collector.stop();
+  await app.close();
+  return { label, values, pointsPerS: s.stored / seconds, messagesPerS: s.received / seconds };
+}
+
+const own = process.env.BENCH_MQTT_URL ? undefined : await startOwnMosquitto();
+const url = process.env.BENCH_MQTT_URL ?? own!.url;
+console.log(
+  `bench:mqtt ${MESSAGES} messages over ${PLANTS * INVERTERS} devices, ${CONNECTIONS} connections, broker ${url}` +
+    `${own ? ' (own, .ci/mosquitto.conf)' : ''}; Node ${process.version}; load average ${load()}`,
+);
+try {
+  for (const values of VALUES) {
+    await run(url, 'sqlite', values);
+    if (process.env.DATABASE_URL) await run(url, 'postgres', values, process.env.DATABASE_URL);
+  }
+} finally {
+  await own?.stop();
+}
