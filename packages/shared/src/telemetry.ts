@@ -178,6 +178,8 @@ export const telemetryExportQuery = z
   .object({
     ...telemetryQueryFields,
     format: z.enum(EXPORT_FORMATS, { error: V.invalidValue }).default('csv'),
+    /** CSV only: `semicolon` and `tab` write a decimal comma (Turkish and German Excel). */
+    delimiter: z.enum(['comma', 'semicolon', 'tab'], { error: V.invalidValue }).default('comma'),
   })
   .refine((q) => q.from < q.to, { error: V.rangeOrder, path: ['to'] });
 export type TelemetryExportQuery = z.input<typeof telemetryExportQuery>;

@@ -207,6 +207,14 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     }
     await get('/api/plants/:id/power', `/api/plants/${tree.plantId}/power`, { date: today });
     await get('/api/inverters/:id/summary', `/api/inverters/${tree.deviceId}/summary`, { date: today });
+    await get('/api/plants/:id/budgets', `/api/plants/${tree.plantId}/budgets`, { year: today.slice(0, 4) });
+    for (const type of ['production', 'fleet', 'alarms', 'inverters']) {
+      const report = { plant_ids: String(tree.plantId), from: today, to: today };
+      await get('/api/reports/:type', `/api/reports/${type}`, report);
+      if (type === 'production')
+        for (const format of ['xlsx', 'csv', 'pdf'])
+          await get('/api/reports/:type', `/api/reports/${type}`, { ...report, format });
+    }
     await get('/api/plants/:id/topology', `/api/plants/${tree.plantId}/topology`);
     const schedule = await save(t, admin.token, '/api/report-schedules/0', {
       report_type: 'production',

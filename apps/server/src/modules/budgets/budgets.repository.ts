@@ -1,4 +1,5 @@
 import type { BudgetMonth } from '@solar/shared';
+import { reachable, type Scope } from '../../lib/scope';
 import type { Db } from '../../db/database';
 
 /** A plant's stored months of one year, in month order. */
@@ -65,4 +66,18 @@ export async function writeBudgets(
         .execute();
     }
   });
+}
+
+/** The ids among `ids` that the scope reaches. */
+export async function plantsInScope(db: Db, scope: Scope, ids: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    let q = db
+      .selectFrom('plants')
+      .select('plants.id')
+      .where('plants.id', 'in', ids.slice(i, i + 1000));
+    if (!scope.all) q = q.where('plants.id', 'in', reachable.plants(db, scope));
+    for (const r of await q.execute()) out.add(r.id);
+  }
+  return out;
 }

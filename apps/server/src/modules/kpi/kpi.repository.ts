@@ -507,7 +507,8 @@ export async function readBudgets(
     .execute();
   for (const r of rows) {
     let m = out.get(r.plant_id);
-    if (!m) out.set(r.plant_id, (m = new Map()));
+    if (!m)
+      out.set(r.plant_id, (m = new Map<string, { energyKwh: number; irradiationKwhM2: number | null }>()));
     m.set(`${r.year}-${pad2(Number(r.month))}`, {
       energyKwh: Number(r.energy_kwh),
       irradiationKwhM2: r.irradiation_kwh_m2 === null ? null : Number(r.irradiation_kwh_m2),

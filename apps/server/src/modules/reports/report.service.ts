@@ -1,6 +1,11 @@
 import type { ReportAnswer, ReportFormat, ReportQueryParsed, ReportType } from '@solar/shared';
 import type { Actor } from '../../lib/actor';
+import { defaultCsvDelimiter } from '@solar/shared';
 import { buildReport, type ReportContext } from './report-data';
+import { toReportCsv } from './report-csv';
+import { reportDocument } from './report-document';
+import { toReportPdf } from './report-pdf';
+import { toReportXlsx } from './report-xlsx';
 
 export type { ReportContext } from './report-data';
 
@@ -36,16 +41,15 @@ export async function generateReport(
   return {
     filename: reportFilename(type, query),
     contentType: REPORT_CONTENT_TYPES[query.format],
-    body: await render(report, query),
+    body: await renderReport(report, query),
   };
 }
 
-async function render(report: ReportAnswer, query: ReportQueryParsed): Promise<Buffer | string> {
-  switch (query.format) {
-    case 'json':
-      return JSON.stringify(report);
-    default:
-      // Filled in by the format modules (xlsx, csv, pdf).
-      return Promise.resolve(JSON.stringify(report));
-  }
+/** The report in the query's format. */
+export async function renderReport(report: ReportAnswer, query: ReportQueryParsed): Promise<Buffer | string> {
+  if (query.format === 'json') return JSON.stringify(report);
+  const doc = reportDocument(report);
+  if (query.format === 'csv') return toReportCsv(doc, query.delimiter ?? defaultCsvDelimiter(query.lang));
+  if (query.format === 'xlsx') return toReportXlsx(doc);
+  return toReportPdf(doc);
 }

@@ -1,8 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FleetReportAnswer, ProductionReportAnswer } from '@solar/shared';
-import { makeUser, pairs, type TestUser } from '../../test/org-fixtures';
+import type {
+  AlarmsReportAnswer,
+  FleetReportAnswer,
+  InvertersReportAnswer,
+  ProductionReportAnswer,
+} from '@solar/shared';
+import { makeTree, makeUser, pairs, save, type TestUser } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { pdfNumber } from './report-pdf';
 import { makeReportPlant, pastDates, P0_KWP, type ReportPlantFixture } from './report-fixture';
+
+/** A CSV as rows of cells (no quoted delimiters in these reports' texts). */
+function parseCsv(text: string, delimiter: string): string[][] {
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  return text
+    .slice(1)
+    .split('\r\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split(delimiter));
+}
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const commaNumber = (cell: string) => Number(cell.replace(',', '.'));
+
+/** pdftotext (poppler-utils) of the PDF, layout kept so table rows stay on one line. */
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+}
 
 describe(`reports (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -13,6 +38,13 @@ describe(`reports (${dialectUnderTest})`, () => {
   const dates = pastDates(now, 2);
   const from = dates[0]!;
   const to = dates[1]!;
+
+  const file = async (type: string, query: Record<string, string>) => {
+    const res = await t.http.get(`/api/reports/${type}`, { token: admin.token, query });
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+  const both = () => ({ plant_ids: `${tr.tree.plantId},${mk.tree.plantId}`, from, to });
 
   const get = async <T>(url: string, query: Record<string, string>, token = admin.token) => {
     const res = await t.http.get(url, { token, query });
@@ -25,6 +57,21 @@ describe(`reports (${dialectUnderTest})`, () => {
     admin = await makeUser(t, { admin: true });
     tr = await makeReportPlant(t, admin, 'Güneş Santralı İğdır', dates);
     mk = await makeReportPlant(t, admin, 'Централа Штип', dates, 3);
+    // A budget for every month the test dates touch (two dates may straddle a month end).
+    for (const month of new Set(dates.map((d) => d.slice(0, 7)))) {
+      const [year, m] = month.split('-').map(Number);
+      const res = await t.http.post(
+        `/api/plants/${tr.tree.plantId}/budgets`,
+        {
+          year,
+          months: [
+            { month: m, energy_kwh: 300 * daysIn(year!, m!), irradiation_kwh_m2: 2 * daysIn(year!, m!) },
+          ],
+        },
+        { token: admin.token },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+    }
   });
   afterAll(() => t.close());
 
@@ -42,7 +89,12 @@ describe(`reports (${dialectUnderTest})`, () => {
     expect(a.totals.energy_kwh).toBeCloseTo(2 * tr.dayEnergyKwh, 6);
     expect(a.totals.specific_yield_kwh_kwp).toBeCloseTo((2 * tr.dayEnergyKwh) / P0_KWP, 6);
     expect(a.totals.irradiation_kwh_m2).toBeCloseTo(2 * tr.dayIrradiationKwhM2, 6);
-    expect(a.totals.budget_kwh).toBeNull();
+    // 300 kWh and 2 kWh/m² a day; measured 1.6 kWh/m² a day.
+    expect(a.totals.budget_kwh).toBeCloseTo(600, 6);
+    expect(a.totals.budget_ratio).toBeCloseTo((2 * tr.dayEnergyKwh) / 600, 9);
+    expect(a.totals.weather_corrected_budget_kwh).toBeCloseTo((600 * 2 * tr.dayIrradiationKwhM2) / 4, 6);
+    expect(r.plants[1]!.totals.budget_kwh).toBeNull();
+    expect(r.totals.budget_kwh).toBeNull();
     expect(r.totals.energy_kwh).toBeCloseTo(2 * (tr.dayEnergyKwh + mk.dayEnergyKwh), 6);
   });
 
@@ -75,5 +127,173 @@ describe(`reports (${dialectUnderTest})`, () => {
     expect(
       (await t.http.get('/api/reports/fleet', { token: none.token, query: { from, to } })).statusCode,
     ).toBe(403);
+  });
+
+  it('writes an XLSX whose numbers and dates are those of the JSON answer', async () => {
+    const json = await get<ProductionReportAnswer>('/api/reports/production', { ...both(), lang: 'de_DE' });
+    const res = await file('production', { ...both(), lang: 'de_DE', format: 'xlsx' });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="production-${from}_${to}.xlsx"`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Übersicht', tr.name, mk.name]);
+    const summary = workbook.worksheets[0]!;
+    expect(summary.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(summary.getRow(1).getCell(4).value).toBe('Energie (kWh)');
+    expect(summary.getColumn(1).width).toBeGreaterThan(10);
+    const totalsRow = summary.getRow(json.plants.length + 2);
+    expect(totalsRow.getCell(1).value).toBe('Summe');
+    expect(totalsRow.getCell(4).value).toBeCloseTo(json.totals.energy_kwh!, 9);
+    json.plants.forEach((p, i) => {
+      const sheet = workbook.worksheets[i + 1]!;
+      const header = sheet.getRow(1).values as string[];
+      const colOf = (h: string) => header.indexOf(h);
+      p.rows.forEach((row, j) => {
+        const cells = sheet.getRow(j + 2);
+        const date = cells.getCell(1);
+        expect(date.value).toEqual(new Date(`${row.key}T00:00:00Z`));
+        expect(date.numFmt).toBe('yyyy-mm-dd');
+        expect(cells.getCell(colOf('Energie (kWh)')).value).toBeCloseTo(row.energy_kwh!, 9);
+        expect(cells.getCell(colOf('Spezifischer Ertrag (kWh/kWp)')).value).toBeCloseTo(
+          row.specific_yield_kwh_kwp!,
+          9,
+        );
+        const prCell = cells.getCell(colOf('PR (%)'));
+        expect(prCell.value).toBeCloseTo(row.pr!, 9);
+        expect(prCell.numFmt).toBe('0.0%');
+        const budget = cells.getCell(colOf('Budget (P50) (kWh)')).value;
+        if (row.budget_kwh === null) expect(budget).toBeNull();
+        else expect(budget).toBeCloseTo(row.budget_kwh, 9);
+      });
+    });
+  });
+
+  it('writes a CSV with the chosen delimiter and decimal comma, a BOM and formula protection', async () => {
+    const json = await get<ProductionReportAnswer>('/api/reports/production', { ...both(), lang: 'tr_TR' });
+    const res = await file('production', { ...both(), lang: 'tr_TR', format: 'csv' });
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const rows = parseCsv(res.body, ';');
+    expect(rows[0]!.slice(0, 3)).toEqual(['Santral', 'Gün', 'Enerji (kWh)']);
+    const prCol = rows[0]!.indexOf('PR (%)');
+    const lines = json.plants.flatMap((p) => p.rows.map((row) => ({ p, row })));
+    expect(rows).toHaveLength(lines.length + 1);
+    lines.forEach(({ p, row }, i) => {
+      const cells = rows[i + 1]!;
+      expect(cells[0]).toBe(p.name);
+      expect(cells[1]).toBe(row.key);
+      expect(cells[2]).toMatch(/^\d+(,\d+)?$/);
+      expect(commaNumber(cells[2]!)).toBeCloseTo(row.energy_kwh!, 9);
+      expect(commaNumber(cells[prCol]!)).toBeCloseTo(row.pr! * 100, 9);
+    });
+    const en = parseCsv((await file('production', { ...both(), lang: 'en_US', format: 'csv' })).body, ',');
+    expect(en[0]![2]).toBe('Energy (kWh)');
+    expect(Number(en[1]![2])).toBeCloseTo(json.plants[0]!.rows[0]!.energy_kwh!, 9);
+    const tab = parseCsv(
+      (await file('production', { ...both(), lang: 'en_US', format: 'csv', delimiter: 'tab' })).body,
+      '\t',
+    );
+    expect(commaNumber(tab[1]![2]!)).toBeCloseTo(json.plants[0]!.rows[0]!.energy_kwh!, 9);
+
+    // A plant named like a formula: quoted in CSV, a plain text cell with the Text format in XLSX.
+    const evil = await makeTree(t, admin.token, 'Evil');
+    await save(t, admin.token, `/api/plants/${evil.plantId}`, {
+      field_id: evil.fieldId,
+      name: '=1+1',
+      time_zone: 'Europe/Istanbul',
+    });
+    const q = { plant_ids: String(evil.plantId), from, to, lang: 'en_US' };
+    const fleetCsv = parseCsv((await file('fleet', { ...q, format: 'csv' })).body, ',');
+    expect(fleetCsv[1]![0]).toBe("'=1+1");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(
+      (await file('fleet', { ...q, format: 'xlsx' })).rawPayload as unknown as ArrayBuffer,
+    );
+    const cell = workbook.worksheets[0]!.getRow(2).getCell(1);
+    expect(cell.value).toBe('=1+1');
+    expect(cell.type).toBe(ExcelJS.ValueType.String);
+    expect(cell.numFmt).toBe('@');
+  });
+
+  it('writes a PDF in the chosen language with names, totals, charts and page numbers', async () => {
+    const json = await get<ProductionReportAnswer>('/api/reports/production', { ...both(), lang: 'tr_TR' });
+    const res = await file('production', { ...both(), lang: 'tr_TR', format: 'pdf' });
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.rawPayload);
+    expect(text).toContain('Üretim raporu');
+    expect(text).toContain(tr.name);
+    expect(text).toContain(mk.name);
+    expect(text).toContain(tr.tree.companyId ? 'Güneş Santralı İğdır Co' : '');
+    expect(text).toContain(`${pdfNumber('tr_TR', json.totals.energy_kwh!, 0)} kWh`);
+    expect(text).toContain(pdfNumber('tr_TR', json.plants[0]!.totals.energy_kwh!, 1));
+    expect(text).toContain('Enerji, beklenen ve bütçe');
+    expect(text).toMatch(/Sayfa 1 \/ \d+/);
+    const mkText = pdfText(
+      (await file('production', { ...both(), lang: 'mk_MK', format: 'pdf' })).rawPayload,
+    );
+    expect(mkText).toContain('Извештај за производство');
+    expect(mkText).toContain('Централа Штип');
+    expect(mkText).toMatch(/Страница 1 од \d+/);
+  });
+
+  it('answers alarm statistics and the inverter comparison in every format', async () => {
+    const now = Date.now();
+    const startedAt = Date.parse(`${from}T09:00:00Z`);
+    for (const [i, approvedAfterMin] of [10, 30, null].entries()) {
+      await t.ctx.db
+        .insertInto('alarms')
+        .values({
+          plant_id: tr.tree.plantId,
+          device_id: tr.inverters[i % 2]!,
+          tag_id: null,
+          source: 'device_status',
+          rule_id: null,
+          condition_key: `report-test-${i}`,
+          active_key: null,
+          priority_id: i + 1,
+          message: 'alarms.msg.deviceCode',
+          message_params: '{}',
+          status_id: 1,
+          started_at: startedAt,
+          cleared_at: startedAt + 60_000,
+          approved_at: approvedAfterMin === null ? null : startedAt + approvedAfterMin * 60_000,
+          approved_by: null,
+          rejected_at: null,
+          rejected_by: null,
+          fault_id: null,
+        })
+        .execute();
+    }
+    const alarms = await get<AlarmsReportAnswer>('/api/reports/alarms', { ...both(), lang: 'en_US' });
+    expect(alarms.alarm_count).toBe(3);
+    expect(alarms.by_priority.map((p) => p.count)).toEqual([1, 1, 1, 0]);
+    expect(alarms.by_device_type).toEqual([{ device_type: 'inverter', count: 3 }]);
+    expect(alarms.time_to_acknowledge).toEqual({
+      count: 2,
+      mean_minutes: 20,
+      median_minutes: 20,
+      max_minutes: 30,
+    });
+    expect(alarms.top_devices[0]).toMatchObject({
+      device_id: tr.inverters[0],
+      alarm_count: 2,
+      plant_name: tr.name,
+    });
+    const inv = await get<InvertersReportAnswer>('/api/reports/inverters', { ...both(), lang: 'en_US' });
+    const mine = inv.inverters.filter((i) => i.plant_id === mk.tree.plantId);
+    expect(mine).toHaveLength(2);
+    // INV-01 makes 3.5 kWh a step, INV-02 3: each has half of P0.
+    expect(mine[0]!.energy_kwh).toBeCloseTo(2 * 24 * 3.5, 6);
+    expect(mine[1]!.specific_yield_kwh_kwp).toBeCloseTo((2 * 24 * 3) / 60, 6);
+    expect(mine[0]!.relative_to_plant_mean).toBeCloseTo(3.5 / 3.25, 9);
+    for (const type of ['alarms', 'inverters', 'fleet']) {
+      for (const format of ['xlsx', 'csv', 'pdf']) {
+        const res = await file(type, { ...both(), lang: 'mk_MK', format });
+        expect(res.rawPayload.length).toBeGreaterThan(100);
+      }
+    }
+    const pdf = pdfText((await file('alarms', { ...both(), lang: 'de_DE', format: 'pdf' })).rawPayload);
+    expect(pdf).toContain('Alarm- und Störungsstatistik');
+    expect(now).toBeGreaterThan(startedAt);
   });
 });

@@ -20,6 +20,7 @@ export interface SeriesSignal {
   unit: string | null;
   is_counter: boolean;
   plant_id: number;
+  plant_name: string;
   time_zone: string;
 }
 
@@ -37,6 +38,7 @@ function signalQuery(db: Db, scope: Scope) {
       'signals.unit',
       'signals.is_counter',
       'devices.plant_id',
+      'plants.name as plant_name',
       'plants.time_zone',
     ]);
   return scope.all ? q : q.where('devices.plant_id', 'in', reachable.plants(db, scope));
@@ -51,6 +53,7 @@ const toSeriesSignal = (r: {
   unit: string | null;
   is_counter: number;
   plant_id: number;
+  plant_name: string;
   time_zone: string;
 }): SeriesSignal => ({ ...r, is_counter: r.is_counter === 1 });
 

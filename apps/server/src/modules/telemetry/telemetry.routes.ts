@@ -141,7 +141,7 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         operationId: 'exportTelemetry',
         tags,
         description:
-          'The series of GET /api/telemetry as CSV (UTC and plant-local time) or an XLSX workbook.',
+          "The series of GET /api/telemetry with a plant column, as CSV (UTC and plant-local time; `delimiter` comma, or semicolon/tab with a decimal comma; UTF-8 BOM; text a spreadsheet would run as a formula prefixed with ') or an XLSX workbook (timestamps as date cells, values as number cells, formula-like text as Text-formatted string cells).",
         querystring: telemetryExportQuery,
         response: {
           200: {
@@ -156,7 +156,7 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
       },
     },
     async (request, reply) => {
-      const { format, ...query } = request.query;
+      const { format, delimiter, ...query } = request.query;
       const answer = await service.query(actorOf(request), query);
       const name = `telemetry-${answer.from.slice(0, 10)}-${answer.resolution}`;
       if (format === 'xlsx') {
@@ -168,7 +168,7 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}.csv"`)
-        .send(toCsv(answer.series));
+        .send(toCsv(answer.series, delimiter));
     },
   );
 

@@ -63,7 +63,8 @@ export function resolutionFor(requested: Resolution, from: number, to: number): 
 }
 
 /** Series with the plant's time zone, for exports. */
-export type SeriesWithZone = TelemetrySeries & { time_zone: string };
+/** A series with its plant, for the export's plant column and local time. */
+export type SeriesWithZone = TelemetrySeries & { time_zone: string; plant_id: number; plant_name: string };
 
 /** Ingest, queries, latest values and energy over the telemetry tables (issue 5). */
 export class TelemetryService {
@@ -207,6 +208,8 @@ export class TelemetryService {
         unit: s.unit,
         is_counter: s.is_counter,
         time_zone: s.time_zone,
+        plant_id: s.plant_id,
+        plant_name: s.plant_name,
         points: points.get(s.signal_id)!,
       })),
     };

@@ -505,7 +505,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     ).toBe(403);
   });
 
-  it('exports CSV with UTC and plant-local time, and a readable XLSX workbook', async () => {
+  it('exports CSV with a plant column, UTC and plant-local time, and an XLSX with real dates', async () => {
     const q = {
       signal_ids: String(tree.signalId),
       from: String(T0),
@@ -522,11 +522,24 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('signal_id,device,signal,unit,timestamp_utc,local_time,time_zone,value');
+    expect(lines[0]).toBe('plant,signal_id,device,signal,unit,timestamp_utc,local_time,time_zone,value');
     expect(lines[1]).toBe(
-      `${tree.signalId},Tel INV-01,ac_power,kW,2026-11-10T20:00:00.000Z,2026-11-10 23:00:00,Europe/Istanbul,${power[0]!.value}`,
+      `Tel Plant,${tree.signalId},Tel INV-01,ac_power,kW,2026-11-10T20:00:00.000Z,2026-11-10 23:00:00,Europe/Istanbul,${power[0]!.value}`,
     );
     expect(lines).toHaveLength(4);
+
+    // Semicolon for Turkish and German Excel: a decimal comma in the values.
+    const semi = await t.http.get('/api/telemetry/export', {
+      token: admin.token,
+      query: { ...q, format: 'csv', delimiter: 'semicolon' },
+    });
+    const cells = semi.body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')[1]!
+      .split(';');
+    expect(cells.slice(0, 2)).toEqual(['Tel Plant', String(tree.signalId)]);
+    expect(cells[8]).toBe(String(power[0]!.value).replace('.', ','));
+    expect(Number(cells[8]!.replace(',', '.'))).toBe(power[0]!.value);
 
     const xlsx = await t.http.get('/api/telemetry/export', {
       token: admin.token,
@@ -537,8 +550,43 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('telemetry')!;
     expect(sheet.rowCount).toBe(4);
-    expect(sheet.getRow(2).getCell(5).value).toBe('2026-11-10T20:00:00.000Z');
-    expect(sheet.getRow(2).getCell(8).value).toBe(power[0]!.value);
+    const row = sheet.getRow(2);
+    expect(row.getCell(1).value).toBe('Tel Plant');
+    expect(row.getCell(6).value).toEqual(new Date('2026-11-10T20:00:00.000Z'));
+    expect(row.getCell(6).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    // The local wall clock as a date cell: Excel shows 23:00 exactly.
+    expect(row.getCell(7).value).toEqual(new Date('2026-11-10T23:00:00.000Z'));
+    expect(row.getCell(9).value).toBe(power[0]!.value);
+  });
+
+  it('protects a formula-like unit in CSV and XLSX alike, without a literal quote in the XLSX', async () => {
+    const body = { device_id: tree.deviceId, key: 'ac_power', name: 'AC Power' };
+    await save(t, admin.token, `/api/signals/${tree.signalId}`, { ...body, unit: '=1+1' });
+    try {
+      const q = {
+        signal_ids: String(tree.signalId),
+        from: String(T0),
+        to: String(T0 + 37_000),
+        resolution: 'raw',
+      };
+      const csv = await t.http.get('/api/telemetry/export', {
+        token: admin.token,
+        query: { ...q, format: 'csv' },
+      });
+      expect(csv.body.split('\r\n')[1]!.split(',')[4]).toBe("'=1+1");
+      const xlsx = await t.http.get('/api/telemetry/export', {
+        token: admin.token,
+        query: { ...q, format: 'xlsx' },
+      });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+      const unit = workbook.getWorksheet('telemetry')!.getRow(2).getCell(5);
+      expect(unit.value).toBe('=1+1');
+      expect(unit.type).toBe(ExcelJS.ValueType.String);
+      expect(unit.numFmt).toBe('@');
+    } finally {
+      await save(t, admin.token, `/api/signals/${tree.signalId}`, { ...body, unit: 'kW' });
+    }
   });
 
   it('tells listeners about inserted points only, and retention deletes old raw points but keeps rollups', async () => {

@@ -10,7 +10,15 @@ import Spin from 'antd/es/spin';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { AGGREGATES, RESOLUTIONS, type Aggregate, type Resolution } from '@solar/shared';
+import {
+  AGGREGATES,
+  CSV_DELIMITERS,
+  RESOLUTIONS,
+  defaultCsvDelimiter,
+  type Aggregate,
+  type CsvDelimiter,
+  type Resolution,
+} from '@solar/shared';
 import { TelemetryChart } from '../../components';
 import { toOptions } from '../../lib/lookups';
 import { errorMessageOf } from '../../lib/api-errors';
@@ -48,6 +56,8 @@ export default function DataPage() {
   /** Bumped by "refresh": running ranges end at the moment they were asked for. */
   const [asked, setAsked] = useState(() => Date.now());
   const [downloading, setDownloading] = useState<ExportFormat | null>(null);
+  // Turkish, German and Macedonian Excel expect `;` with a decimal comma; the user may choose otherwise.
+  const [delimiter, setDelimiter] = useState<CsvDelimiter>(() => defaultCsvDelimiter(i18n.language));
 
   // The catalog needs only dashboard view: the management lists would refuse an operator.
   const plants = useCatalogPlants();
@@ -70,7 +80,7 @@ export default function DataPage() {
     setDownloading(format);
     try {
       const name = `${fileSafe(plant?.name ?? '')}_${localDate(range.from)}_${localDate(range.to - 1)}`;
-      await downloadExport(request, format, name);
+      await downloadExport(request, format, name, delimiter);
     } catch (error) {
       notify.error(errorMessageOf(error, t));
     } finally {
@@ -183,6 +193,14 @@ export default function DataPage() {
           <Button onClick={() => setAsked(Date.now())} disabled={noSignals} data-testid="data-refresh">
             {t('data.refresh')}
           </Button>
+          <Select<CsvDelimiter>
+            options={CSV_DELIMITERS.map((d) => ({ value: d, label: t(`data.delimiters.${d}`) }))}
+            value={delimiter}
+            onChange={setDelimiter}
+            className="data-select-narrow"
+            data-testid="data-delimiter"
+            aria-label={t('data.delimiter')}
+          />
           <Button
             icon={<DownloadOutlined />}
             disabled={noSignals}

@@ -1,4 +1,4 @@
-import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
+import { XSRF_COOKIE, XSRF_HEADER, type CsvDelimiter } from '@solar/shared';
 import { API_BASE } from '../../../lib/api-client';
 import { readCookie } from '../../../lib/cookies';
 import { ApiError, toProblem } from '../../../lib/problem';
@@ -8,16 +8,18 @@ import { telemetryParams, type TelemetryRequest } from './get-telemetry';
 export type ExportFormat = 'csv' | 'xlsx';
 
 /**
- * GET telemetry/export?format=: fetched with the session's bearer token (a plain link could not carry
+ * GET telemetry/export?format=&delimiter=: fetched with the session's bearer token (a plain link could not carry
  * it) and handed to the browser as a download named `fileName`. Rejects with an ApiError.
  */
 export async function downloadExport(
   r: TelemetryRequest,
   format: ExportFormat,
   fileName: string,
+  delimiter: CsvDelimiter = 'comma',
 ): Promise<void> {
   const params = telemetryParams(r);
   params.set('format', format);
+  if (format === 'csv') params.set('delimiter', delimiter);
   const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -1,0 +1,414 @@
+import { translate, type LocaleCode } from '@solar/i18n';
+import {
+  LOSS_KINDS,
+  type AlarmsReportAnswer,
+  type FleetReportAnswer,
+  type InvertersReportAnswer,
+  type ProductionFigures,
+  type ProductionReportAnswer,
+  type ReportAnswer,
+} from '@solar/shared';
+
+/**
+ * A report as the file formats see it: translated tables with typed columns, KPI tiles and charts. The
+ * XLSX, CSV and PDF writers only lay it out, so the three files cannot disagree on a figure.
+ */
+export type CellValue = string | number | null;
+
+/** `ratio` values are 0…1 (PR, availability): XLSX formats them as %, CSV and PDF write percent. */
+export type ColumnKind = 'text' | 'number' | 'integer' | 'ratio' | 'date' | 'month';
+
+export interface Column {
+  header: string;
+  /** Unit for the header, e.g. kWh; percent columns get `%`. */
+  unit?: string;
+  kind: ColumnKind;
+  /** Decimals shown (XLSX number format, PDF). */
+  decimals?: number;
+}
+
+export interface Table {
+  /** Sheet name (XLSX) and heading (PDF). */
+  name: string;
+  columns: Column[];
+  rows: CellValue[][];
+  /** A last row in bold: the totals of the rows. */
+  totals?: CellValue[];
+}
+
+export interface Tile {
+  label: string;
+  value: number | null;
+  kind: ColumnKind;
+  unit?: string;
+  decimals?: number;
+}
+
+export interface Chart {
+  title: string;
+  categories: string[];
+  series: { name: string; values: (number | null)[] }[];
+  unit: string;
+}
+
+export interface ReportDocument {
+  lang: LocaleCode;
+  title: string;
+  /** Companies of the report's plants. */
+  companies: string[];
+  period: string;
+  generatedAt: string;
+  tiles: Tile[];
+  charts: Chart[];
+  /** The summary first, then one table per plant where the report has them. */
+  tables: Table[];
+  /** The one table a CSV holds. */
+  csv: Table;
+}
+
+type T = (key: string, vars?: Record<string, string | number>) => string;
+
+const col = (header: string, kind: ColumnKind, unit?: string, decimals?: number): Column => ({
+  header,
+  kind,
+  ...(unit ? { unit } : {}),
+  ...(decimals === undefined ? {} : { decimals }),
+});
+
+function figureColumns(t: T): Column[] {
+  return [
+    col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+    col(t('reportFile.col.specificYield'), 'number', 'kWh/kWp', 2),
+    col(t('reportFile.col.irradiation'), 'number', 'kWh/m²', 2),
+    col(t('reportFile.col.pr'), 'ratio', '%', 1),
+    col(t('reportFile.col.prTemperatureCorrected'), 'ratio', '%', 1),
+    col(t('reportFile.col.availability'), 'ratio', '%', 1),
+    col(t('reportFile.col.expectedEnergy'), 'number', 'kWh', 1),
+    col(t('reportFile.col.budget'), 'number', 'kWh', 1),
+    col(t('reportFile.col.budgetRatio'), 'ratio', '%', 1),
+    col(t('reportFile.col.weatherCorrectedBudget'), 'number', 'kWh', 1),
+    col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1),
+    ...LOSS_KINDS.map((k) => col(t(`reportFile.loss.${k}`), 'number', 'kWh', 1)),
+    col(t('reportFile.loss.total'), 'number', 'kWh', 1),
+  ];
+}
+
+function figureCells(f: ProductionFigures): CellValue[] {
+  return [
+    f.energy_kwh,
+    f.specific_yield_kwh_kwp,
+    f.irradiation_kwh_m2,
+    f.pr,
+    f.pr_temperature_corrected,
+    f.availability,
+    f.expected_energy_kwh,
+    f.budget_kwh,
+    f.budget_ratio,
+    f.weather_corrected_budget_kwh,
+    f.weather_corrected_budget_ratio,
+    ...LOSS_KINDS.map((k) => f.losses[`${k}_kwh`]),
+    f.losses.total_kwh,
+  ];
+}
+
+const plantColumns = (t: T): Column[] => [
+  col(t('reportFile.col.plant'), 'text'),
+  col(t('reportFile.col.company'), 'text'),
+  col(t('reportFile.col.capacity'), 'number', 'kWp', 1),
+];
+
+function production(
+  r: ProductionReportAnswer,
+  t: T,
+): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+  const keyColumn = col(
+    t(`reportFile.granularity.${r.granularity}`),
+    r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
+  );
+  const keyCell = (key: string): CellValue => (r.granularity === 'year' ? Number(key) : key);
+  const summary: Table = {
+    name: t('reportFile.summary'),
+    columns: [...plantColumns(t), ...figureColumns(t)],
+    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...figureCells(p.totals)]),
+    totals: [
+      t('reportFile.total'),
+      null,
+      sumOrNull(r.plants.map((p) => p.dc_capacity_kwp)),
+      ...figureCells(r.totals),
+    ],
+  };
+  const perPlant: Table[] = r.plants.map((p) => ({
+    name: p.name,
+    columns: [keyColumn, ...figureColumns(t)],
+    rows: p.rows.map((row) => [keyCell(row.key), ...figureCells(row)]),
+    totals: [t('reportFile.total'), ...figureCells(p.totals)],
+  }));
+  const csv: Table = {
+    name: summary.name,
+    columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
+    rows: r.plants.flatMap((p) => p.rows.map((row) => [p.name, keyCell(row.key), ...figureCells(row)])),
+  };
+  const single = r.plants.length === 1 ? r.plants[0]! : null;
+  const chartOf = single
+    ? { categories: single.rows.map((x) => x.key), rows: single.rows as ProductionFigures[] }
+    : { categories: r.plants.map((p) => p.name), rows: r.plants.map((p) => p.totals) };
+  return {
+    tiles: [
+      {
+        label: t('reportFile.col.energy'),
+        value: r.totals.energy_kwh,
+        kind: 'number',
+        unit: 'kWh',
+        decimals: 0,
+      },
+      {
+        label: t('reportFile.col.specificYield'),
+        value: r.totals.specific_yield_kwh_kwp,
+        kind: 'number',
+        unit: 'kWh/kWp',
+        decimals: 1,
+      },
+      { label: t('reportFile.col.pr'), value: r.totals.pr, kind: 'ratio', decimals: 1 },
+      { label: t('reportFile.col.availability'), value: r.totals.availability, kind: 'ratio', decimals: 1 },
+      { label: t('reportFile.col.budgetRatio'), value: r.totals.budget_ratio, kind: 'ratio', decimals: 1 },
+    ],
+    charts: [
+      {
+        title: t('reportFile.chart.energyVsBudget'),
+        unit: 'kWh',
+        categories: chartOf.categories,
+        series: [
+          { name: t('reportFile.col.energy'), values: chartOf.rows.map((x) => x.energy_kwh) },
+          {
+            name: t('reportFile.col.expectedEnergy'),
+            values: chartOf.rows.map((x) => x.expected_energy_kwh),
+          },
+          { name: t('reportFile.col.budget'), values: chartOf.rows.map((x) => x.budget_kwh) },
+        ],
+      },
+    ],
+    tables: [summary, ...perPlant],
+    csv,
+  };
+}
+
+function sumOrNull(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+}
+
+function fleet(
+  r: FleetReportAnswer,
+  t: T,
+): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+  const columns = [
+    ...plantColumns(t),
+    ...figureColumns(t).slice(0, 11),
+    col(t('reportFile.loss.total'), 'number', 'kWh', 1),
+    col(t('reportFile.col.alarms'), 'integer'),
+  ];
+  const cells = (p: FleetReportAnswer['totals'] | FleetReportAnswer['plants'][number]): CellValue[] => [
+    p.energy_kwh,
+    p.specific_yield_kwh_kwp,
+    p.irradiation_kwh_m2,
+    p.pr,
+    p.pr_temperature_corrected,
+    p.availability,
+    p.expected_energy_kwh,
+    p.budget_kwh,
+    p.budget_ratio,
+    p.weather_corrected_budget_kwh,
+    p.weather_corrected_budget_ratio,
+    p.losses_kwh,
+    p.alarm_count,
+  ];
+  const summary: Table = {
+    name: t('reportFile.summary'),
+    columns,
+    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...cells(p)]),
+    totals: [t('reportFile.total'), null, r.totals.dc_capacity_kwp, ...cells(r.totals)],
+  };
+  return {
+    tiles: [
+      { label: t('reportFile.tile.plants'), value: r.totals.plant_count, kind: 'integer' },
+      {
+        label: t('reportFile.col.capacity'),
+        value: r.totals.dc_capacity_kwp,
+        kind: 'number',
+        unit: 'kWp',
+        decimals: 0,
+      },
+      {
+        label: t('reportFile.col.energy'),
+        value: r.totals.energy_kwh,
+        kind: 'number',
+        unit: 'kWh',
+        decimals: 0,
+      },
+      { label: t('reportFile.col.pr'), value: r.totals.pr, kind: 'ratio', decimals: 1 },
+      { label: t('reportFile.col.budgetRatio'), value: r.totals.budget_ratio, kind: 'ratio', decimals: 1 },
+    ],
+    charts: [
+      {
+        title: t('reportFile.chart.specificYield'),
+        unit: 'kWh/kWp',
+        // A chart of hundreds of bars says nothing: the 30 best and worst are in the table anyway.
+        categories: r.plants.slice(0, 40).map((p) => p.name),
+        series: [
+          {
+            name: t('reportFile.col.specificYield'),
+            values: r.plants.slice(0, 40).map((p) => p.specific_yield_kwh_kwp),
+          },
+        ],
+      },
+    ],
+    tables: [summary],
+    csv: { ...summary, totals: undefined },
+  };
+}
+
+function alarms(
+  r: AlarmsReportAnswer,
+  t: T,
+): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+  const minutes = t('reportFile.unit.minutes');
+  const durationRows = (label: string, d: AlarmsReportAnswer['time_to_acknowledge']): CellValue[][] => [
+    [label, t('reportFile.stat.count'), d.count],
+    [label, t('reportFile.stat.mean'), d.mean_minutes],
+    [label, t('reportFile.stat.median'), d.median_minutes],
+    [label, t('reportFile.stat.max'), d.max_minutes],
+  ];
+  const statColumns = [
+    col(t('reportFile.col.section'), 'text'),
+    col(t('reportFile.col.item'), 'text'),
+    col(t('reportFile.col.value'), 'number', undefined, 1),
+  ];
+  const priority = (id: number) => t(`reportFile.priority.${id}`);
+  const deviceType = (type: string | null) => (type === null ? t('reportFile.plantItself') : type);
+  const statRows: CellValue[][] = [
+    [t('reportFile.col.alarms'), t('reportFile.stat.count'), r.alarm_count],
+    [t('reportFile.col.faults'), t('reportFile.stat.count'), r.fault_count],
+    ...r.by_priority.map((p) => [t('reportFile.byPriority'), priority(p.priority_id), p.count]),
+    ...r.by_device_type.map((d) => [t('reportFile.byDeviceType'), deviceType(d.device_type), d.count]),
+    ...durationRows(`${t('reportFile.timeToAcknowledge')} (${minutes})`, r.time_to_acknowledge),
+    ...durationRows(`${t('reportFile.timeToRepair')} (${minutes})`, r.time_to_repair),
+  ];
+  const summary: Table = { name: t('reportFile.summary'), columns: statColumns, rows: statRows };
+  const top: Table = {
+    name: t('reportFile.topDevices'),
+    columns: [
+      col(t('reportFile.col.device'), 'text'),
+      col(t('reportFile.col.deviceType'), 'text'),
+      col(t('reportFile.col.plant'), 'text'),
+      col(t('reportFile.col.alarms'), 'integer'),
+    ],
+    rows: r.top_devices.map((d) => [d.device_name, d.device_type, d.plant_name, d.alarm_count]),
+  };
+  return {
+    tiles: [
+      { label: t('reportFile.col.alarms'), value: r.alarm_count, kind: 'integer' },
+      { label: t('reportFile.col.faults'), value: r.fault_count, kind: 'integer' },
+      {
+        label: t('reportFile.timeToAcknowledge'),
+        value: r.time_to_acknowledge.median_minutes,
+        kind: 'number',
+        unit: minutes,
+        decimals: 0,
+      },
+      {
+        label: t('reportFile.timeToRepair'),
+        value: r.time_to_repair.median_minutes,
+        kind: 'number',
+        unit: minutes,
+        decimals: 0,
+      },
+    ],
+    charts: [
+      {
+        title: t('reportFile.byPriority'),
+        unit: '',
+        categories: r.by_priority.map((p) => priority(p.priority_id)),
+        series: [{ name: t('reportFile.col.alarms'), values: r.by_priority.map((p) => p.count) }],
+      },
+    ],
+    tables: [summary, top],
+    csv: summary,
+  };
+}
+
+function inverters(
+  r: InvertersReportAnswer,
+  t: T,
+): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+  const columns = [
+    col(t('reportFile.col.plant'), 'text'),
+    col(t('reportFile.col.inverter'), 'text'),
+    col(t('reportFile.col.ratedPower'), 'number', 'kW', 1),
+    col(t('reportFile.col.capacity'), 'number', 'kWp', 1),
+    col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+    col(t('reportFile.col.specificYield'), 'number', 'kWh/kWp', 2),
+    col(t('reportFile.col.relativeToPlant'), 'ratio', '%', 1),
+  ];
+  const rowOf = (i: InvertersReportAnswer['inverters'][number]): CellValue[] => [
+    i.plant_name,
+    i.name,
+    i.rated_power_kw,
+    i.dc_capacity_kwp,
+    i.energy_kwh,
+    i.specific_yield_kwh_kwp,
+    i.relative_to_plant_mean,
+  ];
+  const summary: Table = { name: t('reportFile.summary'), columns, rows: r.inverters.map(rowOf) };
+  const perPlant: Table[] = r.plants.map((p) => ({
+    name: p.name,
+    columns,
+    rows: r.inverters.filter((i) => i.plant_id === p.plant_id).map(rowOf),
+  }));
+  const shown = r.inverters.slice(0, 40);
+  return {
+    tiles: [
+      { label: t('reportFile.tile.inverters'), value: r.inverters.length, kind: 'integer' },
+      {
+        label: t('reportFile.col.energy'),
+        value: sumOrNull(r.inverters.map((i) => i.energy_kwh)),
+        kind: 'number',
+        unit: 'kWh',
+        decimals: 0,
+      },
+    ],
+    charts: [
+      {
+        title: t('reportFile.chart.specificYield'),
+        unit: 'kWh/kWp',
+        categories: shown.map((i) => (r.plants.length > 1 ? `${i.plant_name} · ${i.name}` : i.name)),
+        series: [
+          { name: t('reportFile.col.specificYield'), values: shown.map((i) => i.specific_yield_kwh_kwp) },
+        ],
+      },
+    ],
+    tables: [summary, ...perPlant],
+    csv: summary,
+  };
+}
+
+/** The report's document in its language. */
+export function reportDocument(report: ReportAnswer): ReportDocument {
+  const lang = report.lang;
+  const t: T = (key, vars) => translate(lang, key, vars);
+  const body =
+    report.type === 'production'
+      ? production(report, t)
+      : report.type === 'fleet'
+        ? fleet(report, t)
+        : report.type === 'alarms'
+          ? alarms(report, t)
+          : inverters(report, t);
+  return {
+    lang,
+    title: t(`reportFile.title.${report.type}`),
+    companies: [...new Set(report.plants.map((p) => p.company_name))],
+    period: report.from === report.to ? report.from : `${report.from} – ${report.to}`,
+    generatedAt: report.generated_at,
+    ...body,
+  };
+}

@@ -1,0 +1,80 @@
+import ExcelJS from 'exceljs';
+import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety';
+import { headerOf } from './report-csv';
+import type { CellValue, Column, ReportDocument, Table } from './report-document';
+
+const NUMBER_FORMATS = {
+  number: (d = 2) => (d > 0 ? `#,##0.${'0'.repeat(d)}` : '#,##0'),
+  integer: () => '0',
+  ratio: (d = 1) => (d > 0 ? `0.${'0'.repeat(d)}%` : '0%'),
+  date: () => 'yyyy-mm-dd',
+  month: () => 'yyyy-mm',
+};
+
+/** An Excel sheet name: at most 31 characters, none of []:*?/\, unique in the workbook. */
+export function sheetName(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .trim()
+      .slice(0, 31) || 'Sheet';
+  let out = base;
+  for (let n = 2; taken.has(out.toLowerCase()); n++) out = `${base.slice(0, 31 - String(n).length - 1)} ${n}`;
+  taken.add(out.toLowerCase());
+  return out;
+}
+
+/** A day (YYYY-MM-DD) or month (YYYY-MM) as a real date: midnight UTC, as exceljs writes dates. */
+const dateOf = (key: string) => new Date(`${key.length === 7 ? `${key}-01` : key}T00:00:00Z`);
+
+function valueOf(v: CellValue, c: Column): ExcelJS.CellValue {
+  if (v === null) return null;
+  if ((c.kind === 'date' || c.kind === 'month') && typeof v === 'string') return dateOf(v);
+  return v;
+}
+
+function addTable(workbook: ExcelJS.Workbook, table: Table, taken: Set<string>) {
+  const sheet = workbook.addWorksheet(sheetName(table.name, taken), {
+    views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
+  });
+  const headers = table.columns.map(headerOf);
+  sheet.columns = table.columns.map((c, i) => {
+    const longest = Math.max(
+      headers[i]!.length,
+      ...table.rows.slice(0, 200).map((r) => {
+        const v = r[i];
+        return typeof v === 'string' ? v.length : 10;
+      }),
+    );
+    const numFmt = c.kind === 'text' ? undefined : NUMBER_FORMATS[c.kind](c.decimals);
+    return {
+      key: `c${i}`,
+      width: Math.min(Math.max(longest + 2, 10), 48),
+      ...(numFmt ? { style: { numFmt } } : {}),
+    };
+  });
+  const header = sheet.getRow(1);
+  header.values = headers;
+  header.font = { bold: true };
+  header.alignment = { wrapText: true, vertical: 'top' };
+  const write = (cells: CellValue[], bold = false) => {
+    const row = sheet.addRow(cells.map((v, i) => valueOf(v, table.columns[i]!)));
+    row.eachCell((cell) => {
+      if (typeof cell.value === 'string' && looksLikeFormula(cell.value)) cell.numFmt = XLSX_TEXT_FORMAT;
+    });
+    if (bold) row.font = { bold: true };
+  };
+  for (const r of table.rows) write(r);
+  if (table.totals) write(table.totals, true);
+}
+
+/** The document as a workbook: the summary sheet first, then one sheet per plant; numbers stay numbers. */
+export async function toReportXlsx(doc: ReportDocument): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Solar console';
+  workbook.created = new Date(doc.generatedAt);
+  workbook.title = `${doc.title} ${doc.period}`;
+  const taken = new Set<string>();
+  for (const table of doc.tables) addTable(workbook, table, taken);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
