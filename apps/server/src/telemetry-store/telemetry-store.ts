@@ -181,7 +181,8 @@ export class TelemetryStore implements TelemetryHub {
     for (const r of rows) {
       let list = bySignal.get(r.signal_id);
       if (!list) bySignal.set(r.signal_id, (list = []));
-      list.push({ ts: r.ts, value: r.value });
+      // The row itself (a Point with its signal id): no copy of every point of the batch.
+      list.push(r);
     }
     for (const list of bySignal.values()) list.sort(byTs);
 
