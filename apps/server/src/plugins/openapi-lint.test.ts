@@ -29,8 +29,10 @@ const ACCEPTED_WARNINGS = [
   'no-ambiguous-paths #/paths/~1api~1users~1{id}~1password',
   // No licence is granted, so there is no licence text to link to.
   'info-license-strict #/info/license/url',
-  // Health takes no input and no credentials: it has no 4xx answer to declare.
+  // Health and the public settings (site name, default language for the login page) take no input and no
+  // credentials: they have no 4xx answer to declare.
   'operation-4xx-response #/paths/~1api~1health/get/responses',
+  'operation-4xx-response #/paths/~1api~1settings~1public/get/responses',
 ];
 
 /** /api/docs/json linted by a third-party tool (Redocly CLI, recommended rules), as API users would. */
