@@ -6,7 +6,7 @@ import type { TelemetryHub } from '../telemetry-store/telemetry-hub';
  * What a collector needs: the database, the clock, the configuration, the one door telemetry goes in by,
  * and the per-device counters of what it refuses.
  */
-export type CollectorContext = Pick<AppContext, 'db' | 'now' | 'config' | 'ingestCounts'> & {
+export type CollectorContext = Pick<AppContext, 'db' | 'now' | 'config' | 'settings' | 'ingestCounts'> & {
   telemetry: TelemetryHub;
 };
 

@@ -222,7 +222,7 @@ export function startModbusPoller(
     const points: PointToStore[] = [];
     // The poll's own clock stamps the values, so only their range can be wrong (a misdecoded register,
     // a wrong scale): the same check as every other way in, counted per device.
-    const window = timeWindow(ctx.now(), ctx.config.telemetry.rawRetentionDays);
+    const window = timeWindow(ctx.now(), ctx.settings.current().raw_retention_days);
     const open = { min: null, max: null };
     for (const { signal, value } of decodePoll(plan, answersOf(results))) {
       if (value === null) continue;

@@ -185,7 +185,7 @@ export function startMqttCollector(
     const keys = Object.keys(values);
     // A signal added a moment ago: read the device again before refusing its key.
     if (keys.some((key) => !device.signals.has(key))) device = (await deviceOf(deviceId, true)) ?? device;
-    const window = timeWindow(ctx.now(), ctx.config.telemetry.rawRetentionDays);
+    const window = timeWindow(ctx.now(), ctx.settings.current().raw_retention_days);
     const { points, refused } = pointsOf(device, ts, values, window);
     for (const { reason, key } of refused) {
       reject(reason, topic, 1, { key: key.slice(0, 64), ts });

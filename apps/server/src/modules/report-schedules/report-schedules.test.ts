@@ -193,8 +193,9 @@ describe(`report schedules (${dialectUnderTest})`, () => {
     const xlsx = files.find((f) => f.filename.endsWith('.xlsx'))!;
     expect(pdf.contentType).toBe('application/pdf');
     expect(xlsx.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(pdf.content.length).toBeGreaterThan(0);
-    expect(xlsx.content.length).toBeGreaterThan(0);
+    // Real files, not the JSON answer: a PDF header and an XLSX (zip) signature.
+    expect(pdf.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(xlsx.content.subarray(0, 2).toString('latin1')).toBe('PK');
 
     const after = await save<ReportSchedule>(t, reader.token, `/api/report-schedules/${sub.id}`, body());
     expect(after).toMatchObject({

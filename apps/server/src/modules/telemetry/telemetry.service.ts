@@ -71,7 +71,7 @@ export class TelemetryService {
   constructor(
     private readonly ctx: Pick<
       AppContext,
-      'db' | 'dialect' | 'now' | 'config' | 'telemetry' | 'ingestCounts'
+      'db' | 'dialect' | 'now' | 'config' | 'settings' | 'telemetry' | 'ingestCounts'
     >,
   ) {}
 
@@ -94,7 +94,7 @@ export class TelemetryService {
       const plants = scope.all ? undefined : await repo.reachablePlantIds(db, scope);
       inReach = (s) => !plants || plants.has(s.plant_id);
     }
-    const window = timeWindow(this.ctx.now(), this.ctx.config.telemetry.rawRetentionDays);
+    const window = timeWindow(this.ctx.now(), this.ctx.settings.current().raw_retention_days);
     const keyDevice = 'key' in sender ? sender.key.deviceId : null;
     const accepted: PointToStore[] = [];
     const rejected: TelemetryIngestAnswer['rejected'] = [];
