@@ -199,10 +199,14 @@ describe('inverter and camera pages', () => {
         expect(await group.locator(`[data-camera-id="${liveCamera.id}"]`).count()).toBe(1);
         expect(await group.locator(`[data-camera-id="${downCamera.id}"]`).count()).toBe(1);
         const tile = page.locator(`[data-testid="camera-tile"][data-camera-id="${liveCamera.id}"]`);
-        await vi.waitFor(async () =>
-          expect(
-            await tile.getByTestId('camera-image').evaluate((i: HTMLImageElement) => i.naturalWidth),
-          ).toBe(4),
+        // One evaluate on a wall of tiles that refresh every 3 s took 1.4 s on a loaded machine: longer than
+        // waitFor's default second, so the wait has room.
+        await vi.waitFor(
+          async () =>
+            expect(
+              await tile.getByTestId('camera-image').evaluate((i: HTMLImageElement) => i.naturalWidth),
+            ).toBe(4),
+          { timeout: 20_000, interval: 250 },
         );
         await screenshot(page, 'camera-wall-light');
         await page.setViewportSize({ width: 390, height: 844 });
