@@ -46,6 +46,8 @@ function consoleTheme(dark: boolean): ThemeConfig {
         headerPadding: '0 20px',
         bodyBg: dark ? '#0a0a0a' : '#f3f5f9',
       },
+      // The selected tab's text follows colorPrimary (#165bbe in dark: 2.9:1 on a dark card); the readable step.
+      Tabs: dark ? { itemSelectedColor: '#4096ff', itemHoverColor: '#69b1ff' } : {},
       Menu: {
         darkItemBg: SIDER_BG,
         darkSubMenuItemBg: '#091528',
