@@ -27,3 +27,4 @@ export * from './reports';
 export * from './budgets';
 export * from './budget-figures';
 export * from './report-schedules';
+export * from './time-zone';

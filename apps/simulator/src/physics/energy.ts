@@ -1,56 +1,19 @@
 /** Energy counters: integrate power over time, and a daily counter that restarts at local midnight. */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  /** Milliseconds the zone is ahead of UTC at that instant. */
-  offsetMs: number;
-}
-
-function localParts(tsMs: number, timeZone: string): LocalParts {
-  const p: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(tsMs))) {
-    if (part.type !== 'literal') p[part.type] = Number(part.value);
-  }
-  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = p;
-  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
-  return { year, month, day, offsetMs: asUtc - (tsMs - (((tsMs % 1000) + 1000) % 1000)) };
-}
+import { localDateParts } from '@solar/shared';
 
 /** The local calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
 export function localDate(tsMs: number, timeZone: string): string {
-  const { year, month, day } = localParts(tsMs, timeZone);
+  const { year, month, day } = localDateParts(tsMs, timeZone);
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /** The first local midnight strictly after `tsMs` in an IANA time zone (DST-aware). */
 export function nextLocalMidnight(tsMs: number, timeZone: string): number {
-  const { year, month, day, offsetMs } = localParts(tsMs, timeZone);
+  const { year, month, day, offsetMs } = localDateParts(tsMs, timeZone);
   const midnightAsUtc = Date.UTC(year, month - 1, day + 1);
   // The offset may change between now and midnight; correct once with the offset in force there.
   const guess = midnightAsUtc - offsetMs;
-  return midnightAsUtc - localParts(guess, timeZone).offsetMs;
+  return midnightAsUtc - localDateParts(guess, timeZone).offsetMs;
 }
 
 /** Energy in kWh of a power ramp from `fromKw` to `toKw` over `dtMs` (trapezoidal rule). */

@@ -7,7 +7,7 @@
  *   02:00→03:00 gap runs at 03:30), as RFC 5545 and Temporal's "compatible" disambiguation do;
  * - a local time that the fall-back overlap repeats runs at its first occurrence only.
  */
-import type { ReportFrequency } from '@solar/shared';
+import { zoneOffsetMs, type ReportFrequency } from '@solar/shared';
 import { localDate, nextDate } from '../../../telemetry-store/buckets';
 
 /** What decides the run instants of a subscription. */
@@ -31,43 +31,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** Enough local dates to find the next match of any rule: a monthly rule matches once in 31 days. */
 const SEARCH_DAYS = 40;
-
-const wallFormats = new Map<string, Intl.DateTimeFormat>();
-
-function wallFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = wallFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    wallFormats.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The zone's offset from UTC at the instant `ms`, in milliseconds (east positive). */
-export function zoneOffsetMs(ms: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const p of wallFormat(timeZone).formatToParts(ms)) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  }
-  const wallAsUtc = Date.UTC(
-    parts.year!,
-    parts.month! - 1,
-    parts.day,
-    parts.hour,
-    parts.minute,
-    parts.second,
-  );
-  return wallAsUtc - Math.floor(ms / 1000) * 1000;
-}
 
 /** The local wall time of the instant as "YYYY-MM-DD HH:MM". */
 function wallText(ms: number, timeZone: string): string {

@@ -1,0 +1,59 @@
+/**
+ * Wall-clock arithmetic in IANA time zones with the platform's Intl data only (no zone table of our own):
+ * the server's schedules and day buckets, the simulator's daily counters and the web's day ranges all
+ * need "what is the local time there, at this instant".
+ */
+
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
+function wallFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = wallFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The zone's offset from UTC at the instant `ms`, in milliseconds (east positive; Europe/Istanbul → +3 h). */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const p of wallFormat(timeZone).formatToParts(ms)) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  const wallAsUtc = Date.UTC(
+    parts.year!,
+    parts.month! - 1,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
+  );
+  // The formatter drops milliseconds: compare with the instant's whole second.
+  return wallAsUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/** The local calendar date and the zone's offset at an instant. */
+export function localDateParts(
+  ms: number,
+  timeZone: string,
+): { year: number; month: number; day: number; offsetMs: number } {
+  const offsetMs = zoneOffsetMs(ms, timeZone);
+  const wall = new Date(ms + offsetMs);
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    offsetMs,
+  };
+}
