@@ -276,3 +276,22 @@ export function resetLinkFor(outbox: readonly string[], email: string): string |
   const last = mails.at(-1);
   return last ? /https?:\/\/[^\s"<>]+\/reset-password\/[A-Za-z0-9_-]+/.exec(emlText(last))?.[0] : undefined;
 }
+
+/** Opens an Ant Design select by its test id and clicks the visible option with this text. */
+export async function pickOption(page: Page, testId: string, option: string): Promise<void> {
+  const select = page.getByTestId(testId);
+  await vi.waitFor(
+    async () => {
+      if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
+        await select.click();
+      await page
+        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+        .filter({ hasText: option })
+        .first()
+        .click({ timeout: 2_000 });
+      expect(await select.textContent()).toContain(option);
+    },
+    { timeout: 10_000, interval: 200 },
+  );
+  await page.keyboard.press('Escape');
+}

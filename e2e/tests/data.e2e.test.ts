@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectText, tr, withPage } from '../src/console';
+import { ApiClient, expectText, pickOption, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface Named {
@@ -12,25 +12,6 @@ interface Named {
 interface SignalRow extends Named {
   key: string;
   unit: string | null;
-}
-
-/** Opens an Ant Design select by its test id and clicks the visible option with this text. */
-async function pick(page: Page, testId: string, option: string): Promise<void> {
-  const select = page.getByTestId(testId);
-  await vi.waitFor(
-    async () => {
-      if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
-        await select.click();
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: option })
-        .first()
-        .click({ timeout: 2_000 });
-      expect(await select.textContent()).toContain(option);
-    },
-    { timeout: 10_000, interval: 200 },
-  );
-  await page.keyboard.press('Escape');
 }
 
 describe('data page', () => {
@@ -96,9 +77,9 @@ describe('data page', () => {
         await page.goto('/data');
         await expectText(page.getByTestId('page-title'), tr('pages.data'));
         await page.getByTestId('data-empty').waitFor();
-        await pick(page, 'data-plant', plant.name);
-        await pick(page, 'data-devices', device.name);
-        await pick(page, 'data-signals', signal.name);
+        await pickOption(page, 'data-plant', plant.name);
+        await pickOption(page, 'data-devices', device.name);
+        await pickOption(page, 'data-signals', signal.name);
 
         // The chart: a canvas with one series holding the ten stored points.
         const chart = page.getByTestId('data-chart');
@@ -182,9 +163,9 @@ describe('data page', () => {
         for (const p of foreign) expect(offered).not.toContain(p.name);
         await page.keyboard.press('Escape');
 
-        await pick(page, 'data-plant', plant.name);
-        await pick(page, 'data-devices', device.name);
-        await pick(page, 'data-signals', signal.name);
+        await pickOption(page, 'data-plant', plant.name);
+        await pickOption(page, 'data-devices', device.name);
+        await pickOption(page, 'data-signals', signal.name);
         const chart = page.getByTestId('data-chart');
         await chart.locator('canvas').first().waitFor();
         await vi.waitFor(async () => expect(await chart.getAttribute('data-series-count')).toBe('1'));

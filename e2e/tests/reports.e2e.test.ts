@@ -2,31 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectText, tokenFor, tr } from '../src/console';
+import { ApiClient, expectText, pickOption, tokenFor, tr } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface Named {
   id: number;
   name: string;
-}
-
-/** Opens an Ant Design select by its test id and clicks the visible option with this text. */
-async function pick(page: Page, testId: string, option: string): Promise<void> {
-  const select = page.getByTestId(testId);
-  await vi.waitFor(
-    async () => {
-      if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
-        await select.click();
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: option })
-        .first()
-        .click({ timeout: 2_000 });
-      expect(await select.textContent()).toContain(option);
-    },
-    { timeout: 10_000, interval: 200 },
-  );
-  await page.keyboard.press('Escape');
 }
 
 /**
@@ -119,8 +100,8 @@ describe('reports page', () => {
       async () => {
         await page.goto('/report');
         await expectText(page.getByTestId('page-title'), tr('pages.report'), 30_000);
-        await pick(page, 'report-plants', plants[0]!.name);
-        await pick(page, 'report-plants', plants[1]!.name);
+        await pickOption(page, 'report-plants', plants[0]!.name);
+        await pickOption(page, 'report-plants', plants[1]!.name);
         await page.getByTestId('report-preview-button').click();
         // A row per plant and the total, and the chart beside them.
         const rows = page.getByTestId('report-table').locator('tbody tr.ant-table-row');
@@ -179,7 +160,7 @@ describe('reports page', () => {
         await page.getByTestId('report-schedules').waitFor();
         await page.getByTestId('report-schedule-create').click();
         await page.getByTestId('report-schedule-drawer').waitFor();
-        await pick(page, 'report-schedule-field-plant_ids', plant.name);
+        await pickOption(page, 'report-schedule-field-plant_ids', plant.name);
         await page.getByTestId('report-schedule-save').click();
         const rows = page.getByTestId('report-schedule-table').locator('tbody tr.ant-table-row');
         await vi.waitFor(async () => expect(await rows.count()).toBe(1), { timeout: 30_000 });
