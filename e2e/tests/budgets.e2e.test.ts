@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
@@ -13,6 +15,27 @@ interface BudgetAnswer {
   plant_id: number;
   year: number;
   months: { month: number; energy_kwh: number; irradiation_kwh_m2: number | null }[];
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical WCAG 2.1 A/AA violations inside `selector` (rule and target), as a11y.e2e does for pages. */
+async function violations(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const results = await page.evaluate(
+    (sel) =>
+      (window as unknown as { axe: { run: (c: Element, o: object) => Promise<AxeResults> } }).axe.run(
+        document.querySelector(sel)!,
+        {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+          resultTypes: ['violations'],
+        },
+      ),
+    selector,
+  );
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`));
 }
 
 /** A number as the Turkish interface shows it (thousands `.`, decimal `,`, at most two decimals). */
@@ -113,6 +136,7 @@ describe('plant budgets: the editor on the plant form and the file import', () =
         expect((await budgetOf(plant.id, year)).months).toEqual([]);
         await page.getByTestId('budget-energy-12').fill(String(energy[11]));
         await expectText(page.getByTestId('budget-total-energy'), `${trNumber(energyTotal)} kWh`);
+        expect(await violations(page, '[data-testid="budget-editor"]')).toEqual([]);
         await screenshot(page, 'budget-editor-light');
 
         await page.getByTestId('plant-save').click();
@@ -153,6 +177,7 @@ describe('plant budgets: the editor on the plant form and the file import', () =
         expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
         const box = await page.getByTestId('budget-irradiation-12').boundingBox();
         expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+        expect(await violations(page, '[data-testid="budget-editor"]')).toEqual([]);
         await screenshot(page, 'budget-editor-dark-390');
         expect(errors).toEqual([]);
       },
@@ -253,6 +278,7 @@ describe('plant budgets: the editor on the plant form and the file import', () =
             .replace('{{message}}', tr('validation.invalidNumber')),
         );
         expect(await refusal.textContent()).toContain(tr('budgets.nothingImported'));
+        expect(await violations(page, '.ant-modal')).toEqual([]);
         await screenshot(page, 'budget-import-bad');
         // Not even the good rows were stored.
         expect((await budgetOf(plant.id, year)).months).toEqual([]);
