@@ -10,50 +10,21 @@ import {
   BUDGET_IRRADIATION_MAX_KWH_M2,
   BUDGET_YEAR_MAX,
   BUDGET_YEAR_MIN,
-  type BudgetMonth,
   type PlantBudgetBody,
 } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { monthName } from '../../../lib/intl';
 import { usePlantBudget } from '../api/budgets';
+import {
+  bodyOf,
+  draftOf,
+  emptyYear,
+  monthsMissingEnergy,
+  totalOf,
+  type MonthDraft,
+  type YearDraft,
+} from '../budget-model';
 import './budget.css';
-
-/** One month as edited: either figure may be empty (no energy = no budget for that month). */
-export interface MonthDraft {
-  energy_kwh: number | null;
-  irradiation_kwh_m2: number | null;
-}
-
-/** The twelve months of a year as the editor shows them. */
-export type YearDraft = MonthDraft[];
-
-const emptyYear = (): YearDraft =>
-  Array.from({ length: 12 }, () => ({ energy_kwh: null, irradiation_kwh_m2: null }));
-
-/** The stored months of a year as twelve drafts. */
-export function draftOf(months: readonly BudgetMonth[]): YearDraft {
-  const draft = emptyYear();
-  for (const m of months)
-    draft[m.month - 1] = { energy_kwh: m.energy_kwh, irradiation_kwh_m2: m.irradiation_kwh_m2 };
-  return draft;
-}
-
-/** The save body of a year's drafts: months with an energy figure; the others have no budget. */
-export function bodyOf(year: number, draft: YearDraft): PlantBudgetBody {
-  return {
-    year,
-    months: draft.flatMap((m, i) =>
-      m.energy_kwh === null
-        ? []
-        : [{ month: i + 1, energy_kwh: m.energy_kwh, irradiation_kwh_m2: m.irradiation_kwh_m2 }],
-    ),
-  };
-}
-
-/** Months (1-12) of a draft with an irradiation but no energy: the schema needs the energy. */
-export function monthsMissingEnergy(draft: YearDraft): number[] {
-  return draft.flatMap((m, i) => (m.energy_kwh === null && m.irradiation_kwh_m2 !== null ? [i + 1] : []));
-}
 
 /**
  * The budget drafts of a plant form: the shown year and the years the user changed (only those are
@@ -101,12 +72,8 @@ export function BudgetEditor({ plantId, drafts }: { plantId: number | null; draf
       year,
       months.map((m, i) => (i === index ? { ...m, ...patch } : m)),
     );
-  const sum = (key: keyof MonthDraft) => {
-    const given = months.map((m) => m[key]).filter((v): v is number => v !== null);
-    return given.length ? given.reduce((a, b) => a + b, 0) : null;
-  };
-  const energyTotal = sum('energy_kwh');
-  const irradiationTotal = sum('irradiation_kwh_m2');
+  const energyTotal = totalOf(months, 'energy_kwh');
+  const irradiationTotal = totalOf(months, 'irradiation_kwh_m2');
   const num = (v: number | null) => (v === null ? '–' : formatNumber(v, i18n.language));
   const label = (i: number) => monthName(i, i18n.language, 'long');
 

@@ -7,12 +7,13 @@ import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { BUDGET_IMPORT_COLUMNS, type BudgetImportAnswer } from '@solar/shared';
+import type { BudgetImportAnswer } from '@solar/shared';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { saveBlob } from '../../../lib/download';
 import { knownKey } from '../../../lib/i18n-keys';
 import { ApiError } from '../../../lib/problem';
 import { useImportBudgets } from '../api/budgets';
+import { importProblemsOf, templateCsv } from '../budget-model';
 import './budget.css';
 
 /** What the last import answered: the rows stored, or why nothing was. */
@@ -28,40 +29,22 @@ async function base64Of(file: File): Promise<string> {
   return btoa(binary);
 }
 
-/**
- * The translated rows of a refused import: the server keys each problem `line N: column` (the header is
- * line 1) with validation keys; listed by line.
- */
-export function importProblems(error: unknown, t: TFunction): string[] {
+/** The translated lines of a refused import: `Line 4, energy_kwh: Enter a valid number`, by line. */
+function problemLines(error: unknown, t: TFunction): string[] {
   if (!(error instanceof ApiError)) return [];
-  return Object.entries(error.problem.errors ?? {})
-    .map(([key, messages]) => {
-      const row = /^line (\d+): (.+)$/.exec(key);
-      if (!row) return { line: 0, text: t('budgets.unreadable') };
-      const column = row[2] === 'header' ? t('budgets.headerRow') : row[2]!;
-      const text = messages
-        .map((m) =>
-          t('budgets.rowProblem', {
-            line: row[1],
-            column,
-            message: t(knownKey(m, 'validation.invalidValue')),
-          }),
-        )
-        .join(' · ');
-      return { line: Number(row[1]), text };
-    })
-    .sort((a, b) => a.line - b.line)
-    .map((p) => p.text);
-}
-
-/** A CSV to fill in: the header and a row per month of this year for each plant given, `;`-separated. */
-function templateCsv(plantIds: readonly number[]): string {
-  const year = new Date().getFullYear();
-  const rows = plantIds.flatMap((id) =>
-    Array.from({ length: 12 }, (_, m) => [id, year, m + 1, '', ''].join(';')),
+  return importProblemsOf(error.problem.errors).map((p) =>
+    p.line === 0
+      ? t('budgets.unreadable')
+      : p.messages
+          .map((m) =>
+            t('budgets.rowProblem', {
+              line: p.line,
+              column: p.column === 'header' ? t('budgets.headerRow') : p.column,
+              message: t(knownKey(m, 'validation.invalidValue')),
+            }),
+          )
+          .join(' · '),
   );
-  // The BOM makes Excel read the file as UTF-8.
-  return `\uFEFF${[BUDGET_IMPORT_COLUMNS.join(';'), ...rows].join('\r\n')}\r\n`;
 }
 
 /**
@@ -90,7 +73,7 @@ export function BudgetImport({ plantIds }: { plantIds: readonly number[] }) {
       {
         onSuccess: (answer) => setOutcome({ kind: 'imported', answer }),
         onError: (e) =>
-          setOutcome({ kind: 'refused', title: errorMessageOf(e, t), problems: importProblems(e, t) }),
+          setOutcome({ kind: 'refused', title: errorMessageOf(e, t), problems: problemLines(e, t) }),
       },
     );
   };
@@ -147,7 +130,9 @@ export function BudgetImport({ plantIds }: { plantIds: readonly number[] }) {
             icon={<DownloadOutlined />}
             onClick={() =>
               saveBlob(
-                new Blob([templateCsv(plantIds)], { type: 'text/csv;charset=utf-8' }),
+                new Blob([templateCsv(plantIds, new Date().getFullYear())], {
+                  type: 'text/csv;charset=utf-8',
+                }),
                 `${t('budgets.templateFile')}.csv`,
               )
             }
