@@ -53,6 +53,8 @@ interface ManagementCardProps {
   /** Shown only when the user may create. */
   onCreate?: (() => void) | undefined;
   createLabel: string;
+  /** Further buttons beside the create button (an import). */
+  actions?: ReactNode;
   /** Extra content above the toolbar (a back link, a heading). */
   header?: ReactNode;
   children: ReactNode;
@@ -65,9 +67,15 @@ export function ManagementCard({
   filters,
   onCreate,
   createLabel,
+  actions,
   header,
   children,
 }: ManagementCardProps) {
+  const createButton = onCreate && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={onCreate} data-testid={`${resource}-create`}>
+      {createLabel}
+    </Button>
+  );
   return (
     <Card className="management-card" data-testid={`${resource}-page`}>
       {header}
@@ -76,15 +84,13 @@ export function ManagementCard({
           <SearchBox resource={resource} onSearch={onSearch} />
           {filters}
         </Space>
-        {onCreate && (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={onCreate}
-            data-testid={`${resource}-create`}
-          >
-            {createLabel}
-          </Button>
+        {actions ? (
+          <Space wrap size={[8, 8]}>
+            {actions}
+            {createButton}
+          </Space>
+        ) : (
+          createButton
         )}
       </div>
       {children}

@@ -29,10 +29,15 @@ export async function downloadFile(path: string, fileName: (response: Response) 
     }
     throw new ApiError(toProblem(response.status, body));
   }
-  const url = URL.createObjectURL(await response.blob());
+  saveBlob(await response.blob(), fileName(response));
+}
+
+/** Hands a blob made in the browser (a template file) to the browser as a download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = fileName(response);
+  link.download = name;
   link.style.display = 'none';
   document.body.append(link);
   link.click();

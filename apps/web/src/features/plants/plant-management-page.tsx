@@ -14,6 +14,7 @@ import { useListState } from '../../lib/list-state';
 import { useCan } from '../../lib/permissions';
 import { usePlants } from './api/get-plants';
 import { useDeletePlant } from './api/delete-plant';
+import { BudgetImport } from './components/budget-import';
 import { PlantForm } from './components/plant-form';
 
 interface Filters {
@@ -109,6 +110,7 @@ export default function PlantManagementPage() {
       onSearch={list.setSearch}
       createLabel={t('plants.create')}
       onCreate={can.create ? editor.openCreate : undefined}
+      actions={can.update && <BudgetImport plantIds={(query.data?.items ?? []).map((p) => p.id)} />}
       filters={
         <>
           {canSeeCompanies && (

@@ -18,4 +18,6 @@ export const plantKeys = {
   power: (plantId: number, date: string | null) => [...plantKeys.all, 'power', plantId, date] as const,
   /** Status, communication and active alarms of each device of a plant. */
   deviceStatus: (plantId: number) => [...plantKeys.all, 'device-status', plantId] as const,
+  /** A plant's monthly P50 budget of a year. */
+  budget: (plantId: number, year: number) => [...plantKeys.all, 'budget', plantId, year] as const,
 };

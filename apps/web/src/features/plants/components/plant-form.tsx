@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import Col from 'antd/es/col';
 import DatePicker from 'antd/es/date-picker';
 import Divider from 'antd/es/divider';
@@ -17,7 +17,9 @@ import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
 import { timeZoneNames } from '../../../lib/time-zones';
+import { useSavePlantBudgets } from '../api/budgets';
 import { useSavePlant } from '../api/save-plant';
+import { BudgetEditor, useBudgetDrafts } from './budget-editor';
 
 interface Values {
   field_id: number | undefined;
@@ -59,6 +61,13 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const save = useSavePlant();
+  const saveBudgets = useSavePlantBudgets();
+  // The budget is edited by whoever may edit plants (POST plants/{id}/budgets needs plant_management update).
+  const canEditBudget = useCan('plant_management').update;
+  const budgets = useBudgetDrafts();
+  // A created plant whose budget then failed to save: saving again updates it instead of creating another.
+  const [createdId, setCreatedId] = useState<number | null>(null);
+  const plantId = plant?.id ?? createdId;
   const fields = useFieldOptions(null, useCan('field_management').view);
   const fieldOptions = (fields.data ?? []).map((f) => ({
     value: f.id,
@@ -70,6 +79,7 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
 
   const onFinish = (values: Values) => {
     onError(null);
+    if (canEditBudget && budgets.check() !== null) return;
     const body = {
       field_id: values.field_id ?? 0,
       name: values.name,
@@ -86,10 +96,19 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
       system_loss_fraction: orNull(values.system_loss_fraction),
       is_active: values.is_active,
     };
+    const years = canEditBudget ? budgets.bodies() : [];
     save.mutate(
-      { id: plant?.id ?? 0, body },
+      { id: plantId ?? 0, body },
       {
-        onSuccess: onClose,
+        // The budget is saved against the plant's id, so after the plant (a new plant has its id only then).
+        onSuccess: (saved) => {
+          if (!years.length) return onClose();
+          setCreatedId(saved.id);
+          saveBudgets.mutate(
+            { plantId: saved.id, years },
+            { onSuccess: onClose, onError: (e) => onError(errorMessageOf(e, t)) },
+          );
+        },
         onError: (e) => {
           if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
         },
@@ -108,7 +127,7 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
       resource="plant"
       open={open}
       title={t(plant ? 'plants.edit' : 'plants.create')}
-      saving={save.isPending}
+      saving={save.isPending || saveBudgets.isPending}
       onClose={onClose}
       onSave={() => form.submit()}
       error={error}
@@ -217,6 +236,7 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
         <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
           <Switch data-testid="plant-field-is_active" />
         </Form.Item>
+        {canEditBudget && <BudgetEditor plantId={plantId} drafts={budgets} />}
       </Form>
     </FormDrawer>
   );
