@@ -43,15 +43,25 @@ describe('restoreSession', () => {
     vi.resetModules();
   });
 
-  /** Runs the restore with `token` saved; records calls, navigation and toasts. */
-  async function restoreWith(token: string) {
+  /**
+   * Runs the restore with `token` saved, the server answering with `answers` in turn (a thrown error is
+   * a network failure; the last answer repeats); records calls, navigation, toasts and the pauses.
+   */
+  async function restoreWith(
+    token: string,
+    answers: (() => Promise<Response>)[] = [() => Promise.resolve(new Response('{}', { status: 404 }))],
+  ) {
     const store = new Map([['token', token]]);
     vi.stubGlobal('localStorage', {
       getItem: (k: string) => store.get(k) ?? null,
       setItem: (k: string, v: string) => void store.set(k, v),
       removeItem: (k: string) => void store.delete(k),
     });
-    const fetch = vi.fn(() => Promise.resolve(new Response('{}', { status: 500 })));
+    const tokenAtCall: boolean[] = [];
+    const fetch = vi.fn(() => {
+      tokenAtCall.push(store.has('token'));
+      return answers[Math.min(tokenAtCall.length - 1, answers.length - 1)]!();
+    });
     vi.stubGlobal('fetch', fetch);
     const { setNavigator } = await import('./navigation');
     const { registerNotifier } = await import('./notify');
@@ -62,8 +72,14 @@ describe('restoreSession', () => {
     setNavigator(navigate);
     const toasts = { success: vi.fn(), error: vi.fn(), info: vi.fn() };
     registerNotifier(toasts);
-    await restoreSession();
-    return { store, fetch, navigate, toasts, translate, session: useSession.getState() };
+    const pauses: number[] = [];
+    await restoreSession({
+      pause: (ms) => {
+        pauses.push(ms);
+        return Promise.resolve();
+      },
+    });
+    return { store, fetch, navigate, toasts, translate, session: useSession.getState(), pauses, tokenAtCall };
   }
 
   it.each(Object.entries(NOT_SESSIONS))(
@@ -87,6 +103,32 @@ describe('restoreSession', () => {
       '/api/users/42',
       { headers: { Authorization: `Bearer ${jwt(CLAIMS)}` } },
     ]);
+  });
+
+  it('a server that cannot answer keeps the token and is asked again with growing pauses', async () => {
+    const unreachable = () => Promise.reject(new TypeError('Failed to fetch'));
+    const failing = () => Promise.resolve(new Response('{}', { status: 503 }));
+    const refused = () => Promise.resolve(new Response('{}', { status: 401 }));
+    const { store, fetch, toasts, translate, session, pauses, tokenAtCall } = await restoreWith(jwt(CLAIMS), [
+      unreachable,
+      failing,
+      unreachable,
+      refused,
+    ]);
+    expect(fetch).toHaveBeenCalledTimes(4);
+    // Every retry still held the token; only the server's 401 ended the session.
+    expect(tokenAtCall).toEqual([true, true, true, true]);
+    expect(pauses).toEqual([1_000, 2_000, 4_000]);
+    expect(toasts.error).toHaveBeenCalledWith(translate('errors.unavailable'));
+    expect(store.has('token')).toBe(false);
+    expect(session.status).toBe('anonymous');
+  });
+
+  it('an answer that is no user (404) logs out at once, without retrying', async () => {
+    const { store, fetch, pauses } = await restoreWith(jwt(CLAIMS));
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(pauses).toEqual([]);
+    expect(store.has('token')).toBe(false);
   });
 
   it('a navigation asked for before the router exists waits for it', async () => {

@@ -1,5 +1,8 @@
-import { userWithTokenSchema, type UserWithToken } from '@solar/shared';
+import { E, userWithTokenSchema, type UserWithToken } from '@solar/shared';
 import { api, sessionExpired } from './api-client';
+import { translate } from './i18n';
+import { notify } from './notify';
+import { ApiError } from './problem';
 import { userIdFromToken } from './jwt';
 import { getToken, useSession } from './session-store';
 
@@ -19,11 +22,28 @@ export async function startSession(token: string): Promise<UserWithToken> {
   return loadUser(id, token);
 }
 
+/** Waits between tries of a restore the server could not answer: 1 s, 2 s, 4 s … at most 15 s. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
- * On app load: with a saved token, restores the session; a failed restore logs out. A token that is
- * malformed or lacks the claims is treated like an expired one (message, /login) and never sent.
+ * True for a failure that says nothing about the token: the server was not reached (offline, restarting,
+ * the page being left mid-request) or failed itself (5xx). Logging out then would throw a good session away:
+ * a reload during a restore, or a server restart, would sign the operator out.
  */
-export async function restoreSession(): Promise<void> {
+const notAboutTheToken = (error: unknown) =>
+  (error instanceof ApiError && (error.status === 0 || error.status >= 500)) ||
+  (error instanceof DOMException && error.name === 'AbortError');
+
+/**
+ * On app load: with a saved token, restores the session. The server's "no" (401, or an answer that is no
+ * user) logs out; a server that cannot answer is asked again with growing pauses while the spinner shows,
+ * the token kept. A token that is malformed or lacks the claims is treated like an expired one (message,
+ * /login) and never sent.
+ */
+export async function restoreSession({
+  pause = sleep,
+}: { pause?: (ms: number) => Promise<void> } = {}): Promise<void> {
   const token = getToken();
   const session = useSession.getState();
   if (!token) {
@@ -35,10 +55,20 @@ export async function restoreSession(): Promise<void> {
     return;
   }
   session.setStatus('restoring');
-  try {
-    await startSession(token);
-  } catch {
-    useSession.getState().logout();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await startSession(token);
+      return;
+    } catch (error) {
+      if (!notAboutTheToken(error)) {
+        useSession.getState().logout();
+        return;
+      }
+      if (attempt === 0) notify.error(translate(E.unavailable));
+      await pause(RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]!);
+      // Signed out or in meanwhile (another tab, the login page): nothing left to restore.
+      if (getToken() !== token) return;
+    }
   }
 }
 
