@@ -4,7 +4,7 @@ import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectText, tr, withPage } from '../src/console';
+import { ApiClient, expectText, toast, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface PlantItem {
@@ -141,6 +141,9 @@ describe('plant budgets: the editor on the plant form and the file import', () =
 
         await page.getByTestId('plant-save').click();
         await page.getByTestId('plant-form').waitFor({ state: 'detached' });
+        // Two calls (the plant, then its budget), one "done": the same toast is not stacked twice.
+        await toast(page, tr('common.success')).first().waitFor();
+        expect(await toast(page, tr('common.success')).count()).toBe(1);
         const stored = await budgetOf(plant.id, year);
         expect(stored.months).toEqual(
           energy.map((e, i) => ({ month: i + 1, energy_kwh: e, irradiation_kwh_m2: irradiation[i] })),
