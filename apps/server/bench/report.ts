@@ -38,3 +38,29 @@ export function recordFigure(figure: Figure): void {
   };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
+
+/** `name` as a figure name: lower case, words joined by `_` (e.g. "Fleet overview" → fleet_overview). */
+export const figureName = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+
+/** Records `<name>_p50` and `<name>_p95` of sorted latencies in ms; `aimP95Ms`, when given, holds the p95. */
+export function recordLatencies(
+  bench: string,
+  name: string,
+  sortedMs: readonly number[],
+  options: { params?: Figure['params']; aimP95Ms?: number; database?: Figure['database'] } = {},
+): void {
+  const at = (p: number) =>
+    sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? 0;
+  const base = { bench, unit: 'ms', params: options.params, database: options.database };
+  recordFigure({ ...base, name: `${figureName(name)}_p50`, value: Number(at(50).toFixed(2)) });
+  recordFigure({
+    ...base,
+    name: `${figureName(name)}_p95`,
+    value: Number(at(95).toFixed(2)),
+    ...(options.aimP95Ms !== undefined ? { aim: { op: '<' as const, value: options.aimP95Ms } } : {}),
+  });
+}
