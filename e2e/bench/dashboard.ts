@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import { ApiClient } from '../src/console';
 import { DEMO, launchBrowser, login, newPage } from '../src/browser';
 import { startServer } from '../src/server';
+import { recordLatencies } from './report';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const DAYS = process.env.BENCH_DAYS ?? '3';
@@ -188,6 +189,10 @@ try {
         `p50 ${pct(ms, 50).toFixed(0)} ms, p95 ${pct(ms, 95).toFixed(0)} ms, min ${ms[0]!.toFixed(0)} ms, ` +
         `max ${ms[ms.length - 1]!.toFixed(0)} ms`,
     );
+    recordLatencies('dashboard', `every widget drawn ${name}`, ms, {
+      database: 'none',
+      params: { widgets: WIDGETS, runs: RUNS, days: DAYS },
+    });
   }
 } finally {
   await browser.close();

@@ -6,6 +6,7 @@ import { scryptSync, randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { DEMO } from '../src/browser';
 import { startServer } from '../src/server';
+import { recordFigure, recordLatencies } from './report';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -56,6 +57,15 @@ try {
   console.log(
     `POST users/login, ${CLIENTS} concurrent clients, ${elapsedS.toFixed(1)} s: ${(latencies.length / elapsedS).toFixed(1)} logins/s, p50 ${pct(latencies, 50).toFixed(0)} ms, p95 ${pct(latencies, 95).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms, errors ${errors}`,
   );
+  const params = { clients: CLIENTS, seconds: Number(elapsedS.toFixed(1)) };
+  recordFigure({
+    bench: 'login',
+    name: 'logins_per_s',
+    value: Number((latencies.length / elapsedS).toFixed(1)),
+    unit: 'logins/s',
+    params,
+  });
+  recordLatencies('login', 'login', latencies, { params });
 } finally {
   await server.stop();
 }

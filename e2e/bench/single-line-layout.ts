@@ -12,6 +12,7 @@ import {
   movedNodes,
   routeEdges,
 } from '../../apps/web/src/features/single-line/layout/positions';
+import { recordLatencies } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const FRAMES = 1_000;
@@ -83,6 +84,10 @@ for (const [name, topo] of [
   console.log(
     `layout ${name.padEnd(30)} ${String(topo.nodes.length).padStart(4)} nodes  p50 ${pct(ms, 50).toFixed(1)} ms  p95 ${pct(ms, 95).toFixed(1)} ms`,
   );
+  recordLatencies('single-line', `layout ${name}`, ms, {
+    database: 'none',
+    params: { nodes: topo.nodes.length, runs: RUNS },
+  });
   if (topo.nodes.length > 100 && topo.nodes.length < 200) {
     const frames: number[] = [];
     const dragged = topo.nodes.find((n) => n.device_type === 'inverter')!.id;
@@ -97,5 +102,9 @@ for (const [name, topo] of [
     console.log(
       `drag frame (merge + busbars + routes), ${name}: p50 ${pct(frames, 50).toFixed(2)} ms  p95 ${pct(frames, 95).toFixed(2)} ms`,
     );
+    recordLatencies('single-line', `drag frame ${name}`, frames, {
+      database: 'none',
+      params: { nodes: topo.nodes.length, frames: FRAMES },
+    });
   }
 }

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { DEMO, launchBrowser, newPage } from '../src/browser';
 import { startServer } from '../src/server';
+import { recordLatencies } from './report';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -81,6 +82,7 @@ try {
   console.log(
     `navigation → login form usable (${RUNS} cold runs): p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms`,
   );
+  recordLatencies('web', 'login_form_usable_cold', times, { database: 'none', params: { runs: RUNS } });
 } finally {
   await browser.close();
   await server.stop();

@@ -9,6 +9,7 @@ import type { AlarmEvent } from '@solar/shared';
 import { createAlarmEngine } from '../src/modules/alarms/engine/alarm-engine';
 import { SILENT_PUBLISHER } from '../src/modules/alarms/engine/alarm-publish';
 import type { StoredPoint } from '../src/telemetry-store/telemetry-hub';
+import { recordFigure, recordLatencies } from './report';
 import { benchApp, pct, rssMiB, seedPlants, benchAdminToken } from './setup';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -153,6 +154,15 @@ const stored = await ctx.db
 console.log(
   `[http→stored→SSE] ${ok.length} probes (${latencies.length - ok.length} timed out), p50 ${pct(ok, 50).toFixed(1)} ms, p95 ${pct(ok, 95).toFixed(1)} ms, max ${ok[ok.length - 1]?.toFixed(1)} ms; alarms stored for the probe rule: ${Number(stored.n)}`,
 );
+recordLatencies('alarms', 'http_stored_sse', ok, { params: { rules: RULES, rate: RATE, seconds: SECONDS } });
+recordFigure({
+  bench: 'alarms',
+  name: 'probes_timed_out',
+  value: latencies.length - ok.length,
+  unit: 'probes',
+  params: { rules: RULES, rate: RATE, seconds: SECONDS },
+  aim: { op: '<=', value: 0 },
+});
 console.log(
   `[background ingest] ${ingested} points in ${elapsed.toFixed(1)} s = ${(ingested / elapsed).toFixed(0)} points/s (target ${RATE}); errors ${errors}; engine saw ${engine.stats().points} points; RSS ${rssMiB()} MiB`,
 );
@@ -191,6 +201,13 @@ const spent = (performance.now() - e0) / 1000;
 const after = bare.stats();
 const pts = after.points - before.points;
 const evals = after.evaluations - before.evaluations;
+recordFigure({
+  bench: 'alarms',
+  name: 'rule_evaluations_per_s_one_rule_per_signal',
+  value: Math.round(evals / spent),
+  unit: 'evaluations/s',
+  params: { rules: ruleSignals.length },
+});
 console.log(
   `[evaluation, one core] ${pts} points over ${ruleSignals.length} rules (one rule per signal) in ${spent.toFixed(2)} s = ${(pts / spent).toFixed(0)} points/s, ${(evals / spent).toFixed(0)} rule evaluations/s`,
 );

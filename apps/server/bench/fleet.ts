@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { recordFigure, recordLatencies } from './report';
 import { benchAdminToken, benchApp, pct, rssMiB } from './setup';
 import { generateFleet } from './fleet-generator';
 
@@ -94,13 +95,24 @@ for (const size of SIZES) {
         .map((l) => l.toFixed(1))
         .join(' ')})`,
   );
-  const line = (name: string, r: { ms: number[]; bytes: number }) =>
+  recordFigure({
+    bench: 'fleet',
+    name: `build_${size}_plants_s`,
+    value: Number(buildS.toFixed(1)),
+    unit: 's',
+    params: { plants: size, inverters: INVERTERS },
+  });
+  const line = (name: string, r: { ms: number[]; bytes: number }) => {
     console.log(
       `  ${name.padEnd(30)} p50 ${pct(r.ms, 50).toFixed(1).padStart(7)} ms  p95 ${pct(r.ms, 95)
         .toFixed(1)
         .padStart(7)} ms  per plant p50 ${((pct(r.ms, 50) * 1000) / size).toFixed(0)} µs  ` +
         `(${r.ms.length} calls, ${(r.bytes / 1024).toFixed(0)} KiB)`,
     );
+    recordLatencies('fleet', `${name} ${size} plants`, r.ms, {
+      params: { plants: size, inverters: INVERTERS, bytes: r.bytes },
+    });
+  };
   line('plants/overview', overview);
   line('plants/{id}/kpis?period=year', year);
 

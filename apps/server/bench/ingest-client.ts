@@ -12,6 +12,11 @@ export interface ClientTask {
   steps: number;
   /** The batch numbers n this client posts: plant n % plants, window floor(n / plants). */
   batches: number[];
+  /**
+   * A timed run instead (the memory check): post batches first, first + stride, … for this many seconds,
+   * each body built just before it is posted (bodies for ten minutes would not fit in memory).
+   */
+  timed?: { seconds: number; first: number; stride: number };
 }
 
 export interface ClientResult {
@@ -27,12 +32,20 @@ function bodyOf(task: ClientTask, n: number) {
   return { key: plant.key, body: JSON.stringify({ points: rows }) };
 }
 
+/** The bodies to post: built up front, or one by one until the time is up. */
+function* bodiesOf(task: ClientTask, prebuilt: { key: string; body: string }[]) {
+  if (!task.timed) return yield* prebuilt;
+  const { seconds, first, stride } = task.timed;
+  const deadline = performance.now() + seconds * 1000;
+  for (let n = first; performance.now() < deadline; n += stride) yield bodyOf(task, n);
+}
+
 async function run(task: ClientTask): Promise<ClientResult> {
-  const bodies = task.batches.map((n) => bodyOf(task, n));
+  const prebuilt = task.timed ? [] : task.batches.map((n) => bodyOf(task, n));
   process.send!({ type: 'ready' });
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
   const result: ClientResult = { points: 0, errors: 0, latenciesMs: [] };
-  for (const { key, body } of bodies) {
+  for (const { key, body } of bodiesOf(task, prebuilt)) {
     const started = performance.now();
     const res = await fetch(`${task.address}/api/telemetry`, {
       method: 'POST',

@@ -11,6 +11,10 @@
  * clock starts: the server's process only serves.
  *   BENCH_BATCHES (300: batches in all)  CLIENTS (2)  BENCH_SIGNALS (1000: signals over 10 plants)
  *   BENCH_BARE (1: also run the bare loop)  BENCH_HTTP_SQLITE (1: also run HTTP into SQLite)
+ *   BENCH_PG_URL or DATABASE_URL (unset: no PostgreSQL run)
+ *   BENCH_MEMORY_SECONDS (BENCH_SECONDS, else 30; 0 skips): then a timed run of that length on each database,
+ *     RSS and heap sampled every 10 s and recorded as a series with its growth (600 for the ten-minute
+ *     flat-memory check; the clients build each body just before posting it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -26,6 +30,9 @@ const CLIENTS = Number(process.env.CLIENTS ?? 2);
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 1000);
 const BARE = process.env.BENCH_BARE !== '0';
 const HTTP_SQLITE = process.env.BENCH_HTTP_SQLITE !== '0';
+const PG_URL = process.env.BENCH_PG_URL || process.env.DATABASE_URL || undefined;
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? process.env.BENCH_SECONDS ?? 30);
+const MEMORY_EVERY_MS = 10_000;
 const BATCH = 10_000;
 const PLANTS = 10;
 const PER_PLANT = Math.max(2, Math.round(SIGNALS / PLANTS));
@@ -48,7 +55,20 @@ function forkClient(): ChildProcess {
   });
 }
 
-async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string) {
+/** One RSS/heap sample of the server's process, `t_s` seconds into a timed run. */
+interface MemorySample {
+  t_s: number;
+  rss_mib: number;
+  heap_mib: number;
+}
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/**
+ * HTTP ingest into one database: BATCHES pre-built batches, or with `timedSeconds` a run of that length
+ * whose memory is sampled every 10 s.
+ */
+async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timedSeconds?: number) {
   const { app, ctx } = await benchApp(databaseUrl);
   // 10 plants × 10 inverters × SIGNALS/100 signals: a plant key covers its share of a batch.
   const plants = await seedPlants(ctx.db, PLANTS, 10, Math.max(1, Math.round(PER_PLANT / 10)));
@@ -61,7 +81,10 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string) {
       plants: plants.map((p) => ({ key: p.key, signals: p.signals })),
       startMs: START_MS,
       steps: STEPS,
-      batches: Array.from({ length: BATCHES }, (_, n) => n).filter((n) => n % CLIENTS === i),
+      batches: timedSeconds
+        ? []
+        : Array.from({ length: BATCHES }, (_, n) => n).filter((n) => n % CLIENTS === i),
+      ...(timedSeconds ? { timed: { seconds: timedSeconds, first: i, stride: CLIENTS } } : {}),
     } satisfies ClientTask),
   );
   await Promise.all(ready);
@@ -75,10 +98,17 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string) {
   );
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const sampler = setInterval(() => {
-    rssMax = Math.max(rssMax, Number(rssMiB()));
-    console.log(`[${label}] ${((performance.now() - t0) / 1000).toFixed(0)} s: RSS ${rssMiB()} MiB`);
-  }, 5_000);
+  const series: MemorySample[] = [];
+  const sampler = setInterval(
+    () => {
+      const { rss, heapUsed } = process.memoryUsage();
+      rssMax = Math.max(rssMax, mib(rss));
+      const t_s = Math.round((performance.now() - t0) / 1000);
+      if (timedSeconds) series.push({ t_s, rss_mib: mib(rss), heap_mib: mib(heapUsed) });
+      console.log(`[${label}] ${t_s} s: RSS ${mib(rss)} MiB, heap ${mib(heapUsed)} MiB`);
+    },
+    timedSeconds ? MEMORY_EVERY_MS : 5_000,
+  );
   for (const c of clients) c.send({ type: 'go' });
   const results = await Promise.all(done);
   const elapsedS = (performance.now() - t0) / 1000;
@@ -99,22 +129,69 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string) {
   console.log(
     `[${label}] server process CPU ${cpuS.toFixed(1)} s = ${cpuRate.toFixed(0)} points per CPU second`,
   );
-  recordFigure({
-    bench: 'ingest',
-    name: `http_${label}_points_per_s`,
-    value: Math.round(rate),
-    unit: 'points/s',
-    params,
-  });
-  recordFigure({
-    bench: 'ingest',
-    name: `http_${label}_batch_p50`,
-    value: pct(latencies, 50),
-    unit: 'ms',
-    params,
-  });
+  if (timedSeconds) recordMemory(label, timedSeconds, rate, series);
+  else {
+    recordFigure({
+      bench: 'ingest',
+      database: label,
+      name: `http_${label}_points_per_s`,
+      value: Math.round(rate),
+      unit: 'points/s',
+      params,
+      ...(label === 'postgres' ? { aim: { op: '>=', value: 150_000 } } : {}),
+    });
+    recordFigure({
+      bench: 'ingest',
+      database: label,
+      name: `http_${label}_batch_p50`,
+      value: pct(latencies, 50),
+      unit: 'ms',
+      params,
+    });
+    recordFigure({
+      bench: 'ingest',
+      database: label,
+      name: `http_${label}_points_per_cpu_s`,
+      value: Math.round(cpuRate),
+      unit: 'points/CPU s',
+      params,
+    });
+  }
   await app.close();
   return { rate, cpuRate, plants: plants.map((p) => p.signals) };
+}
+
+/**
+ * The memory series of a timed run, and its growth: the median RSS of the second half of the samples less
+ * that of the first half, the first sample (warm-up) left out. Flat memory means a growth near zero.
+ */
+function recordMemory(label: 'sqlite' | 'postgres', seconds: number, rate: number, series: MemorySample[]) {
+  const settled = series.slice(1);
+  const half = Math.floor(settled.length / 2);
+  const growth = half
+    ? median(settled.slice(half).map((s) => s.rss_mib)) - median(settled.slice(0, half).map((s) => s.rss_mib))
+    : 0;
+  const timed = { ...params, batches: 0, seconds };
+  console.log(
+    `[${label}] memory over ${seconds} s (${rate.toFixed(0)} points/s): RSS ${series.map((s) => s.rss_mib).join(', ')} MiB; growth ${growth} MiB`,
+  );
+  recordFigure({
+    bench: 'ingest',
+    database: label,
+    name: `memory_${label}_rss_growth_mib`,
+    value: growth,
+    unit: 'MiB',
+    params: timed,
+    series: series.map((s) => ({ ...s })),
+  });
+  recordFigure({
+    bench: 'ingest',
+    database: label,
+    name: `memory_${label}_points_per_s`,
+    value: Math.round(rate),
+    unit: 'points/s',
+    params: timed,
+  });
 }
 
 /** The same rows as the HTTP run, through one prepared insert into a fresh telemetry_raw (migrated). */
@@ -152,6 +229,7 @@ async function runBare(plants: number[][]) {
   );
   recordFigure({
     bench: 'ingest',
+    database: 'sqlite',
     name: 'bare_sqlite_points_per_s',
     value: Math.round(rate),
     unit: 'points/s',
@@ -173,18 +251,26 @@ if (HTTP_SQLITE) {
     console.log(`ratio HTTP/bare: ${ratio.toFixed(2)} (wall clock), ${cpuRatio.toFixed(2)} (per CPU second)`);
     recordFigure({
       bench: 'ingest',
+      database: 'sqlite',
       name: 'ratio_http_to_bare_sqlite_cpu',
       value: Number(cpuRatio.toFixed(3)),
       unit: 'ratio',
       params,
+      aim: { op: '>=', value: 0.7 },
     });
     recordFigure({
       bench: 'ingest',
+      database: 'sqlite',
       name: 'ratio_http_to_bare_sqlite',
       value: Number(ratio.toFixed(3)),
       unit: 'ratio',
       params,
+      aim: { op: '>=', value: 0.7 },
     });
   }
 }
-if (process.env.DATABASE_URL) await runHttp('postgres', process.env.DATABASE_URL);
+if (PG_URL) await runHttp('postgres', PG_URL);
+if (MEMORY_SECONDS > 0) {
+  if (HTTP_SQLITE) await runHttp('sqlite', undefined, MEMORY_SECONDS);
+  if (PG_URL) await runHttp('postgres', PG_URL, MEMORY_SECONDS);
+}

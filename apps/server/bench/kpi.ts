@@ -7,6 +7,7 @@
 import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
 import { seedOrganisation } from '../src/seed/organisation';
 import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
+import { recordLatencies } from './report';
 import { benchApp, pct, benchAdminToken } from './setup';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 14);
@@ -50,8 +51,10 @@ console.log(
   `demo fleet: ${plants.length} plants, ${DAYS} days back-filled in ${backfillS.toFixed(1)} s, ` +
     `${days} plant-days materialised in ${materialiseS.toFixed(1)} s (${ctx.dialect})`,
 );
-for (const [name, ms] of Object.entries(results))
+for (const [name, ms] of Object.entries(results)) {
   console.log(
     `${name.padEnd(32)} p50 ${pct(ms, 50).toFixed(1)} ms  p95 ${pct(ms, 95).toFixed(1)} ms  (${RUNS} calls)`,
   );
+  recordLatencies('kpi', name, ms, { params: { days: DAYS, runs: RUNS } });
+}
 await app.close();

@@ -14,6 +14,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startMqttCollector } from '../src/collectors/mqtt/mqtt-collector';
 import { startOwnMosquitto } from '../src/test/mosquitto';
+import { recordFigure } from './report';
 import { benchApp, rssMiB, seedPlants } from './setup';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -93,6 +94,28 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
       `${s.batches} transactions (${(s.received / s.batches).toFixed(1)} messages each); duplicates ${s.duplicates}; ` +
       `publisher ${sent.seconds.toFixed(2)} s; RSS ${rssMiB()} MiB; load average ${load()}`,
   );
+  const params = { messages: MESSAGES, connections: CONNECTIONS, values };
+  const database = label === 'postgres' ? 'postgres' : 'sqlite';
+  // Issue 11: 10 values a message, 50,000 points/s on SQLite and 30,000 on PostgreSQL; 1 value, 5,000 messages/s.
+  const pointsAim = values >= 10 ? (database === 'postgres' ? 30_000 : 50_000) : undefined;
+  recordFigure({
+    bench: 'mqtt',
+    database,
+    name: `${database}_${values}_values_points_per_s`,
+    value: Math.round(s.stored / seconds),
+    unit: 'points/s',
+    params,
+    ...(pointsAim ? { aim: { op: '>=' as const, value: pointsAim } } : {}),
+  });
+  recordFigure({
+    bench: 'mqtt',
+    database,
+    name: `${database}_${values}_values_messages_per_s`,
+    value: Math.round(s.received / seconds),
+    unit: 'messages/s',
+    params,
+    ...(values === 1 ? { aim: { op: '>=' as const, value: 5_000 } } : {}),
+  });
   await collector.stop();
   await app.close();
   return { label, values, pointsPerS: s.stored / seconds, messagesPerS: s.received / seconds };

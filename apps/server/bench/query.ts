@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { generateHistory, type HistorySignal } from './history-generator';
+import { recordFigure } from './report';
 import { benchAdminToken, pct, rssMiB, seedPlants } from './setup';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 500);
@@ -68,6 +69,14 @@ const { app, ctx } = await buildApp(config);
 await app.ready();
 const { db, dialect } = ctx;
 console.log(`${dialect}, ${sizes}, load average ${load()} (1/5/15 min), ${new Date().toISOString()}`);
+
+const figureParams = {
+  signals: SIGNALS,
+  days: DAYS,
+  five_minute_days: FIVE_MINUTE_DAYS,
+  raw_days: RAW_DAYS,
+  runs: RUNS,
+};
 
 const today = Math.floor(Date.now() / DAY) * DAY;
 interface Layout {
@@ -147,6 +156,14 @@ if (reuse) {
   console.log(
     `generated ${counts.raw.toLocaleString('en')} raw points, ${counts['5m'].toLocaleString('en')} 5m + ${counts['1h'].toLocaleString('en')} 1h + ${counts['1d'].toLocaleString('en')} 1d rollup rows in ${seconds.toFixed(0)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s), RSS ${rssMiB()} MiB, load average ${load()}`,
   );
+  recordFigure({
+    bench: 'query',
+    database: dialect,
+    name: 'history_generation_s',
+    value: Math.round(seconds),
+    unit: 's',
+    params: { ...figureParams, rows },
+  });
   layout = { today, plants, latestPlant: big!.plantId };
 }
 
@@ -157,7 +174,8 @@ const token = await benchAdminToken(ctx);
 const { plants } = layout;
 const end = layout.today;
 
-async function measure(label: string, url: () => string) {
+/** p50/p95 of RUNS calls of `url`, recorded as `<name>_p50`/`<name>_p95`; the aim is on p95 (issue 11). */
+async function measure(label: string, name: string, aimMs: number, url: () => string) {
   for (let i = 0; i < 3; i++)
     await app.inject({ method: 'GET', url: url(), headers: { authorization: `Bearer ${token}` } });
   const times: number[] = [];
@@ -184,12 +202,24 @@ async function measure(label: string, url: () => string) {
   console.log(
     `${label}: p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms; CPU p50 ${pct(cpu, 50).toFixed(1)} ms, p95 ${pct(cpu, 95).toFixed(1)} ms (${RUNS} runs, ${(bytes / 1024).toFixed(0)} KiB answer, load average ${load()})`,
   );
+  const round = (ms: number) => Number(ms.toFixed(2));
+  const base = { bench: 'query', database: dialect, unit: 'ms', params: { ...figureParams, bytes } } as const;
+  recordFigure({ ...base, name: `${name}_p50`, value: round(pct(times, 50)) });
+  recordFigure({
+    ...base,
+    name: `${name}_p95`,
+    value: round(pct(times, 95)),
+    aim: { op: '<', value: aimMs },
+  });
+  recordFigure({ ...base, name: `${name}_cpu_p95`, value: round(pct(cpu, 95)) });
 }
 
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 let k = 0;
 await measure(
   'a year of daily energy for a plant',
+  'daily_energy_year',
+  20,
   () =>
     `/api/telemetry/energy?plant_id=${plants[k++ % plants.length]!.plantId}&period=day&from=${date(end - 365 * DAY)}&to=${date(end - DAY)}`,
 );
@@ -197,15 +227,21 @@ const powers = plants.flatMap((p) => p.powers);
 const fifty = powers.slice(0, 50);
 await measure(
   `a day of 5-minute power for ${fifty.length} inverters`,
+  'power_5m_day_50_inverters',
+  30,
   () => `/api/telemetry?signal_ids=${fifty.join(',')}&from=${end - 2 * DAY}&to=${end - DAY}&resolution=5m`,
 );
 const twenty = plants.flatMap((p) => p.signals).slice(0, 20);
 await measure(
   'a month of hourly data for 20 signals',
+  'hourly_month_20_signals',
+  30,
   () => `/api/telemetry?signal_ids=${twenty.join(',')}&from=${end - 31 * DAY}&to=${end - DAY}&resolution=1h`,
 );
 await measure(
   'latest for 1,000 signals (one plant)',
+  'latest_1000_signals',
+  10,
   () => `/api/telemetry/latest?plant_id=${layout.latestPlant}`,
 );
 
@@ -275,6 +311,15 @@ for (const table of SIZES ? tables : []) {
   console.log(
     `${table}: ${n.toLocaleString('en')} rows, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${n ? (bytes / n).toFixed(1) : '-'} bytes per row`,
   );
+  if (n)
+    recordFigure({
+      bench: 'query',
+      database: dialect,
+      name: `${table}_bytes_per_row`,
+      value: Number((bytes / n).toFixed(1)),
+      unit: 'bytes',
+      params: { ...figureParams, rows: n },
+    });
 }
 if (SIZES && dialect === 'sqlite') {
   const file = path.join(dataDir, 'solar.db');

@@ -15,12 +15,52 @@ export interface Figure {
   unit: string;
   /** The sizes and settings the figure depends on. */
   params?: Record<string, string | number | boolean>;
+  /**
+   * The database measured: 'sqlite' or 'postgres' (default: PostgreSQL when the benchmark runs with
+   * DATABASE_URL, else SQLite); 'none' for what uses no database (a browser's paint, a layout).
+   */
+  database?: 'sqlite' | 'postgres' | 'none';
+  /** The aim the figure is held to (issue 11 and the others): met when `value op aim.value`. */
+  aim?: { op: '<' | '<=' | '>=' | '>'; value: number };
+  /** A series behind the figure (e.g. memory every 10 s), kept in the JSON as it is. */
+  series?: Record<string, number>[];
 }
 
 /** Records one figure (with the 1-minute load average at that moment: figures under load are noisy). */
 export function recordFigure(figure: Figure): void {
   const file = process.env.BENCH_REPORT;
   if (!file) return;
-  const line = { ...figure, load_average_1m: Number(loadavg()[0]!.toFixed(2)), at: new Date().toISOString() };
+  const line = {
+    ...figure,
+    database: figure.database ?? (process.env.DATABASE_URL ? 'postgres' : 'sqlite'),
+    load_average_1m: Number(loadavg()[0]!.toFixed(2)),
+    at: new Date().toISOString(),
+  };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+/** `name` as a figure name: lower case, words joined by `_` (e.g. "Fleet overview" → fleet_overview). */
+export const figureName = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+
+/** Records `<name>_p50` and `<name>_p95` of sorted latencies in ms; `aimP95Ms`, when given, holds the p95. */
+export function recordLatencies(
+  bench: string,
+  name: string,
+  sortedMs: readonly number[],
+  options: { params?: Figure['params']; aimP95Ms?: number; database?: Figure['database'] } = {},
+): void {
+  const at = (p: number) =>
+    sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? 0;
+  const base = { bench, unit: 'ms', params: options.params, database: options.database };
+  recordFigure({ ...base, name: `${figureName(name)}_p50`, value: Number(at(50).toFixed(2)) });
+  recordFigure({
+    ...base,
+    name: `${figureName(name)}_p95`,
+    value: Number(at(95).toFixed(2)),
+    ...(options.aimP95Ms !== undefined ? { aim: { op: '<' as const, value: options.aimP95Ms } } : {}),
+  });
 }

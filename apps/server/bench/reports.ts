@@ -13,6 +13,7 @@ import { localDate } from '../src/modules/kpi/engine/telemetry-imports';
 import { seedOrganisation } from '../src/seed/organisation';
 import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
 import { generateFleet } from './fleet-generator';
+import { recordFigure, recordLatencies } from './report';
 import { benchAdminToken, benchApp, pct, rssMiB } from './setup';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 31);
@@ -44,11 +45,13 @@ async function timed(
   }
   return { ms: ms.sort((a, b) => a - b), bytes };
 }
-const line = (name: string, r: { ms: number[]; bytes: number }) =>
+const line = (name: string, r: { ms: number[]; bytes: number }) => {
   console.log(
     `${name.padEnd(44)} p50 ${pct(r.ms, 50).toFixed(0)} ms  max ${r.ms[r.ms.length - 1]!.toFixed(0)} ms  ` +
       `${(r.bytes / 1024).toFixed(0)} KiB  (${r.ms.length} calls; load ${load()})`,
   );
+  recordLatencies('reports', name, r.ms, { params: { days: DAYS, plants: PLANTS, bytes: r.bytes } });
+};
 
 // 1. The demo's month.
 {
@@ -103,6 +106,13 @@ const line = (name: string, r: { ms: number[]; bytes: number }) =>
     const r = await timed(app, token, url, 1);
     line(`yearly fleet, ${PLANTS} plants, ${format}`, r);
     console.log(`  RSS before ${before} MiB, peak during ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+    recordFigure({
+      bench: 'reports',
+      name: `fleet_year_${format}_peak_rss_mib`,
+      value: Math.round(peakRss / 2 ** 20),
+      unit: 'MiB',
+      params: { plants: PLANTS },
+    });
   }
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });

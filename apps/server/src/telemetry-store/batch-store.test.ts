@@ -93,3 +93,74 @@ describe(`batch store equals point-by-point store (${dialectUnderTest})`, () => 
     );
   }
 });
+
+/**
+ * The raw insert learns which points are duplicates before it writes (PostgreSQL: a read of the batch's
+ * spans, then an insert without RETURNING). A writer that stores one of the batch's keys in between — here a
+ * transaction still open while the batch runs — must still leave exact counts: the batch stores the rest
+ * once, and counts that point as a conflicting duplicate of its device.
+ */
+describe(`a key stored by another writer during the batch (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let signalId: number;
+  let deviceId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const admin = await makeUser(t, { admin: true });
+    const tree = await makeTree(t, admin.token, 'Race');
+    deviceId = tree.deviceId;
+    const signal = await save(t, admin.token, '/api/signals/0', {
+      device_id: tree.deviceId,
+      key: 'power_race',
+      name: 'Power race',
+      unit: 'kW',
+      is_counter: false,
+    });
+    signalId = signal.id;
+  });
+  afterAll(() => t.close());
+
+  it('stores the other points once and counts the taken one as a conflicting duplicate', async () => {
+    const base = Date.UTC(2026, 10, 3, 12, 0, 0);
+    const batch: PointToStore[] = Array.from({ length: 50 }, (_, i) => ({
+      signal_id: signalId,
+      ts: base + i * 60_000,
+      value: i,
+    }));
+    const taken = batch[20]!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const written = new Promise<void>((resolve) => (inserted = resolve));
+    const other = t.ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('telemetry_raw')
+        .values({ signal_id: signalId, ts: taken.ts, value: 99 })
+        .execute();
+      inserted();
+      await held;
+    });
+    await written;
+    const result = t.ctx.telemetry.store(batch);
+    // Long enough for the batch to read its spans and wait on the other writer's key (PostgreSQL), or to
+    // queue behind its transaction (SQLite's one connection).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await other;
+    expect(await result).toEqual({ inserted: 49, duplicates: 1, conflicting: 1 });
+
+    const raw = await t.ctx.db
+      .selectFrom('telemetry_raw')
+      .select(['ts', 'value'])
+      .where('signal_id', '=', signalId)
+      .orderBy('ts')
+      .execute();
+    expect(raw.map((r) => [Number(r.ts), r.value])).toEqual(
+      batch.map((p) => [p.ts, p.ts === taken.ts ? 99 : p.value]),
+    );
+    const counts = await t.ctx.ingestCounts.read(deviceId);
+    expect(counts.get('duplicate_conflicting')?.count).toBe(1);
+    expect(counts.get('duplicate_identical')?.count ?? 0).toBe(0);
+  });
+});

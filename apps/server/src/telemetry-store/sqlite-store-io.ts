@@ -9,7 +9,7 @@ import type SQLite from 'better-sqlite3';
 import type { RollupResolution } from '@solar/shared';
 import type { Point } from './aggregate';
 import type { StoreIo } from './store-io';
-import { ROLLUP_TABLE, type RawRow, type RollupRow } from './telemetry-store.repository';
+import { ROLLUP_TABLE, type RawInsert, type RawRow, type RollupRow } from './telemetry-store.repository';
 
 const COLUMNS = [
   'signal_id',
@@ -38,11 +38,11 @@ export class SqliteStoreIo implements StoreIo {
     return (this.statements ??= prepare(this.sqlite));
   }
 
-  insertRaw(points: readonly RawRow[]): Promise<RawRow[]> {
+  insertRaw(points: readonly RawRow[]): Promise<RawInsert> {
     const insert = this.s.insertRaw;
     const inserted: RawRow[] = [];
     for (const p of points) if (insert.run(p.signal_id, p.ts, p.value).changes === 1) inserted.push(p);
-    return Promise.resolve(inserted);
+    return Promise.resolve({ rows: inserted });
   }
 
   readLatest(ids: readonly number[]): Promise<Map<number, Point>> {

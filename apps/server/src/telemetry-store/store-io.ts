@@ -11,8 +11,11 @@ import type { Point } from './aggregate';
 import * as repo from './telemetry-store.repository';
 
 export interface StoreIo {
-  /** Inserts the points that are new (ON CONFLICT DO NOTHING); answers those, in the given order. */
-  insertRaw(points: readonly repo.RawRow[]): Promise<repo.RawRow[]>;
+  /**
+   * Inserts the points that are new (ON CONFLICT DO NOTHING); answers those, in the given order, and where
+   * known without another read the values the others repeat.
+   */
+  insertRaw(points: readonly repo.RawRow[]): Promise<repo.RawInsert>;
   readLatest(ids: readonly number[]): Promise<Map<number, Point>>;
   upsertLatest(rows: readonly repo.RawRow[]): Promise<void>;
   upsertDeviceLastData(rows: readonly { device_id: number; ts: number }[]): Promise<void>;

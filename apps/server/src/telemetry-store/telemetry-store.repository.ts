@@ -114,28 +114,25 @@ export async function loadSignalMeta(
   return out;
 }
 
+/** The raw insert's answer: the new rows, and where the store knows them, the values behind the others. */
+export interface RawInsert {
+  /** The points that were new, in the given order. */
+  rows: RawRow[];
+  /**
+   * When known without another read: the stored value of every key that a point not inserted carries
+   * (stored before the batch, or by an earlier point of the same batch), as `signal id → ts → value`.
+   */
+  storedValues?: Map<number, Map<number, number>>;
+}
+
 /**
- * INSERT … ON CONFLICT DO NOTHING; answers the rows that were new. PostgreSQL takes the whole batch as three
- * arrays through unnest (one short statement, three parameters, whatever the batch size); SQLite takes
- * multi-row chunks (the server's SQLite path uses prepared statements instead: sqlite-store-io.ts).
+ * INSERT … ON CONFLICT DO NOTHING; answers the rows that were new. PostgreSQL: insertRawPostgres. SQLite takes
+ * multi-row chunks with RETURNING (the server's SQLite path uses prepared statements instead:
+ * sqlite-store-io.ts).
  */
-export async function insertRaw(db: Db, dialect: Dialect, points: readonly RawRow[]): Promise<RawRow[]> {
+export async function insertRaw(db: Db, dialect: Dialect, points: readonly RawRow[]): Promise<RawInsert> {
+  if (dialect === 'postgres') return insertRawPostgres(db, points);
   const inserted: RawRow[] = [];
-  if (dialect === 'postgres') {
-    const signalIds = new Array<number>(points.length);
-    const ts = new Array<number>(points.length);
-    const values = new Array<number>(points.length);
-    for (let i = 0; i < points.length; i++) {
-      const p = points[i]!;
-      signalIds[i] = p.signal_id;
-      ts[i] = p.ts;
-      values[i] = p.value;
-    }
-    const text = `insert into "telemetry_raw" ("signal_id","ts","value") select * from unnest($1::integer[], $2::bigint[], $3::double precision[]) on conflict do nothing returning "signal_id","ts","value"`;
-    const { rows } = await db.executeQuery<RawRow>(compiled(text, [signalIds, ts, values]));
-    for (const r of rows) inserted.push({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value });
-    return inserted;
-  }
   for (const part of chunks(points, 3, dialect)) {
     const params = new Array<number>(part.length * 3);
     for (let i = 0; i < part.length; i++) {
@@ -148,7 +145,98 @@ export async function insertRaw(db: Db, dialect: Dialect, points: readonly RawRo
     const { rows } = await db.executeQuery<RawRow>(compiled(text, params));
     for (const r of rows) inserted.push({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value });
   }
-  return inserted;
+  return { rows: inserted };
+}
+
+/** Three parallel arrays of the points, as unnest takes them. */
+function columnsOf(points: readonly RawRow[]) {
+  const ids = new Array<number>(points.length);
+  const ts = new Array<number>(points.length);
+  const values = new Array<number>(points.length);
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i]!;
+    ids[i] = p.signal_id;
+    ts[i] = p.ts;
+    values[i] = p.value;
+  }
+  return { ids, ts, values };
+}
+
+/**
+ * The PostgreSQL raw insert, without RETURNING (which sends every stored row back and was most of the
+ * statement's time; docs/benchmarks.md):
+ * 1. one read of the stored points inside each signal's [first, last] span of the batch — an index range
+ *    probe per signal, empty for live data and for a gateway catching up;
+ * 2. in memory, the points whose key is stored, or came earlier in the batch, are the duplicates, with the
+ *    values they repeat (for the identical/conflicting counts);
+ * 3. one `unnest` insert of the rest, ON CONFLICT DO NOTHING, whose row count must equal their number.
+ * A concurrent writer can store one of those keys between 1 and 3; the count then falls short, and the batch
+ * goes back to a savepoint and takes the RETURNING insert instead, so the answer stays exact.
+ */
+async function insertRawPostgres(db: Db, points: readonly RawRow[]): Promise<RawInsert> {
+  const spans = new Map<number, [number, number]>();
+  let minTs = Infinity;
+  let maxTs = -Infinity;
+  for (const p of points) {
+    const span = spans.get(p.signal_id);
+    if (!span) spans.set(p.signal_id, [p.ts, p.ts]);
+    else {
+      if (p.ts < span[0]) span[0] = p.ts;
+      if (p.ts > span[1]) span[1] = p.ts;
+    }
+    if (p.ts < minTs) minTs = p.ts;
+    if (p.ts > maxTs) maxTs = p.ts;
+  }
+  const spanIds = [...spans.keys()];
+  const from = spanIds.map((id) => spans.get(id)![0]);
+  const to = spanIds.map((id) => spans.get(id)![1]);
+  // The outer ts range lets the planner skip the months (partitions) the batch does not touch.
+  const { rows: before } = await sql<RawRow>`
+    select r.signal_id, r.ts, r.value
+    from telemetry_raw r
+    join unnest(${spanIds}::integer[], ${from}::bigint[], ${to}::bigint[]) as k(s, lo, hi)
+      on r.signal_id = k.s and r.ts >= k.lo and r.ts <= k.hi
+    where r.ts >= ${minTs} and r.ts <= ${maxTs}`.execute(db);
+
+  /** Every key stored or taken by this batch so far, with its value. */
+  const values = new Map<number, Map<number, number>>();
+  for (const r of before) {
+    let bySignal = values.get(r.signal_id);
+    if (!bySignal) values.set(r.signal_id, (bySignal = new Map<number, number>()));
+    bySignal.set(Number(r.ts), Number(r.value));
+  }
+  const fresh: RawRow[] = [];
+  let repeats = false;
+  for (const p of points) {
+    let bySignal = values.get(p.signal_id);
+    if (!bySignal) values.set(p.signal_id, (bySignal = new Map<number, number>()));
+    if (bySignal.has(p.ts)) repeats = true;
+    else {
+      bySignal.set(p.ts, p.value);
+      fresh.push(p);
+    }
+  }
+  if (fresh.length === 0) return { rows: fresh, storedValues: values };
+
+  await sql`savepoint raw_insert`.execute(db);
+  const { ids, ts, values: vals } = columnsOf(fresh);
+  const result = await sql`
+    insert into telemetry_raw (signal_id, ts, value)
+    select * from unnest(${ids}::integer[], ${ts}::bigint[], ${vals}::double precision[])
+    on conflict do nothing`.execute(db);
+  if (Number(result.numAffectedRows ?? -1) === fresh.length) {
+    await sql`release savepoint raw_insert`.execute(db);
+    return { rows: fresh, storedValues: repeats ? values : undefined };
+  }
+  // Someone else stored some of these keys meanwhile: insert again, learning which rows are ours.
+  await sql`rollback to savepoint raw_insert`.execute(db);
+  const all = columnsOf(points);
+  const { rows } = await sql<RawRow>`
+    insert into telemetry_raw (signal_id, ts, value)
+    select * from unnest(${all.ids}::integer[], ${all.ts}::bigint[], ${all.values}::double precision[])
+    on conflict do nothing
+    returning signal_id, ts, value`.execute(db);
+  return { rows: rows.map((r) => ({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value })) };
 }
 
 /** Serialises rollup maintenance across processes sharing one PostgreSQL (released at commit). */

@@ -83,8 +83,9 @@ export class TelemetryStore implements TelemetryHub {
     let conflictingByDevice = new Map<number, number>();
     const inserted = await db.transaction().execute(async (trx) => {
       const io = this.io(trx);
-      const rows = await io.insertRaw(known);
-      if (rows.length < known.length) conflictingByDevice = await this.conflicts(trx, known, rows, metaOf);
+      const { rows, storedValues } = await io.insertRaw(known);
+      if (rows.length < known.length)
+        conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
       if (rows.length === 0) return rows;
       await repo.lockRollups(trx, dialect);
       await this.maintain(trx, io, rows, metaOf);
@@ -119,14 +120,38 @@ export class TelemetryStore implements TelemetryHub {
   /**
    * Of the points not inserted (their (signal, ts) was stored already, or came twice in this batch), how
    * many per device carry a different value than the stored one. Reads only those keys, and only when
-   * there are duplicates at all: the common batch pays nothing.
+   * there are duplicates at all and the insert did not already learn their values (`storedValues`): the
+   * common batch pays nothing.
    */
   private async conflicts(
     db: Db,
     known: readonly PointToStore[],
     inserted: readonly repo.RawRow[],
     meta: ReadonlyMap<number, repo.SignalMeta>,
+    storedValues?: ReadonlyMap<number, ReadonlyMap<number, number>>,
   ): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const conflict = (p: PointToStore) => {
+      const device = meta.get(p.signal_id)!.device_id;
+      out.set(device, (out.get(device) ?? 0) + 1);
+    };
+    if (storedValues) {
+      // Every key of a point not inserted has its stored value there; an inserted point's own value is its.
+      const taken = new Map<number, Set<number>>();
+      for (const r of inserted) {
+        let set = taken.get(r.signal_id);
+        if (!set) taken.set(r.signal_id, (set = new Set()));
+        set.add(r.ts);
+      }
+      for (const p of known) {
+        const mine = taken.get(p.signal_id);
+        // The first point of a key inserted in this batch is the stored one; any later one repeats it.
+        if (mine?.delete(p.ts)) continue;
+        const value = storedValues.get(p.signal_id)?.get(p.ts);
+        if (value !== undefined && value !== p.value) conflict(p);
+      }
+      return out;
+    }
     const fresh = new Set(inserted.map((r) => `${r.signal_id}:${r.ts}`));
     const repeated: PointToStore[] = [];
     for (const p of known) {
@@ -136,13 +161,9 @@ export class TelemetryStore implements TelemetryHub {
       else repeated.push(p);
     }
     const stored = await repo.readRawValues(db, this.ctx.dialect, repeated);
-    const out = new Map<number, number>();
     for (const p of repeated) {
       const value = stored.get(`${p.signal_id}:${p.ts}`);
-      if (value !== undefined && value !== p.value) {
-        const device = meta.get(p.signal_id)!.device_id;
-        out.set(device, (out.get(device) ?? 0) + 1);
-      }
+      if (value !== undefined && value !== p.value) conflict(p);
     }
     return out;
   }

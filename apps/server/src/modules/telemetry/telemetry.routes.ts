@@ -25,6 +25,7 @@ import { binaryFile, noContent, problems } from '../../plugins/openapi';
 import { parseIngestFast } from './fast-ingest';
 import { IngestKeysService } from './ingest-keys.service';
 import { toCsv, toXlsx } from './telemetry.export';
+import { telemetryAnswerSerializer } from './telemetry.serializer';
 import { TelemetryService, type Sender } from './telemetry.service';
 
 /** The sender of an ingest request: its X-Api-Key owner, else the signed-in user. */
@@ -78,6 +79,9 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         querystring: telemetryQuery,
         response: { 200: telemetryAnswer, ...problems(404) },
       },
+      // The app-wide zod serializer's contract without its walk over every point (telemetry.serializer.ts).
+      serializerCompiler: (route) =>
+        telemetryAnswerSerializer(route as unknown as Parameters<typeof telemetryAnswerSerializer>[0]),
     },
     async (request) => {
       const answer = await service.query(actorOf(request), request.query);
