@@ -3,6 +3,7 @@ import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
+import type { Metrics } from './lib/metrics';
 import type { SessionEvents } from './lib/session-events';
 import type { TokenService } from './lib/tokens';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
@@ -46,4 +47,9 @@ export interface AppContext {
   alarmEngine: AlarmEngine;
   /** Delivers the scheduled reports by mail; started once the server is ready. */
   reportSchedules: ReportScheduleRunner;
+  /**
+   * The Prometheus figures served at /metrics. Features report through it; a lease service registers its
+   * leases with `metrics.registerLease(name, () => held)`.
+   */
+  metrics: Metrics;
 }
