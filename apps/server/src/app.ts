@@ -9,6 +9,7 @@ import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
+import { UserSessions } from './lib/user-sessions';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
@@ -104,6 +105,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ingestCounts,
     // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
     sessionEvents,
+    sessions: new UserSessions({
+      db: handle.db,
+      now: () => ctx.now(),
+      sessionEvents,
+      log: (error) => app.log.error({ err: error }, 'session record: write failed'),
+    }),
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now(), sessionEvents }),
     alarmFeed,
     alarmPublisher,
@@ -160,6 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db: ctx.db,
     tokens: ctx.tokens,
     verifyIngestKey: (key) => ingestKeys.verify(key),
+    sessionSeen: (sessionId) => ctx.sessions.seen(sessionId),
   });
   await app.register(openapiPlugin, { version: config.version });
   await app.register(
