@@ -116,6 +116,48 @@ describe('the admin panel', () => {
     }
   }, 120_000);
 
+  it("the admin sees the operator's session at 390 px in the light theme and revokes it: the token stops working", async () => {
+    const operator = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    const claims = JSON.parse(Buffer.from(operator.sessionToken.split('.')[1]!, 'base64url').toString()) as {
+      sub: string;
+    };
+    const operatorId = Number(claims.sub);
+    await operator.get(`users/${operatorId}`);
+
+    const { page, errors, close } = await open(browser, server, DEMO.admin, '/admin-panel', {
+      locale: 'de_DE',
+      theme: 'light',
+      width: 390,
+    });
+    try {
+      await page.getByTestId('admin-panel').waitFor({ timeout: 45_000 });
+      // At 390 px the tab may sit under the tab bar's "more" button: a click event on the tab itself.
+      await page.getByRole('tab', { name: t('de_DE', 'admin.tabs.sessions') }).dispatchEvent('click');
+      const card = page.getByTestId(`sessions-user-${operatorId}`);
+      await card.waitFor({ timeout: 30_000 });
+      expect(await card.getByTestId('session-item').count()).toBeGreaterThanOrEqual(1);
+      // The admin's own session is marked as this one.
+      await expectText(page.getByTestId('sessions-list'), t('de_DE', 'admin.sessions.current'));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(page, 'admin-sessions-390-light');
+
+      await page.getByTestId(`revoke-sessions-${operatorId}`).click();
+      await page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: t('de_DE', 'admin.sessions.revokeAll') })
+        .click();
+      await card.waitFor({ state: 'detached', timeout: 15_000 });
+      expect(errors).toEqual([]);
+    } catch (error) {
+      await screenshot(page, 'failed-admin-sessions').catch(() => undefined);
+      throw error;
+    } finally {
+      await close();
+    }
+    await expect(operator.get(`users/${operatorId}`)).rejects.toThrow(/401/);
+  }, 120_000);
+
   it('the operator cannot reach the page: no menu entry, sent to the first permitted page, API 403', async () => {
     const { page, close } = await open(browser, server, DEMO.operator, '/admin-panel', {
       locale: 'tr_TR',

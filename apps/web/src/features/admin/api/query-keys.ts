@@ -12,4 +12,5 @@ export const adminKeys = {
   health: () => [...adminKeys.all, 'collection-health'] as const,
   ingestKeys: () => [...adminKeys.all, 'ingest-keys'] as const,
   system: () => [...adminKeys.all, 'system'] as const,
+  sessions: () => [...adminKeys.all, 'sessions'] as const,
 };
