@@ -88,6 +88,12 @@ describe('the admin panel', () => {
         .locator('tbody tr.ant-table-row')
         .first()
         .waitFor({ timeout: 30_000 });
+      // The MQTT collector's state is shown with the devices (this server runs without a broker).
+      await expectText(
+        page.getByTestId('mqtt-health'),
+        t('en_US', 'admin.health.mqtt.notConfigured'),
+        30_000,
+      );
       // At 390 px the last tab sits half under the tab bar's "more" button: a click event on the tab itself.
       await page.getByRole('tab', { name: t('en_US', 'admin.tabs.backup') }).dispatchEvent('click');
       await page.getByTestId('backup-download').waitFor({ timeout: 30_000 });
@@ -114,6 +120,50 @@ describe('the admin panel', () => {
     } finally {
       await other.close();
     }
+  }, 120_000);
+
+  it("the admin sees the operator's session at 390 px in the light theme and revokes it: the token stops working", async () => {
+    const operator = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    const claims = JSON.parse(Buffer.from(operator.sessionToken.split('.')[1]!, 'base64url').toString()) as {
+      sub: string;
+    };
+    const operatorId = Number(claims.sub);
+    await operator.get(`users/${operatorId}`);
+
+    const { page, errors, close } = await open(browser, server, DEMO.admin, '/admin-panel', {
+      locale: 'de_DE',
+      theme: 'light',
+      width: 390,
+    });
+    try {
+      await page.getByTestId('admin-panel').waitFor({ timeout: 45_000 });
+      // At 390 px the tab may sit under the tab bar's "more" button: a click event on the tab itself.
+      await page.getByRole('tab', { name: t('de_DE', 'admin.tabs.sessions') }).dispatchEvent('click');
+      const card = page.getByTestId(`sessions-user-${operatorId}`);
+      await card.waitFor({ timeout: 30_000 });
+      expect(await card.getByTestId('session-item').count()).toBeGreaterThanOrEqual(1);
+      // The admin's own session is marked as this one.
+      await expect
+        .poll(() => page.getByTestId('sessions-list').textContent())
+        .toContain(t('de_DE', 'admin.sessions.current'));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(page, 'admin-sessions-390-light');
+
+      await page.getByTestId(`revoke-sessions-${operatorId}`).click();
+      await page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: t('de_DE', 'admin.sessions.revokeAll') })
+        .click();
+      await card.waitFor({ state: 'detached', timeout: 15_000 });
+      expect(errors).toEqual([]);
+    } catch (error) {
+      await screenshot(page, 'failed-admin-sessions').catch(() => undefined);
+      throw error;
+    } finally {
+      await close();
+    }
+    await expect(operator.get(`users/${operatorId}`)).rejects.toThrow(/401/);
   }, 120_000);
 
   it('the operator cannot reach the page: no menu entry, sent to the first permitted page, API 403', async () => {

@@ -7,7 +7,9 @@ import { ensureSchema, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
+import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
+import { UserSessions } from './lib/user-sessions';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import { apiModules } from './modules';
@@ -26,6 +28,7 @@ import { createSettingsMailer } from './modules/admin/settings-mailer';
 import { SettingsService, defaultSettings } from './modules/admin/settings.service';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { metricsPlugin } from './plugins/metrics';
 import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
@@ -70,6 +73,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     sqlite: handle.sqlite,
     counts: ingestCounts,
   });
+  const metrics = new Metrics();
+  metrics.setPool(handle.poolStats);
+  ingestCounts.onCount = (reason, n) => metrics.countRejected(reason, n);
+  telemetry.onStored((points) => metrics.countStored(points.length));
   const alarmFeed = createAlarmFeed();
   const alarmPublisher = createAlarmPublisher({
     db: handle.db,
@@ -98,6 +105,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ingestCounts,
     // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
     sessionEvents,
+    sessions: new UserSessions({
+      db: handle.db,
+      now: () => ctx.now(),
+      sessionEvents,
+      log: (error) => app.log.error({ err: error }, 'session record: write failed'),
+    }),
     stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now(), sessionEvents }),
     alarmFeed,
     alarmPublisher,
@@ -109,6 +122,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         telemetry,
         publisher: alarmPublisher,
         conditions: () => settings.alarmConditions(),
+        onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
       },
       options.alarmEngine,
     ),
@@ -117,7 +131,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       (actor, request) => renderScheduledReport(ctx, actor, request),
       options.reportSchedules,
     ),
+    metrics,
   };
+  metrics.setSseClients(() => ctx.stream.size);
   if (config.demo) await seedDemo(ctx);
 
   const app = Fastify({
@@ -138,6 +154,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, { metrics, token: config.metricsToken });
   await app.register(securityPlugin, { tileUrl: () => settings.current().map_tile_url });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
@@ -150,6 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db: ctx.db,
     tokens: ctx.tokens,
     verifyIngestKey: (key) => ingestKeys.verify(key),
+    sessionSeen: (sessionId) => ctx.sessions.seen(sessionId),
   });
   await app.register(openapiPlugin, { version: config.version });
   await app.register(

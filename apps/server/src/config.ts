@@ -65,6 +65,7 @@ const envSchema = z.object({
     )
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface AppConfig {
@@ -105,6 +106,8 @@ export interface AppConfig {
   simulator: { enabled: boolean; backfillDays: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
   map: { tileUrl: string; tileAttribution: string };
+  /** Bearer token that opens GET /metrics; undefined: /metrics answers 404. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +167,7 @@ export function loadConfig(
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
+    metricsToken: e.METRICS_TOKEN,
     ...overrides,
   };
 }

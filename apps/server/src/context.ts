@@ -3,7 +3,9 @@ import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
+import type { Metrics } from './lib/metrics';
 import type { SessionEvents } from './lib/session-events';
+import type { UserSessions } from './lib/user-sessions';
 import type { TokenService } from './lib/tokens';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
@@ -34,6 +36,8 @@ export interface AppContext {
   ingestCounts: IngestCounts;
   /** Changes to users' and roles' reach; the stream ends affected connections (lib/session-events.ts). */
   sessionEvents: SessionEvents;
+  /** The record of signed-in sessions (user_sessions): written at sign-in, listed and revoked by the admin. */
+  sessions: UserSessions;
   /** Live push to the browsers' Server-Sent Event streams (latest values, alarms), scoped per connection. */
   stream: StreamHub;
   /** Committed alarm changes, in process (the mail digest listens). */
@@ -46,4 +50,9 @@ export interface AppContext {
   alarmEngine: AlarmEngine;
   /** Delivers the scheduled reports by mail; started once the server is ready. */
   reportSchedules: ReportScheduleRunner;
+  /**
+   * The Prometheus figures served at /metrics. Features report through it; a lease service registers its
+   * leases with `metrics.registerLease(name, () => held)`.
+   */
+  metrics: Metrics;
 }

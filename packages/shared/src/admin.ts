@@ -245,3 +245,26 @@ export const ADMIN_ERRORS = {
   /** A SQLite backup asked of a PostgreSQL server, whose backup is pg_dump (409). */
   backupPgDump: 'errors.backupPgDump',
 } as const;
+
+/** GET admin/sessions: one signed-in session (a login, kept alive by its token's refreshes). */
+export const adminSession = z.object({
+  id: z.string(),
+  user_id: z.number().int(),
+  user_name: z.string(),
+  email: z.string(),
+  created_at: z.string(),
+  /** Updated at most once a minute while the session is used. */
+  last_seen_at: z.string(),
+  expires_at: z.string(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** The session of the caller's own token. */
+  current: z.boolean(),
+});
+export type AdminSession = z.infer<typeof adminSession>;
+/** The active sessions (not expired, not ended by a password change or a revocation), newest use first. */
+export const adminSessionList = z.object({ items: z.array(adminSession) });
+export type AdminSessionList = z.infer<typeof adminSessionList>;
+/** POST admin/users/{id}/revoke-sessions: every token of the user ends, and their live streams with them. */
+export const revokeSessionsAnswer = z.object({ user_id: z.number().int(), revoked: z.number().int() });
+export type RevokeSessionsAnswer = z.infer<typeof revokeSessionsAnswer>;

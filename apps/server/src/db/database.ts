@@ -36,6 +36,8 @@ export interface DatabaseHandle {
   sqlite?: SQLite.Database;
   /** Round trip to the database; throws when it is unreachable. */
   ping: () => Promise<void>;
+  /** The PostgreSQL pool's connections (for /metrics); undefined on SQLite, which has no pool. */
+  poolStats: () => { total: number; idle: number; waiting: number; max: number } | undefined;
   close: () => Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
       ping: async () => {
         await sql`select 1`.execute(db);
       },
+      poolStats: () => undefined,
       close: () => db.destroy(),
     };
   }
@@ -82,6 +85,12 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }),
     close: () => db.destroy(),
   };
 }

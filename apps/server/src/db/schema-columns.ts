@@ -370,6 +370,16 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  user_sessions: {
+    id: 'not null',
+    user_id: 'not null',
+    token_version: 'not null',
+    created_at: 'not null',
+    last_seen_at: 'not null',
+    expires_at: 'not null',
+    ip: 'null',
+    user_agent: 'null',
+  },
   plant_budgets: {
     plant_id: 'not null',
     year: 'not null',

@@ -408,6 +408,19 @@ export interface SystemSettingsTable {
   updated_at: number;
 }
 
+/** One sign-in and the tokens refreshed from it (migration 0022); times in epoch ms. */
+export interface UserSessionsTable {
+  id: string;
+  user_id: number;
+  /** The user's token_version at sign-in: a raised version ends the session. */
+  token_version: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
 /** A user's subscription to a report by mail (migration 0019). */
 export interface ReportSchedulesTable {
   id: Generated<number>;
@@ -469,6 +482,7 @@ export interface Database {
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
   system_settings: SystemSettingsTable;
+  user_sessions: UserSessionsTable;
   plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;
 }

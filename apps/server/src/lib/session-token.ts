@@ -12,19 +12,27 @@ export async function currentPermissions(
 
 /**
  * Signs a session token carrying the user's current permissions and token version (8 h, or 30 days with
- * remember).
+ * remember), and the sign-in (`sessionId`, a user_sessions row) it belongs to when there is one.
  */
 export async function issueSessionToken(
   ctx: Pick<AppContext, 'db' | 'tokens'>,
   user: { id: number; name: string; surname: string; roleId: number; isAdmin: boolean },
   remember: boolean,
+  sessionId?: string,
 ): Promise<string> {
   const [permissions, tokenVersion] = await Promise.all([
     currentPermissions(ctx.db, { id: user.roleId, isAdmin: user.isAdmin }),
     findTokenVersion(ctx.db, user.id),
   ]);
   return ctx.tokens.sign(
-    { id: user.id, name: `${user.name} ${user.surname}`, role_id: user.roleId, permissions, tokenVersion },
+    {
+      id: user.id,
+      name: `${user.name} ${user.surname}`,
+      role_id: user.roleId,
+      permissions,
+      tokenVersion,
+      sessionId,
+    },
     remember,
   );
 }

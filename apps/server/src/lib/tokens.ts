@@ -10,6 +10,8 @@ export interface SessionToken extends TokenClaims {
   remember: boolean;
   /** The user's token version at issue (claim `ver`; 0 when absent): a raised version ends the token. */
   version: number;
+  /** The sign-in this token belongs to (claim `sid`, a user_sessions row); absent in older tokens. */
+  sessionId?: string;
 }
 
 /** Signs and checks the session JWT (HS256). */
@@ -24,11 +26,19 @@ export class TokenService {
   }
 
   sign(
-    user: { id: number; name: string; role_id: number; permissions: Permission[]; tokenVersion?: number },
+    user: {
+      id: number;
+      name: string;
+      role_id: number;
+      permissions: Permission[];
+      tokenVersion?: number;
+      sessionId?: string;
+    },
     remember: boolean,
   ): Promise<string> {
     const claims = { name: user.name, role_id: user.role_id, permissions: user.permissions, remember };
-    return new SignJWT({ ...claims, ver: user.tokenVersion ?? 0 })
+    const sid = user.sessionId === undefined ? {} : { sid: user.sessionId };
+    return new SignJWT({ ...claims, ver: user.tokenVersion ?? 0, ...sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
       .setIssuedAt()
@@ -50,6 +60,7 @@ export class TokenService {
         exp: payload.exp,
         remember: payload.remember === true,
         version,
+        ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}),
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;

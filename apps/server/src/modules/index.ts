@@ -21,6 +21,7 @@ import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
 import { adminRoutes } from './admin/admin.routes';
+import { adminSessionsRoutes } from './admin/sessions.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
@@ -48,6 +49,7 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   topologyRoutes,
   mapRoutes,
   adminRoutes,
+  adminSessionsRoutes,
   reportsRoutes,
   budgetsRoutes,
   reportSchedulesRoutes,

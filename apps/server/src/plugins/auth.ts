@@ -52,6 +52,8 @@ export interface Caller {
   units: UserUnit[];
   languageId: number;
   remember: boolean;
+  /** The sign-in the token belongs to (user_sessions), when the token names one. */
+  sessionId?: string;
   can(page: Page, method: Method): boolean;
 }
 
@@ -111,9 +113,11 @@ export const authPlugin = fp(
       tokens: TokenService;
       /** Checks an X-Api-Key ingest key; without it `ingest` routes take user tokens only. */
       verifyIngestKey?: (key: string) => Promise<IngestPrincipal | null>;
+      /** Told of each authenticated request's session (the session record throttles its writes). */
+      sessionSeen?: (sessionId: string) => void;
     },
   ) => {
-    const { db, tokens, verifyIngestKey } = options;
+    const { db, tokens, verifyIngestKey, sessionSeen } = options;
     app.decorateRequest('caller', null);
     app.decorateRequest('ingestKey', null);
     app.decorate('accessTable', [] as AccessEntry[]);
@@ -146,6 +150,7 @@ export const authPlugin = fp(
         findRolePermissions(db, user.roleId),
         findUserUnits(db, user.id),
       ]);
+      if (claims.sessionId !== undefined) sessionSeen?.(claims.sessionId);
       return {
         userId: user.id,
         name: `${user.name} ${user.surname}`,
@@ -156,6 +161,7 @@ export const authPlugin = fp(
         units,
         languageId: user.languageId,
         remember: claims.remember,
+        ...(claims.sessionId === undefined ? {} : { sessionId: claims.sessionId }),
         can: (page, method) => user.isAdmin || hasPermission(permissions, page, method),
       };
     }

@@ -195,6 +195,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/admin/collection-health', '/api/admin/collection-health');
     await get('/api/admin/ingest-keys', '/api/admin/ingest-keys');
     await get('/api/admin/system', '/api/admin/system');
+    await get('/api/admin/sessions', '/api/admin/sessions');
     {
       // The SQLite backup is bytes; on PostgreSQL the documented 409 (the backup is pg_dump there).
       const res = await t.http.get('/api/admin/backup', { token: admin.token });

@@ -90,3 +90,82 @@ export async function raiseTokenVersion(db: Db, userId: number): Promise<void> {
     .where('id', '=', userId)
     .execute();
 }
+
+/** A user_sessions row as written at sign-in. */
+export interface NewUserSession {
+  id: string;
+  user_id: number;
+  token_version: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export async function insertUserSession(db: Db, row: NewUserSession): Promise<void> {
+  await db.insertInto('user_sessions').values(row).execute();
+}
+
+/** Marks the session used at `at`; its expiry moves to `expiresAt` when given (a refreshed token). */
+export async function touchUserSession(db: Db, id: string, at: number, expiresAt?: number): Promise<void> {
+  await db
+    .updateTable('user_sessions')
+    .set(expiresAt === undefined ? { last_seen_at: at } : { last_seen_at: at, expires_at: expiresAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes the sessions that expired before `now` (they can never come back). */
+export async function deleteExpiredSessions(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('user_sessions').where('expires_at', '<=', now).execute();
+}
+
+export interface ActiveSessionRow {
+  id: string;
+  user_id: number;
+  name: string;
+  surname: string;
+  email: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/**
+ * The sessions still alive: not expired, the user active, and signed in under the user's current token
+ * version (a password change or a revocation raised it). `userId` narrows to one user.
+ */
+export async function listActiveSessions(db: Db, now: number, userId?: number): Promise<ActiveSessionRow[]> {
+  let query = db
+    .selectFrom('user_sessions')
+    .innerJoin('users', 'users.id', 'user_sessions.user_id')
+    .select([
+      'user_sessions.id',
+      'user_sessions.user_id',
+      'users.name',
+      'users.surname',
+      'users.email',
+      'user_sessions.created_at',
+      'user_sessions.last_seen_at',
+      'user_sessions.expires_at',
+      'user_sessions.ip',
+      'user_sessions.user_agent',
+    ])
+    .whereRef('user_sessions.token_version', '=', 'users.token_version')
+    .where('user_sessions.expires_at', '>', now)
+    .where('users.is_active', '=', 1);
+  if (userId !== undefined) query = query.where('user_sessions.user_id', '=', userId);
+  const rows = await query
+    .orderBy('user_sessions.last_seen_at', 'desc')
+    .orderBy('user_sessions.id')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    created_at: Number(r.created_at),
+    last_seen_at: Number(r.last_seen_at),
+    expires_at: Number(r.expires_at),
+  }));
+}

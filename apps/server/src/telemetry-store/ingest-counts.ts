@@ -26,14 +26,22 @@ export class IngestCounts {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
+  /** Told of every count as it is made, device or not (the /metrics rejection counter listens). */
+  onCount?: (reason: IngestCountReason, n: number) => void;
+
   constructor(
     private readonly ctx: { db: Db; now(): number },
     public log?: Logger,
   ) {}
 
-  /** Counts `n` points of the device for the reason, now. */
-  add(deviceId: number, reason: IngestCountReason, n = 1): void {
+  /**
+   * Counts `n` points of the device for the reason, now. A point no device can be named for (an unknown
+   * signal) is only told to `onCount`: it has no row to be stored in.
+   */
+  add(deviceId: number | null, reason: IngestCountReason, n = 1): void {
     if (n <= 0) return;
+    this.onCount?.(reason, n);
+    if (deviceId === null) return;
     const key = `${deviceId}:${reason}`;
     const row = this.pending.get(key);
     const now = this.ctx.now();

@@ -32,7 +32,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ct
       },
     },
     async (request, reply) => {
-      const { token, deviceCookie } = await service.login(request.body, request.ip, request.cookies);
+      const { token, deviceCookie } = await service.login(
+        request.body,
+        request.ip,
+        request.cookies,
+        request.headers['user-agent'],
+      );
       // Signed (HMAC) and HttpOnly: scripts cannot read it, and only this server can make one.
       void reply.setCookie(deviceCookie.name, deviceCookie.value, {
         path: DEVICE_COOKIE_PATH,

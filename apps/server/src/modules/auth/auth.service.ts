@@ -61,6 +61,7 @@ export class AuthService {
     body: LoginBody,
     ip: string,
     cookies: Readonly<Record<string, string | undefined>> = {},
+    userAgent?: string,
   ): Promise<{ token: string; deviceCookie: { name: string; value: string } }> {
     const { loginLimiter: limiter, db, config } = this.ctx;
     const user = await repo.findUserByEmail(db, body.email);
@@ -92,8 +93,12 @@ export class AuthService {
       ip,
       at: this.ctx.now(),
     });
+    const remember = body.remember === true;
+    const lifetimes = this.ctx.settings.tokenLifetimesS();
+    const expiresAt = this.ctx.now() + (remember ? lifetimes.remember : lifetimes.session) * 1000;
+    const sessionId = await this.ctx.sessions.start(user.id, expiresAt, { ip, userAgent });
     return {
-      token: await issueSessionToken(this.ctx, user, body.remember === true),
+      token: await issueSessionToken(this.ctx, user, remember, sessionId),
       deviceCookie: { name: deviceCookieName(user.id), value: this.devices.issue(user.id) },
     };
   }

@@ -116,7 +116,7 @@ export class TelemetryService {
       } else if (reason === 'inactive_signal') deviceId = signals.get(signal_id)!.device_id;
       if (reason) {
         rejected.push({ index, signal_id, reason });
-        if (deviceId !== null) this.ctx.ingestCounts.add(deviceId, reason);
+        this.ctx.ingestCounts.add(deviceId, reason);
       } else {
         // An accepted point has a number value: it is a PointToStore as it is, no copy (10,000 a batch).
         accepted.push(point as PointToStore);

@@ -24,6 +24,7 @@ function userActorOf(request: FastifyRequest): UserActor {
     ...actorOf(request),
     permissions: caller.permissions,
     remember: caller.remember,
+    ...(caller.sessionId === undefined ? {} : { sessionId: caller.sessionId }),
     can: (page, method) => caller.can(page, method),
   };
 }

@@ -29,6 +29,8 @@ type UpsertBody = z.output<typeof userUpsertBody>;
 export interface UserActor extends Actor {
   permissions: readonly Permission[];
   remember: boolean;
+  /** The sign-in of the caller's token, refreshed with it. */
+  sessionId?: string;
   can(page: Page, method: Method): boolean;
 }
 
@@ -48,7 +50,12 @@ function holdsAll(
  * non-admin cannot assign a role with pairs they lack, nor edit a user whose role has such pairs.
  */
 export class UsersService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'tokens' | 'now' | 'config' | 'sessionEvents'>) {}
+  constructor(
+    private readonly ctx: Pick<
+      AppContext,
+      'db' | 'tokens' | 'now' | 'config' | 'sessionEvents' | 'sessions' | 'settings'
+    >,
+  ) {}
 
   private visibility(actor: UserActor): repo.UserVisibility {
     return actor.isAdmin ? { all: true } : { all: false, companyId: actor.companyId, selfId: actor.userId };
@@ -87,7 +94,13 @@ export class UsersService {
       this.ctx,
       { id: self.id, name: self.name, surname: self.surname, roleId: self.roleId, isAdmin: actor.isAdmin },
       actor.remember,
+      actor.sessionId,
     );
+    if (actor.sessionId !== undefined) {
+      const lifetimes = this.ctx.settings.tokenLifetimesS();
+      const lifetimeS = actor.remember ? lifetimes.remember : lifetimes.session;
+      await this.ctx.sessions.refreshed(actor.sessionId, this.ctx.now() + lifetimeS * 1000);
+    }
     return { ...user, token };
   }
 

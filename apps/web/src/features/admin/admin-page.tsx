@@ -7,12 +7,14 @@ import { AuditLog } from './components/audit-log';
 import { BackupPanel } from './components/backup-panel';
 import { CollectionHealth } from './components/collection-health';
 import { IngestKeys } from './components/ingest-keys';
+import { Sessions } from './components/sessions';
 import { SettingsForm } from './components/settings-form';
 import './admin.css';
 
 /**
- * /admin-panel (page admin_panel): settings, audit log, data collection health, ingest keys, backup. A
- * company user given the page sees only the scoped tabs (health and keys); the rest is the administrator's.
+ * /admin-panel (page admin_panel): settings, audit log, data collection health, ingest keys, sessions,
+ * backup. A company user given the page sees only the scoped tabs (health and keys); the rest is the
+ * administrator's.
  */
 export default function AdminPage() {
   const { t } = useTranslation();
@@ -31,7 +33,12 @@ export default function AdminPage() {
       : []),
     { key: 'health', label: t('admin.tabs.health'), children: <CollectionHealth /> },
     { key: 'keys', label: t('admin.tabs.keys'), children: <IngestKeys /> },
-    ...(isAdmin ? [{ key: 'backup', label: t('admin.tabs.backup'), children: <BackupPanel /> }] : []),
+    ...(isAdmin
+      ? [
+          { key: 'sessions', label: t('admin.tabs.sessions'), children: <Sessions /> },
+          { key: 'backup', label: t('admin.tabs.backup'), children: <BackupPanel /> },
+        ]
+      : []),
   ];
   return (
     <div data-testid="admin-panel">

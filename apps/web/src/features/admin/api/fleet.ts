@@ -2,6 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   adminIngestKeyList,
   collectionHealthAnswer,
+  collectorsHealthAnswer,
+  type CollectorsHealth,
   systemInfoAnswer,
   type AdminIngestKeyList,
   type CollectionHealthAnswer,
@@ -21,6 +23,19 @@ export const useCollectionHealth = () =>
   useQuery(
     queryOptions({ queryKey: adminKeys.health(), queryFn: getCollectionHealth, refetchInterval: 30_000 }),
   );
+
+/** GET health/collectors: the MQTT collector's connections and the broker's dropped count (administrator). */
+export async function getCollectorsHealth(): Promise<CollectorsHealth> {
+  return collectorsHealthAnswer.parse(await api.get<unknown>('health/collectors'));
+}
+
+export const useCollectorsHealth = (enabled: boolean) =>
+  useQuery({
+    queryKey: adminKeys.collectors(),
+    queryFn: getCollectorsHealth,
+    enabled,
+    refetchInterval: 30_000,
+  });
 
 /** GET admin/ingest-keys: the live keys of the fleet. */
 export async function getIngestKeys(): Promise<AdminIngestKeyList> {

@@ -10,6 +10,8 @@ export const adminKeys = {
   publicSettings: () => [...adminKeys.all, 'public-settings'] as const,
   audit: (query: AuditListQuery) => [...adminKeys.all, 'audit', query] as const,
   health: () => [...adminKeys.all, 'collection-health'] as const,
+  collectors: () => [...adminKeys.all, 'collectors-health'] as const,
   ingestKeys: () => [...adminKeys.all, 'ingest-keys'] as const,
   system: () => [...adminKeys.all, 'system'] as const,
+  sessions: () => [...adminKeys.all, 'sessions'] as const,
 };

@@ -5,13 +5,58 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
-import type { CollectionHealthItem } from '@solar/shared';
-import { useCollectionHealth } from '../api/fleet';
+import type { CollectionHealthItem, MqttCollectorHealth } from '@solar/shared';
+import { useIsAdmin } from '../../../lib/permissions';
+import { useCollectionHealth, useCollectorsHealth } from '../api/fleet';
+
+/** A broker connection down, or messages the broker dropped: a problem of the whole collection. */
+const mqttProblem = (m: MqttCollectorHealth) =>
+  m.connected < m.connections || (m.brokerDroppedMessages ?? 0) > 0;
+
+/** The MQTT collector: connections up, the broker's dropped count, and what it received. */
+function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language.replace('_', '-');
+  const n = (value: number) => value.toLocaleString(locale);
+  if (!mqtt)
+    return (
+      <Alert type="info" showIcon data-testid="mqtt-health" message={t('admin.health.mqtt.notConfigured')} />
+    );
+  return (
+    <Alert
+      type={mqttProblem(mqtt) ? 'error' : 'success'}
+      showIcon
+      data-testid="mqtt-health"
+      message={t('admin.health.mqtt.connected', { connected: mqtt.connected, connections: mqtt.connections })}
+      description={
+        <>
+          <div>
+            {mqtt.brokerDroppedMessages === null
+              ? t('admin.health.mqtt.droppedNone')
+              : t('admin.health.mqtt.dropped', { count: n(mqtt.brokerDroppedMessages) })}
+          </div>
+          <div>
+            {t('admin.health.mqtt.counters', {
+              received: n(mqtt.received),
+              stored: n(mqtt.stored),
+              rejected: n(mqtt.rejected + mqtt.badMessages),
+            })}
+          </div>
+        </>
+      }
+    />
+  );
+}
 
 /** Data collection health per device, problems first (the server's order). */
 export function CollectionHealth() {
   const { t, i18n } = useTranslation();
   const query = useCollectionHealth();
+  const isAdmin = useIsAdmin();
+  const collectors = useCollectorsHealth(isAdmin);
+  const mqtt = collectors.data ? <MqttState mqtt={collectors.data.mqtt} /> : null;
+  // Problems first: a broken broker connection above the devices, a healthy one below them.
+  const mqttFirst = collectors.data?.mqtt ? mqttProblem(collectors.data.mqtt) : false;
   const locale = i18n.language.replace('_', '-');
   const items = query.data?.items ?? [];
   const problems = items.filter((i) => i.has_problem).length;
@@ -69,6 +114,7 @@ export function CollectionHealth() {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      {mqttFirst && mqtt}
       {query.data && (
         <Alert
           type={problems ? 'warning' : 'success'}
@@ -87,6 +133,7 @@ export function CollectionHealth() {
         rowClassName={(d) => (d.has_problem ? 'admin-health-problem' : '')}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
       />
+      {!mqttFirst && mqtt}
       {/* Collector states (MQTT connection, broker drops, Modbus poll timings) are listed here once the
           collectors report them (collectors in the answer). */}
       {(query.data?.collectors.length ?? 0) > 0 && (
