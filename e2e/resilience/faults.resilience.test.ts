@@ -21,6 +21,7 @@ import {
   type ConsoleProcess,
   type IngestTarget,
 } from './harness';
+import { controlledPostgres, postgresControllable } from './postgres';
 import { rawRowsByTs } from './raw-store';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -209,5 +210,97 @@ describe('resilience: faults', () => {
       expect(after).toEqual([200, 200, 200, 200]);
     },
     120_000,
+  );
+
+  it.skipIf(!postgresControllable())(
+    'PostgreSQL stopped under load: 503 with a clear problem, health red, no crash, recovers by itself',
+    async () => {
+      const stopS = envInt('RESILIENCE_PG_STOP_SECONDS', 30);
+      const pgServer = await controlledPostgres();
+      cleanups.push(() => pgServer.dispose());
+      const dbEnv = {
+        DATABASE_URL: pgServer.url,
+        DATABASE_SCHEMA: `resilience_pg_${Date.now().toString(36)}`,
+      };
+      const server = await startConsole({ env: { ...dbEnv, LOG_LEVEL: 'error' } });
+      cleanups.push(async () => {
+        await server.stop();
+        removeDataDir(server.dataDir);
+      });
+      const admin = await adminClient(server.url);
+      const targets = await ingestTargets(admin, 2);
+      const ingest = sustainedIngest(() => server.url, targets, 2, 2);
+      const answers = new Map<string, number>();
+      const problems = new Set<string>();
+      let health = '';
+      let reading = true;
+      const reader = (async () => {
+        while (reading) {
+          for (const p of ['plants/overview', 'alarms', 'health']) {
+            try {
+              const res = await fetch(`${server.url}/api/${p}`, {
+                headers: { authorization: `Bearer ${admin.sessionToken}` },
+              });
+              const text = await res.text();
+              const key = `${p} ${res.status}`;
+              answers.set(key, (answers.get(key) ?? 0) + 1);
+              if (res.status >= 500 && p !== 'health') problems.add(text.slice(0, 200));
+              if (p === 'health' && res.status === 503) health = text;
+            } catch (e) {
+              answers.set(`${p} network error`, (answers.get(`${p} network error`) ?? 0) + 1);
+              void e;
+            }
+          }
+          await sleep(200);
+        }
+      })();
+      await sleep(2_000);
+      const stoppedAt = ingest.sent.length;
+      pgServer.stop();
+      await sleep(stopS * 1000);
+      const whileDown = ingest.sent.slice(stoppedAt);
+      pgServer.start();
+      const restartedAt = Date.now();
+      const sentBeforeStart = ingest.sent.length;
+      // Recovery by itself: the first 200 of health and of an ingest batch after the start.
+      let recoveredMs = NaN;
+      for (;;) {
+        const res = await fetch(`${server.url}/api/health`);
+        if (res.ok && ingest.sent.slice(sentBeforeStart).some((b) => b.status === 200)) {
+          recoveredMs = Date.now() - restartedAt;
+          break;
+        }
+        if (Date.now() - restartedAt > 30_000) break;
+        await sleep(250);
+      }
+      await sleep(2_000);
+      reading = false;
+      await reader;
+      await ingest.stop();
+      const after = ingest.sent.slice(-3).map((b) => b.status);
+      const downStatuses = [...new Set(whileDown.map((b) => b.status))].sort();
+      const allStatuses = [...new Set(ingest.sent.map((b) => b.status))].sort();
+      const summary = {
+        stopped_s: stopS,
+        answers: Object.fromEntries(answers),
+        ingest_statuses_while_down: downStatuses,
+        ingest_statuses_all: allStatuses,
+        problems: [...problems],
+        health_while_down: health.slice(0, 200),
+        recovered_ms: recoveredMs,
+        server_alive: server.child.exitCode === null && server.child.signalCode === null,
+        statuses_after: after,
+      };
+      report('faults-postgres-stop', summary, { stop_s: stopS });
+      expect(summary.server_alive).toBe(true);
+      expect(health).toMatch(/"status":"unavailable"/);
+      // Never a 500 or a crash: 503 with the problem that says the database is unavailable.
+      expect([...answers.keys()].filter((k) => / 500$/.test(k) || /network error/.test(k))).toEqual([]);
+      expect(allStatuses.filter((s) => s !== 503 && s !== 200)).toEqual([]);
+      for (const p of problems) expect(p).toMatch(/errors\.databaseUnavailable/);
+      expect(recoveredMs).toBeLessThan(30_000);
+      expect(after).toEqual([200, 200, 200]);
+    },
+    300_000,
   );
 });
