@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeModbusServer } from '../../apps/server/src/collectors/test/fake-modbus-server';
 import { repoRoot } from '../src/server';
 import {
   adminClient,
@@ -372,6 +373,79 @@ describe('resilience: faults', () => {
     },
     300_000,
   );
+});
+
+describe('resilience: a Modbus device that hangs mid-read', () => {
+  it('does not stall the polls of the other devices', async () => {
+    const healthy = await startFakeModbusServer();
+    const hanging = await startFakeModbusServer();
+    cleanups.push(async () => {
+      await healthy.close();
+      await hanging.close();
+    });
+    for (const fake of [healthy, hanging]) fake.units.set(1, new Map([[0, 123]]));
+    const server = await startConsole({ env: { MODBUS_POLLER: 'true', LOG_LEVEL: 'fatal' } });
+    cleanups.push(async () => {
+      await server.stop();
+      removeDataDir(server.dataDir);
+    });
+    const admin = await adminClient(server.url);
+    const { plants } = await admin.get<{ plants: { id: number }[] }>('telemetry/catalog');
+    const signals: number[] = [];
+    for (const [name, fake] of [
+      ['healthy', healthy],
+      ['hanging', hanging],
+    ] as const) {
+      const device = await admin.post<{ id: number }>('devices/0', {
+        plant_id: plants[0]!.id,
+        name: `Modbus ${name}`,
+        type: 'inverter',
+        protocol: 'modbus_tcp',
+        ip: '127.0.0.1',
+        port: fake.port,
+        slave_id: 1,
+        poll_interval_s: 1,
+      });
+      const signal = await admin.post<{ id: number }>('signals/0', {
+        device_id: device.id,
+        key: 'ac_power',
+        name: 'AC power',
+        data_type: 'uint16',
+        register_type: 'holding',
+        address: 0,
+      });
+      signals.push(signal.id);
+    }
+    const rowsOf = async (signal: number) =>
+      [...(await rawRowsByTs(server.dataDir, {}, [signal])).values()].reduce((a, b) => a + b, 0);
+    // Both devices answer first (the poller picks new devices up on its own schedule).
+    const deadline = Date.now() + 60_000;
+    while ((await rowsOf(signals[0]!)) < 3 || (await rowsOf(signals[1]!)) < 1) {
+      if (Date.now() > deadline) throw new Error('the poller did not read the fake devices within 60 s');
+      await sleep(500);
+    }
+    // The second device now takes every request and never answers, with the connection left open.
+    hanging.online = false;
+    const before = await rowsOf(signals[0]!);
+    const hangingBefore = await rowsOf(signals[1]!);
+    const windowS = envInt('RESILIENCE_MODBUS_SECONDS', 15);
+    await sleep(windowS * 1000);
+    const healthyReads = (await rowsOf(signals[0]!)) - before;
+    const hangingReads = (await rowsOf(signals[1]!)) - hangingBefore;
+    report(
+      'faults-modbus-hang',
+      {
+        window_s: windowS,
+        healthy_reads: healthyReads,
+        hanging_reads: hangingReads,
+        hanging_requests: hanging.requests.length,
+      },
+      { poll_interval_s: 1 },
+    );
+    // At a 1 s interval the healthy device keeps being read (at least every other second) meanwhile.
+    expect(healthyReads).toBeGreaterThanOrEqual(Math.floor(windowS / 2));
+    expect(hangingReads).toBeLessThanOrEqual(1);
+  }, 180_000);
 });
 
 /** The test's own Mosquitto with the shipped configuration on a port of its own; restart keeps the port. */
