@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -319,7 +319,9 @@ describe('resilience: faults', () => {
       const broker = await ownBroker();
       cleanups.push(() => broker.stop());
       const dbEnv = databaseEnv();
-      const server = await startConsole({ env: { ...dbEnv, MQTT_URL: broker.url, LOG_LEVEL: 'error' } });
+      const server = await startConsole({
+        env: { ...dbEnv, MQTT_URL: broker.url, LOG_LEVEL: process.env.RESILIENCE_LOG_LEVEL ?? 'error' },
+      });
       cleanups.push(() => removeDataDir(server.dataDir));
       const admin = await adminClient(server.url);
       const { plants } = await admin.get<{ plants: { id: number }[] }>('telemetry/catalog');
@@ -452,12 +454,14 @@ describe('resilience: a Modbus device that hangs mid-read', () => {
 async function ownBroker() {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'solar-resilience-mqtt-'));
+  // Mosquitto started as root drops to its own user: the persistence file must be writable for it.
+  chmodSync(dir, 0o777);
   const conf = path.join(dir, 'mosquitto.conf');
   const shipped = readFileSync(path.join(repoRoot, '.ci/mosquitto.conf'), 'utf8');
   // The shipped file says `persistence false`: a restart then forgets the collector's sessions, and what is
   // published before the collector subscribes again is dropped (measured: 2,249 of 3,000 lost). With
-  // persistence the sessions, their subscriptions and queues survive a restart (set it in production:
-  // docs/operations.md). RESILIENCE_MQTT_SHIPPED=1 runs the shipped file unchanged.
+  // persistence the sessions come back (sessionPresent true) but messages are still lost (556 of 2,000):
+  // an open finding (docs/benchmarks.md). RESILIENCE_MQTT_SHIPPED=1 runs the shipped file unchanged.
   const persist =
     process.env.RESILIENCE_MQTT_SHIPPED === '1' ? '' : `\npersistence true\npersistence_location ${dir}/\n`;
   writeFileSync(
