@@ -28,7 +28,7 @@ import {
   type IngestTarget,
 } from './harness';
 import { controlledPostgres, postgresControllable } from './postgres';
-import { rawRowsByTs } from './raw-store';
+import { dropSchema, rawRowsByTs } from './raw-store';
 
 const MOSQUITTO_BIN = process.env.MOSQUITTO_BIN ?? '/usr/sbin/mosquitto';
 
@@ -94,7 +94,10 @@ describe('resilience: faults', () => {
     const dbEnv = databaseEnv();
     let server: ConsoleProcess = await startConsole({ env: dbEnv });
     const dataDir = server.dataDir;
-    cleanups.push(() => removeDataDir(dataDir));
+    cleanups.push(async () => {
+      removeDataDir(dataDir);
+      await dropSchema(dbEnv);
+    });
     const admin = await adminClient(server.url);
     const targets = await ingestTargets(admin, 4);
     const ingest = sustainedIngest(() => server.url, targets, 6);
@@ -322,7 +325,10 @@ describe('resilience: faults', () => {
       const server = await startConsole({
         env: { ...dbEnv, MQTT_URL: broker.url, LOG_LEVEL: process.env.RESILIENCE_LOG_LEVEL ?? 'error' },
       });
-      cleanups.push(() => removeDataDir(server.dataDir));
+      cleanups.push(async () => {
+        removeDataDir(server.dataDir);
+        await dropSchema(dbEnv);
+      });
       const admin = await adminClient(server.url);
       const { plants } = await admin.get<{ plants: { id: number }[] }>('telemetry/catalog');
       const catalog = await admin.get<{ devices: { id: number; signals: { id: number; key: string }[] }[] }>(

@@ -22,6 +22,7 @@ import {
   type ConsoleProcess,
 } from './harness';
 import type { IngestTask, LoadResult, UsersTask } from './load-client';
+import { dropSchema } from './raw-store';
 
 const USERS = envInt('RESILIENCE_USERS', 200);
 const SECONDS = envInt('RESILIENCE_SECONDS', 300);
@@ -51,12 +52,14 @@ function runClient(task: UsersTask | IngestTask): Promise<LoadResult> {
 
 describe('resilience: load', () => {
   let server: ConsoleProcess;
+  const dbEnv = databaseEnv();
   beforeAll(async () => {
-    server = await startConsole({ env: databaseEnv() });
+    server = await startConsole({ env: dbEnv });
   });
   afterAll(async () => {
     await server?.stop();
     if (server) removeDataDir(server.dataDir);
+    await dropSchema(dbEnv);
   });
 
   it(

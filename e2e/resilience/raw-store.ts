@@ -36,3 +36,15 @@ export async function rawRowsByTs(
   }
   return out;
 }
+
+/** Drops the PostgreSQL schema a suite ran in (nothing to do on SQLite: the data directory goes). */
+export async function dropSchema(dbEnv: Record<string, string>): Promise<void> {
+  if (!dbEnv.DATABASE_URL || !/^resilience_[a-z0-9_]+$/.test(dbEnv.DATABASE_SCHEMA ?? '')) return;
+  const client = new pg.Client({ connectionString: dbEnv.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${dbEnv.DATABASE_SCHEMA} cascade`);
+  } finally {
+    await client.end();
+  }
+}
