@@ -149,8 +149,8 @@ export default tseslint.config(
     },
   },
   {
-    // Benchmarks exist to print their figures.
-    files: ['e2e/bench/**/*.ts', 'apps/server/bench/**/*.ts'],
+    // Benchmarks and the resilience suites exist to print their figures.
+    files: ['e2e/bench/**/*.ts', 'apps/server/bench/**/*.ts', 'e2e/resilience/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -218,6 +218,11 @@ export class ApiClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /** The anti-forgery cookie and header this client sends, for a raw call made without it. */
+  xsrfHeaders(): Record<string, string> {
+    return { cookie: this.cookie, 'x-xsrf-token': this.xsrf };
+  }
+
   get = <T>(apiPath: string) => this.request<T>('GET', apiPath);
   post = <T>(apiPath: string, body: unknown) => this.request<T>('POST', apiPath, body);
 }

@@ -158,6 +158,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityPlugin, { tileUrl: () => settings.current().map_tile_url });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
+  handle.log = app.log;
   telemetry.log = app.log;
   ingestCounts.log = app.log;
   ingestCounts.start();

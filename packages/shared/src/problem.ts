@@ -24,6 +24,8 @@ export const E = {
   tooManyRequests: 'errors.tooManyRequests',
   /** SQLite is locked by another process (a backup, an external writer) beyond the short wait (503). */
   databaseBusy: 'errors.databaseBusy',
+  /** PostgreSQL cannot be reached (stopped, restarting, network): 503 until it is back. */
+  databaseUnavailable: 'errors.databaseUnavailable',
   resetLinkInvalid: 'errors.resetLinkInvalid',
   emailTaken: 'errors.emailTaken',
   usernameTaken: 'errors.usernameTaken',

@@ -22,6 +22,10 @@ export type Db = Kysely<Database>;
 
 /** Longest the server waits for a SQLite lock held by another process (issue 13, hole 9). */
 export const SQLITE_BUSY_TIMEOUT_MS = 100;
+/** What a request refused because PostgreSQL cannot be reached tells the client to wait. */
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_S = 5;
+/** Longest a request waits for a new PostgreSQL connection before it answers 503. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
 /** What a write refused for a held lock tells the client to wait before trying again. */
 export const DATABASE_BUSY_RETRY_AFTER_S = 2;
 
@@ -38,6 +42,8 @@ export interface DatabaseHandle {
   ping: () => Promise<void>;
   /** The PostgreSQL pool's connections (for /metrics); undefined on SQLite, which has no pool. */
   poolStats: () => { total: number; idle: number; waiting: number; max: number } | undefined;
+  /** Where a lost idle PostgreSQL connection is reported (set once the server's logger exists). */
+  log?: { warn: (details: object, message: string) => void };
   close: () => Promise<void>;
 }
 
@@ -77,9 +83,11 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     max: 10,
     types,
     options: `-c search_path=${config.schema}`,
+    // A database that does not answer fails the request (503, plugins/errors.ts) instead of queueing it forever.
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
+  const handle: DatabaseHandle = {
     db,
     dialect: 'postgres',
     ping: async () => {
@@ -93,6 +101,14 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     }),
     close: () => db.destroy(),
   };
+  // A client whose server went away (PostgreSQL stopped or restarted: 57P01) emits 'error': an idle one on
+  // the pool, a checked-out one (between two queries of a transaction) on itself. Unhandled, either event
+  // ends the process. The query in flight still fails (503, plugins/errors.ts); the pool drops the broken
+  // client and opens a new one on the next query, so the server recovers by itself once the database is back.
+  const lost = (error: Error) => handle.log?.warn({ err: error }, 'database connection lost');
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  return handle;
 }
 
 /** Creates the configured PostgreSQL schema when it is not `public` (tests run each in a fresh one). */

@@ -24,3 +24,27 @@ export function isDatabaseBusy(error: unknown): boolean {
   const code = codeOf(error);
   return code !== undefined && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
+
+/** Node's socket errors when the database server cannot be reached or dropped the connection. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * PostgreSQL cannot be reached: refused or broken connections, the server shutting down or starting
+ * (57P01-57P03), connection exceptions (class 08), and pg's own "Connection terminated", connect
+ * timeout and "not queryable" (a client that lost its connection mid-transaction). Answered 503 with Retry-After instead of 500: it passes once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined) return NETWORK_CODES.has(code) || /^(57P0[123]|08)/.test(code);
+  const message = error instanceof Error ? error.message : '';
+  return /^Connection terminated|timeout exceeded when trying to connect|encountered a connection error/i.test(
+    message,
+  );
+}

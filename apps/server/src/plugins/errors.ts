@@ -3,8 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { E, type Problem } from '@solar/shared';
-import { DATABASE_BUSY_RETRY_AFTER_S } from '../db/database';
-import { isDatabaseBusy } from '../lib/db-errors';
+import { DATABASE_BUSY_RETRY_AFTER_S, DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../db/database';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/db-errors';
 import { HttpError } from '../lib/http-errors';
 
 /** Sends an RFC 9457 problem object. */
@@ -51,6 +51,11 @@ export const errorsPlugin = fp(
         request.log.warn({ err: error }, 'database locked by another process');
         void reply.header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_S));
         return sendProblem(reply, 503, E.databaseBusy);
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        void reply.header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));
+        return sendProblem(reply, 503, E.databaseUnavailable);
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
