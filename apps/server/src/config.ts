@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultNodeId } from './cluster/lease';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -65,6 +67,14 @@ const envSchema = z.object({
     )
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1-100 letters, digits, _ . : or -')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
 });
 
 export interface AppConfig {
@@ -105,6 +115,11 @@ export interface AppConfig {
   simulator: { enabled: boolean; backfillDays: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
   map: { tileUrl: string; tileAttribution: string };
+  /**
+   * Several nodes (issue 13): this node's name in leases and logs (NODE_ID, else host name and pid), and
+   * Redis for the cluster bus when REDIS_URL is set (else PostgreSQL LISTEN/NOTIFY; alone on SQLite).
+   */
+  cluster: { nodeId: string; redisUrl: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +179,7 @@ export function loadConfig(
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
+    cluster: { nodeId: e.NODE_ID ?? defaultNodeId(hostname(), process.pid), redisUrl: e.REDIS_URL },
     ...overrides,
   };
 }

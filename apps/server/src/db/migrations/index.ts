@@ -14,6 +14,7 @@ import { rawPartitions } from './2026-11-25-0016-raw-partitions';
 import { plantBudgets } from './2026-11-25-0017-plant-budgets';
 import { reportSchedules } from './2026-11-25-0019-report-schedules';
 import { systemSettings } from './2026-11-25-0020-system-settings';
+import { clusterLeases } from './2026-11-25-0021-cluster-leases';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -34,4 +35,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-25-0017-plant-budgets': plantBudgets,
   '2026-11-25-0019-report-schedules': reportSchedules,
   '2026-11-25-0020-system-settings': systemSettings,
+  '2026-11-25-0021-cluster-leases': clusterLeases,
 };
