@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,7 @@ const envSchema = z.object({
   MQTT_CLIENT_ID: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,23}$/, 'must be 1-23 letters, digits, - or _')
-    .default('solar-console'),
+    .optional(),
   MQTT_CONNECTIONS: z.coerce.number().int().min(1).max(256).default(16),
   MQTT_SHARE_GROUP: z
     .string()
@@ -137,6 +137,7 @@ export function loadConfig(
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  const nodeId = e.NODE_ID ?? defaultNodeId(hostname(), process.pid);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -163,7 +164,7 @@ export function loadConfig(
     mqtt: e.MQTT_URL
       ? {
           url: e.MQTT_URL,
-          clientId: e.MQTT_CLIENT_ID,
+          clientId: e.MQTT_CLIENT_ID ?? mqttClientIdOf(nodeId),
           connections: e.MQTT_CONNECTIONS,
           shareGroup: e.MQTT_SHARE_GROUP,
         }
@@ -179,9 +180,17 @@ export function loadConfig(
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
-    cluster: { nodeId: e.NODE_ID ?? defaultNodeId(hostname(), process.pid), redisUrl: e.REDIS_URL },
+    cluster: { nodeId, redisUrl: e.REDIS_URL },
     ...overrides,
   };
+}
+
+/**
+ * The MQTT client id of a node: one per node, since a broker ends the older of two connections with the same
+ * id (two nodes would take each other's sessions over and over). 14 characters, room for `-{i}`.
+ */
+export function mqttClientIdOf(nodeId: string): string {
+  return `solar-${createHash('sha1').update(nodeId).digest('hex').slice(0, 8)}`;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string {
