@@ -144,7 +144,7 @@ export function createLease(deps: {
     try {
       const row = await acquireLease(db, name, nodeId, ttlMs);
       if (stopped) return;
-      if (row) heldUntil = sentAt + ttlMs - LOCAL_MARGIN_MS;
+      if (row) heldUntil = sentAt + ttlMs - Math.min(LOCAL_MARGIN_MS, ttlMs / 5);
       set(!!row);
     } catch (error) {
       deps.log().warn({ err: error, lease: name }, 'cluster: lease renewal failed');
