@@ -164,7 +164,9 @@ export function loadConfig(
     mqtt: e.MQTT_URL
       ? {
           url: e.MQTT_URL,
-          clientId: e.MQTT_CLIENT_ID ?? mqttClientIdOf(nodeId),
+          // Sessions are persistent: the id must stay the same across restarts, so it comes from NODE_ID
+          // (stable, set on every node of a cluster), never from the host name and pid.
+          clientId: e.MQTT_CLIENT_ID ?? (e.NODE_ID ? mqttClientIdOf(e.NODE_ID) : 'solar-console'),
           connections: e.MQTT_CONNECTIONS,
           shareGroup: e.MQTT_SHARE_GROUP,
         }
