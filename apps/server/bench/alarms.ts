@@ -175,10 +175,7 @@ const bare = createAlarmEngine(
   {
     db: ctx.db,
     now: () => Date.now(),
-    telemetry: {
-      store: () => Promise.reject(new Error('unused')),
-      onStored: (l) => ((feed = l), () => undefined),
-    },
+    telemetry: { onStored: (l) => ((feed = l), () => undefined) },
     publisher: SILENT_PUBLISHER,
   },
   { tickMs: 3_600_000 },

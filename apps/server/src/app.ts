@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
@@ -12,6 +12,13 @@ import { createSessionEvents } from './lib/session-events';
 import { UserSessions } from './lib/user-sessions';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
+import {
+  clusterPlantEvents,
+  clusterSessionEvents,
+  clusterTelemetry,
+  createClusterBus,
+} from './cluster/cluster-relay';
+import { createLease, runWhileLeader, JOBS_LEASE } from './cluster/lease';
 import { apiModules } from './modules';
 import { createStreamHub } from './modules/stream/stream.service';
 import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
@@ -37,6 +44,8 @@ import { seedDemo } from './seed/demo';
 import { IngestCounts } from './telemetry-store/ingest-counts';
 import { startRetention } from './telemetry-store/retention';
 import { TelemetryStore } from './telemetry-store/telemetry-store';
+
+const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -77,14 +86,53 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   metrics.setPool(handle.poolStats);
   ingestCounts.onCount = (reason, n) => metrics.countRejected(reason, n);
   telemetry.onStored((points) => metrics.countStored(points.length));
+  // Several nodes (issue 13): what other nodes must hear travels on the cluster bus; the singleton jobs run
+  // on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
+  // The bus and the lease log through the server's logger once it exists.
+  const logger: { current?: FastifyBaseLogger } = {};
+  const log = () => logger.current ?? silentLog;
+  const cluster = createClusterBus(config, handle.db, log);
+  const lease = createLease({
+    db: handle.db,
+    dialect: handle.dialect,
+    name: JOBS_LEASE,
+    nodeId: config.cluster.nodeId,
+    log,
+  });
+  // Stored telemetry of every node: the live stream and the engine judge points whichever node stored them.
+  const liveTelemetry = clusterTelemetry(cluster, telemetry);
+  const publishToPlant = clusterPlantEvents(cluster, (plantId, event, data, opts) =>
+    ctx.stream.publishToPlant(plantId, event, data, opts),
+  );
   const alarmFeed = createAlarmFeed();
   const alarmPublisher = createAlarmPublisher({
     db: handle.db,
     feed: alarmFeed,
-    pushToPlant: (plantId, event, data, opts) => ctx.stream.publishToPlant(plantId, event, data, opts),
+    pushToPlant: publishToPlant,
   });
   const { loginLimit } = config;
-  const sessionEvents = createSessionEvents();
+  const sessionEvents = clusterSessionEvents(cluster, createSessionEvents());
+  settings.onSaved(() => cluster.publish('settings', null));
+  cluster.on('settings', () => {
+    settings.load().catch((error: unknown) => log().error({ err: error }, 'cluster: settings reload failed'));
+  });
+  const engine = createAlarmEngine(
+    {
+      db: handle.db,
+      now: () => ctx.now(),
+      telemetry: liveTelemetry,
+      publisher: alarmPublisher,
+      conditions: () => settings.alarmConditions(),
+      onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
+    },
+    options.alarmEngine,
+  );
+  // A rule saved on any node reaches the engine on the lease holder (a stopped engine ignores the reload).
+  cluster.on('rules', () => {
+    engine
+      .reloadRules()
+      .catch((error: unknown) => log().error({ err: error }, 'cluster: rule reload failed'));
+  });
   const now = () => ctx.now();
   const ctx: AppContext = {
     config,
@@ -111,21 +159,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       sessionEvents,
       log: (error) => app.log.error({ err: error }, 'session record: write failed'),
     }),
-    stream: createStreamHub({ db: handle.db, telemetry, now: () => ctx.now(), sessionEvents }),
+    stream: createStreamHub({ db: handle.db, telemetry: liveTelemetry, now: () => ctx.now(), sessionEvents }),
     alarmFeed,
     alarmPublisher,
     collectors: {},
-    alarmEngine: createAlarmEngine(
-      {
-        db: handle.db,
-        now: () => ctx.now(),
-        telemetry,
-        publisher: alarmPublisher,
-        conditions: () => settings.alarmConditions(),
-        onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
+    alarmEngine: {
+      ...engine,
+      async reloadRules() {
+        await engine.reloadRules();
+        cluster.publish('rules', null);
       },
-      options.alarmEngine,
-    ),
+    },
+    cluster,
+    lease,
     reportSchedules: createReportScheduleRunner(
       { db: handle.db, now: () => ctx.now(), mailer: { send: (mail) => ctx.mailer.send(mail) }, config },
       (actor, request) => renderScheduledReport(ctx, actor, request),
@@ -134,6 +180,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     metrics,
   };
   metrics.setSseClients(() => ctx.stream.size);
+  metrics.registerLease(lease.name, () => lease.isHeld());
   if (config.demo) await seedDemo(ctx);
 
   const app = Fastify({
@@ -150,6 +197,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: 8 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  logger.current = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -183,16 +231,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ctx.stream.shutdown();
     done();
   });
-  const retention = startRetention(ctx, app.log);
+  const leader = () => lease.isHeld();
+  const retention = startRetention(ctx, app.log, { leader });
   settings.start();
   // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
-  const kpiRefresh = startKpiRefresh(ctx, app.log);
+  const kpiRefresh = startKpiRefresh(ctx, app.log, { leader });
   // Collectors and the demo simulator start once the server is ready and stop before the database closes.
   let background: BackgroundWork | undefined;
+  let reports: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
+    await cluster.ready();
+    await lease.start();
     background = await startBackground(ctx, app.log);
-    // Its first pass sends the runs missed while the server was down.
-    ctx.reportSchedules.start(app.log);
+    // On the lease holder; its first pass sends the runs missed while no node ran them.
+    reports = await runWhileLeader(lease, app.log, 'report schedules', {
+      start: () => Promise.resolve(ctx.reportSchedules.start(app.log)),
+      stop: () => ctx.reportSchedules.stop(),
+    });
   });
   app.addHook('onClose', async () => {
     await background?.stop();
@@ -201,7 +256,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await retention.stop();
     await kpiRefresh.stop();
     settings.stop();
+    await reports?.stop();
     await ctx.reportSchedules.stop();
+    // Released last: another node takes the jobs over at once.
+    await lease.stop();
+    await cluster.stop();
     await handle.close();
   });
   return { app, ctx, background: () => background };

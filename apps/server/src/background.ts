@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
+import { runWhileLeader } from './cluster/lease';
 import type { AppContext } from './context';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
@@ -48,17 +49,28 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       const made = await seedDemoFaults(ctx, ctx.now());
       log.info(made, 'demo: faults worked from the history');
     }
-    await engine.start({ log, commStatesAtStart: !!modbus });
-    // Catch up with the simulated devices as with the poller's: what history left lost may be back.
-    for (const event of simulator?.deviceStates() ?? []) engine.deviceState(event);
-    const unsubscribe = [
-      modbus?.onDeviceState((event) => engine.deviceState(event)),
-      simulator?.onDeviceState((event) => engine.deviceState(event)),
-    ];
+    // The engine runs on the node that holds the cluster's lease, from the database's state at each start,
+    // so that a takeover raises nothing twice (issue 13).
+    let unsubscribe: ((() => void) | undefined)[] = [];
+    const leader = await runWhileLeader(ctx.lease, log, 'alarm engine', {
+      async start() {
+        await engine.start({ log, commStatesAtStart: !!modbus });
+        // Catch up with the simulated devices as with the poller's: what history left lost may be back.
+        for (const event of simulator?.deviceStates() ?? []) engine.deviceState(event);
+        unsubscribe = [
+          modbus?.onDeviceState((event) => engine.deviceState(event)),
+          simulator?.onDeviceState((event) => engine.deviceState(event)),
+        ];
+      },
+      async stop() {
+        for (const u of unsubscribe.splice(0)) u?.();
+        await engine.stop();
+      },
+    });
     return {
       ...engine,
       async stop() {
-        for (const u of unsubscribe) u?.();
+        await leader.stop();
         await engine.stop();
       },
     };

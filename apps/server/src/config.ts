@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultNodeId } from './cluster/lease';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -48,7 +50,7 @@ const envSchema = z.object({
   MQTT_CLIENT_ID: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,23}$/, 'must be 1-23 letters, digits, - or _')
-    .default('solar-console'),
+    .optional(),
   MQTT_CONNECTIONS: z.coerce.number().int().min(1).max(256).default(16),
   MQTT_SHARE_GROUP: z
     .string()
@@ -66,6 +68,14 @@ const envSchema = z.object({
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1-100 letters, digits, _ . : or -')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
 });
 
 export interface AppConfig {
@@ -108,6 +118,11 @@ export interface AppConfig {
   map: { tileUrl: string; tileAttribution: string };
   /** Bearer token that opens GET /metrics; undefined: /metrics answers 404. */
   metricsToken: string | undefined;
+  /**
+   * Several nodes (issue 13): this node's name in leases and logs (NODE_ID, else host name and pid), and
+   * Redis for the cluster bus when REDIS_URL is set (else PostgreSQL LISTEN/NOTIFY; alone on SQLite).
+   */
+  cluster: { nodeId: string; redisUrl: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +140,7 @@ export function loadConfig(
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  const nodeId = e.NODE_ID ?? defaultNodeId(hostname(), process.pid);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -151,7 +167,9 @@ export function loadConfig(
     mqtt: e.MQTT_URL
       ? {
           url: e.MQTT_URL,
-          clientId: e.MQTT_CLIENT_ID,
+          // Sessions are persistent: the id must stay the same across restarts, so it comes from NODE_ID
+          // (stable, set on every node of a cluster), never from the host name and pid.
+          clientId: e.MQTT_CLIENT_ID ?? (e.NODE_ID ? mqttClientIdOf(e.NODE_ID) : 'solar-console'),
           connections: e.MQTT_CONNECTIONS,
           shareGroup: e.MQTT_SHARE_GROUP,
         }
@@ -168,8 +186,17 @@ export function loadConfig(
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
     metricsToken: e.METRICS_TOKEN,
+    cluster: { nodeId, redisUrl: e.REDIS_URL },
     ...overrides,
   };
+}
+
+/**
+ * The MQTT client id of a node: one per node, since a broker ends the older of two connections with the same
+ * id (two nodes would take each other's sessions over and over). 14 characters, room for `-{i}`.
+ */
+export function mqttClientIdOf(nodeId: string): string {
+  return `solar-${createHash('sha1').update(nodeId).digest('hex').slice(0, 8)}`;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string {

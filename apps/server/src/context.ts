@@ -1,4 +1,6 @@
 import type { AppConfig } from './config';
+import type { ClusterBus } from './cluster/cluster-bus';
+import type { Lease } from './cluster/lease';
 import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
@@ -48,6 +50,13 @@ export interface AppContext {
   collectors: RunningCollectors;
   /** The one alarm engine; background.ts starts it, the alarm routes ask it to reload rules. */
   alarmEngine: AlarmEngine;
+  /** The other server nodes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub, or none on a single node). */
+  cluster: ClusterBus;
+  /**
+   * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention and
+   * the KPI refresh (issue 13). On SQLite the one process holds it.
+   */
+  lease: Lease;
   /** Delivers the scheduled reports by mail; started once the server is ready. */
   reportSchedules: ReportScheduleRunner;
   /**

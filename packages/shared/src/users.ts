@@ -129,5 +129,17 @@ export const healthAnswer = z.object({
   database: z.object({ dialect: z.enum(['sqlite', 'postgres']), ok: z.boolean(), latencyMs: z.number() }),
   version: z.string(),
   uptimeS: z.number(),
+  /**
+   * Several nodes (issue 13): this node, the bus it talks to the others on, and the node holding the jobs
+   * lease (alarm engine, scheduled reports, retention, KPI refresh); null when no node holds it.
+   */
+  cluster: z.object({
+    node: z.string(),
+    transport: z.enum(['local', 'postgres', 'redis']),
+    leaseHolder: z.string().nullable(),
+    leaseExpiresAt: z.string().nullable(),
+    leaseGeneration: z.number().int().nullable(),
+    thisNodeHoldsLease: z.boolean(),
+  }),
 });
 export type Health = z.infer<typeof healthAnswer>;

@@ -364,6 +364,13 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  cluster_leases: {
+    name: 'not null',
+    holder: 'not null',
+    expires_at: 'not null',
+    acquired_at: 'not null',
+    generation: 'not null',
+  },
   system_settings: {
     key: 'not null',
     value: 'not null',

@@ -485,6 +485,18 @@ export interface Database {
   user_sessions: UserSessionsTable;
   plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;
+  cluster_leases: ClusterLeasesTable;
+}
+
+/** Who runs the cluster's singleton jobs, and until when (migration 0021). */
+export interface ClusterLeasesTable {
+  name: string;
+  holder: string;
+  /** Epoch ms; past it any node may take the lease. */
+  expires_at: number;
+  acquired_at: number;
+  /** Grows by one at each change of holder. */
+  generation: number;
 }
 
 /** A plant's P50 budget of one calendar month (migration 0017). */

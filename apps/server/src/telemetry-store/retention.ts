@@ -71,18 +71,23 @@ export async function deleteExpiredRaw(ctx: RetentionContext): Promise<Retention
 }
 
 /**
- * Runs ensureRawPartitions and deleteExpiredRaw a minute after start and then hourly; `stop` waits for a run
- * in progress.
+ * Runs ensureRawPartitions and deleteExpiredRaw a minute after start and then hourly, on the node that holds
+ * the cluster's lease; `stop` waits for a run in progress.
  */
 export function startRetention(
   ctx: RetentionContext,
   log: Logger & { info(obj: unknown, msg?: string): void },
-  options: { firstDelayMs?: number; intervalMs?: number } = {},
+  options: {
+    firstDelayMs?: number;
+    intervalMs?: number;
+    /** Whether this node runs the cluster's jobs now (its lease); always, without it. */
+    leader?: () => boolean;
+  } = {},
 ): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   let stopped = false;
   const run = () => {
-    if (running || stopped) return;
+    if (running || stopped || options.leader?.() === false) return;
     running = ensureRawPartitions(ctx)
       .then(async (made) => {
         if (made.length) log.info({ partitions: made }, 'telemetry retention made raw partitions');

@@ -14,6 +14,7 @@ import { rawPartitions } from './2026-11-25-0016-raw-partitions';
 import { plantBudgets } from './2026-11-25-0017-plant-budgets';
 import { reportSchedules } from './2026-11-25-0019-report-schedules';
 import { systemSettings } from './2026-11-25-0020-system-settings';
+import { clusterLeases } from './2026-11-25-0021-cluster-leases';
 import { userSessions } from './2026-11-25-0022-user-sessions';
 import type { DialectMigration } from './helpers';
 
@@ -35,5 +36,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-25-0017-plant-budgets': plantBudgets,
   '2026-11-25-0019-report-schedules': reportSchedules,
   '2026-11-25-0020-system-settings': systemSettings,
+  '2026-11-25-0021-cluster-leases': clusterLeases,
   '2026-11-25-0022-user-sessions': userSessions,
 };

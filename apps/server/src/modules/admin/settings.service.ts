@@ -48,6 +48,7 @@ export class SettingsService {
   private timer: NodeJS.Timeout | undefined;
   /** Bumped by every save, so that a refresh that read the database before the save cannot undo it. */
   private generation = 0;
+  private readonly savedListeners = new Set<() => void>();
 
   constructor(
     private readonly deps: { db: Db; now(): number },
@@ -72,6 +73,12 @@ export class SettingsService {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Called after every save (the cluster bus tells the other nodes to load at once). */
+  onSaved(listener: () => void): () => void {
+    this.savedListeners.add(listener);
+    return () => this.savedListeners.delete(listener);
   }
 
   /** The settings in force now. */
@@ -119,6 +126,7 @@ export class SettingsService {
     });
     this.generation++;
     this.resolved = after;
+    for (const listener of this.savedListeners) listener();
     return view;
   }
 }

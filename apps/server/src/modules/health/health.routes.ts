@@ -26,11 +26,22 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
       } catch {
         ok = false;
       }
+      // The stored holder (another node's name too); unknown when the database does not answer.
+      const lease = ok ? await ctx.lease.holder().catch(() => undefined) : undefined;
+      const live = lease && (lease.expiresAt === 0 || lease.expiresAt > Date.now()) ? lease : undefined;
       const health: Health = {
         status: ok ? 'ok' : 'unavailable',
         database: { dialect: ctx.dialect, ok, latencyMs: Math.round((performance.now() - t0) * 100) / 100 },
         version: ctx.config.version,
         uptimeS: Math.round((Date.now() - startedAt) / 1000),
+        cluster: {
+          node: ctx.cluster.nodeId,
+          transport: ctx.cluster.transport,
+          leaseHolder: live?.holder ?? null,
+          leaseExpiresAt: live?.expiresAt ? new Date(live.expiresAt).toISOString() : null,
+          leaseGeneration: live?.generation ?? null,
+          thisNodeHoldsLease: ctx.lease.isHeld(),
+        },
       };
       return reply.code(ok ? 200 : 503).send(health);
     },

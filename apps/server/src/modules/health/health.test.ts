@@ -18,6 +18,18 @@ describe(`health (${dialectUnderTest})`, () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
+  it('names this node and the holder of the jobs lease, which a lone node holds', async () => {
+    const res = await t.http.get('/api/health', { xsrf: false });
+    const { cluster } = res.json<{ cluster: Record<string, unknown> }>();
+    expect(cluster).toMatchObject({
+      node: t.ctx.config.cluster.nodeId,
+      transport: dialectUnderTest === 'postgres' ? 'postgres' : 'local',
+      leaseHolder: t.ctx.config.cluster.nodeId,
+      leaseGeneration: 1,
+      thisNodeHoldsLease: true,
+    });
+  });
+
   it('matches paths case-insensitively', async () => {
     expect((await t.http.get('/API/Health')).statusCode).toBe(200);
   });

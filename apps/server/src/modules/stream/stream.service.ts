@@ -9,7 +9,10 @@ import { plantReachable, sessionStates, signalsInScope } from './stream.reposito
  * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
  */
 export function createStreamHub(
-  deps: Pick<AppContext, 'db' | 'telemetry' | 'now' | 'sessionEvents'>,
+  deps: Pick<AppContext, 'db' | 'now' | 'sessionEvents'> & {
+    /** Stored telemetry, of this node and (several nodes) of the others. */
+    telemetry: Pick<AppContext['telemetry'], 'onStored'>;
+  },
 ): StreamHub {
   return new StreamHub(
     deps.telemetry,

@@ -62,7 +62,10 @@ export interface AlarmEngineStart {
 }
 
 export interface AlarmEngine {
-  /** Loads active conditions, rules and the signal catalog, then listens. */
+  /**
+   * Loads active conditions, rules and the signal catalog, then listens. After `stop` it starts afresh from
+   * the database (a node that takes the cluster's lease over).
+   */
   start(options?: AlarmEngineStart): Promise<void>;
   /** Judges stored points (what `telemetry.onStored` delivers). */
   observe(batch: readonly StoredPoint[]): void;
@@ -151,7 +154,9 @@ const commLoss = { message: MSG.commLoss, priority: ALARM_PRIORITY.high };
 
 /** A stopped engine; `start` brings it to life. */
 export function createAlarmEngine(
-  deps: Pick<AppContext, 'db' | 'now' | 'telemetry'> & {
+  deps: Pick<AppContext, 'db' | 'now'> & {
+    /** Stored telemetry, of this node and (several nodes) of the others. */
+    telemetry: Pick<AppContext['telemetry'], 'onStored'>;
     publisher: AlarmPublisher;
     /** The plant-condition thresholds in force (the settings service); the defaults without it. */
     conditions?: () => PlantConditionOptions;
@@ -359,7 +364,16 @@ export function createAlarmEngine(
 
   return {
     async start(start = {}) {
-      if (started) return;
+      if (started && !stopped) return;
+      if (stopped) {
+        // Started again (this node took the cluster's lease back): everything from the database, nothing
+        // from the last run, so that no condition still active there is raised a second time.
+        await writer.idle();
+        stopped = false;
+        started = false;
+        for (const m of [rules, rulesBySignal, catalog, power, irradiance, ratedKw, plantConditions])
+          m.clear();
+      }
       log = start.log ?? log;
       await writer.resync();
       await reloadCatalog();

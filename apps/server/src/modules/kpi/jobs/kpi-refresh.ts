@@ -24,7 +24,12 @@ const SLOT_MS = 15 * 60_000;
 export function startKpiRefresh(
   ctx: Pick<AppContext, 'db' | 'now' | 'telemetry'>,
   log: FastifyBaseLogger,
-  options: { intervalMs?: number; batch?: number } = {},
+  options: {
+    intervalMs?: number;
+    batch?: number;
+    /** Whether this node runs the cluster's jobs now (its lease); always, without it. */
+    leader?: () => boolean;
+  } = {},
 ): KpiRefresh {
   const intervalMs = options.intervalMs ?? 30_000;
   const batch = options.batch ?? 50;
@@ -100,6 +105,8 @@ export function startKpiRefresh(
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
+      // Every node marks what it stored; only the lease holder computes.
+      if (options.leader?.() === false) return schedule();
       running = runOnce()
         .catch((error: unknown) => log.error({ err: error }, 'kpi: refreshing daily KPIs failed'))
         .finally(schedule);

@@ -1,0 +1,256 @@
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createClient } from 'redis';
+
+/**
+ * What server nodes tell each other (issue 13, several nodes). Every message is small and names what
+ * changed; each node then acts for its own connections and state.
+ * - `points`: telemetry another node stored (compact rows), for its SSE clients' latest values and the
+ *   alarm engine on the lease holder;
+ * - `plant-event`: an event for the SSE clients allowed to see a plant (alarm events);
+ * - `session`: a user's or role's reach changed (lib/session-events.ts);
+ * - `settings`: the system settings were saved; `rules`: the custom alarm rules changed.
+ */
+export type ClusterTopic = 'points' | 'plant-event' | 'session' | 'settings' | 'rules';
+
+/** The other nodes, as one publish/subscribe bus; a node never hears its own messages. */
+export interface ClusterBus {
+  readonly nodeId: string;
+  readonly transport: 'local' | 'postgres' | 'redis';
+  /** Sends to every other node; never throws (a lost message is logged; periodic checks catch up). */
+  publish(topic: ClusterTopic, data: unknown): void;
+  /** Adds a handler for what other nodes publish on `topic`; answers the function that removes it. */
+  on(topic: ClusterTopic, handler: (data: unknown) => void): () => void;
+  /** Resolves once the bus listens (at once for the local bus). */
+  ready(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+interface Envelope {
+  /** Sending node. */
+  n: string;
+  t: ClusterTopic;
+  d: unknown;
+}
+
+/** One part of a message too long for one NOTIFY: message id, index, count and a slice of its JSON. */
+interface Part {
+  n: string;
+  p: [string, number, number];
+  s: string;
+}
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: longer messages are sent in parts below it. */
+export const NOTIFY_PART_BYTES = 7000;
+
+/** The channel of one deployment: its schema is part of it, so parallel test schemas never hear each other. */
+export function clusterChannel(schema: string): string {
+  const name = `solar_cluster_${schema}`;
+  return name.length <= 63 ? name : `solar_cluster_${createHash('sha1').update(schema).digest('hex')}`;
+}
+
+/** Routes received envelopes to the handlers of their topic, dropping the node's own. */
+class Handlers {
+  private readonly byTopic = new Map<ClusterTopic, Set<(data: unknown) => void>>();
+  constructor(
+    private readonly nodeId: string,
+    private readonly log: Log,
+  ) {}
+
+  on(topic: ClusterTopic, handler: (data: unknown) => void): () => void {
+    let set = this.byTopic.get(topic);
+    if (!set) this.byTopic.set(topic, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  deliver(envelope: Envelope): void {
+    if (envelope.n === this.nodeId) return;
+    for (const handler of this.byTopic.get(envelope.t) ?? []) {
+      try {
+        handler(envelope.d);
+      } catch (error) {
+        this.log.error({ err: error, topic: envelope.t }, 'cluster: handler failed');
+      }
+    }
+  }
+}
+
+/** One node alone (SQLite, or PostgreSQL without peers configured): nothing to tell anyone. */
+export function createLocalBus(nodeId: string): ClusterBus {
+  return {
+    nodeId,
+    transport: 'local',
+    publish: () => undefined,
+    on: () => () => undefined,
+    ready: () => Promise.resolve(),
+    stop: () => Promise.resolve(),
+  };
+}
+
+/** Splits a message into NOTIFY payloads under NOTIFY_PART_BYTES each (one payload when it fits). */
+export function notifyPayloads(envelope: Envelope): string[] {
+  const json = JSON.stringify(envelope);
+  if (Buffer.byteLength(json) < NOTIFY_PART_BYTES) return [json];
+  // Slices by characters: a third of the limit keeps every slice under it even when each is 3 bytes long
+  // in UTF-8 and JSON-escaped once more.
+  const size = Math.floor(NOTIFY_PART_BYTES / 6);
+  const id = randomBytes(6).toString('base64url');
+  const count = Math.ceil(json.length / size);
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const part: Part = { n: envelope.n, p: [id, i, count], s: json.slice(i * size, (i + 1) * size) };
+    parts.push(JSON.stringify(part));
+  }
+  return parts;
+}
+
+/** Puts parts back together; answers the whole envelope once its last part arrived. */
+export class PartAssembler {
+  private readonly pending = new Map<string, { parts: string[]; got: number; at: number }>();
+
+  accept(payload: string, now = Date.now()): Envelope | undefined {
+    const parsed = JSON.parse(payload) as Envelope | Part;
+    if (!('p' in parsed)) return parsed;
+    const [id, index, count] = parsed.p;
+    const key = `${parsed.n}:${id}`;
+    let entry = this.pending.get(key);
+    if (!entry) this.pending.set(key, (entry = { parts: new Array<string>(count), got: 0, at: now }));
+    if (entry.parts[index] === undefined) entry.got++;
+    entry.parts[index] = parsed.s;
+    if (entry.got < count) {
+      // A sender that died mid-message leaves parts behind: forget them after a minute.
+      for (const [k, e] of this.pending) if (now - e.at > 60_000) this.pending.delete(k);
+      return undefined;
+    }
+    this.pending.delete(key);
+    return JSON.parse(entry.parts.join('')) as Envelope;
+  }
+}
+
+/**
+ * The bus on PostgreSQL LISTEN/NOTIFY: one dedicated connection listens (reconnecting with a growing delay
+ * when it drops); messages go out through the pool, the parts of one message in one statement, so they are
+ * delivered together and in order.
+ */
+export function createPostgresBus(options: {
+  nodeId: string;
+  url: string;
+  schema: string;
+  /** Runs `select pg_notify(channel, payload)` for each payload in one statement (the app's pool). */
+  notify(channel: string, payloads: string[]): Promise<void>;
+  log: Log;
+}): ClusterBus {
+  const { nodeId, log } = options;
+  const channel = clusterChannel(options.schema);
+  const handlers = new Handlers(nodeId, log);
+  const assembler = new PartAssembler();
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retryMs = 250;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let resolveReady: () => void = () => undefined;
+  const readyPromise = new Promise<void>((resolve) => (resolveReady = resolve));
+
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: options.url });
+    client = c;
+    let failed = false;
+    const retry = (error: unknown) => {
+      if (failed || stopped) return;
+      failed = true;
+      log.warn({ err: error, retryMs }, 'cluster: LISTEN connection lost, reconnecting');
+      c.removeAllListeners('notification');
+      void c.end().catch(() => undefined);
+      reconnectTimer = setTimeout(() => void connect(), retryMs);
+      reconnectTimer.unref();
+      retryMs = Math.min(retryMs * 2, 5000);
+    };
+    c.on('error', retry);
+    c.on('end', () => retry(new Error('connection ended')));
+    c.on('notification', (message) => {
+      if (message.channel !== channel || !message.payload) return;
+      try {
+        const envelope = assembler.accept(message.payload);
+        if (envelope) handlers.deliver(envelope);
+      } catch (error) {
+        log.error({ err: error }, 'cluster: unreadable message');
+      }
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel}"`);
+      retryMs = 250;
+      resolveReady();
+    } catch (error) {
+      retry(error);
+    }
+  };
+  void connect();
+
+  return {
+    nodeId,
+    transport: 'postgres',
+    publish(topic, data) {
+      const payloads = notifyPayloads({ n: nodeId, t: topic, d: data });
+      options
+        .notify(channel, payloads)
+        .catch((error: unknown) => log.error({ err: error, topic }, 'cluster: NOTIFY failed'));
+    },
+    on: (topic, handler) => handlers.on(topic, handler),
+    ready: () => readyPromise,
+    async stop() {
+      stopped = true;
+      clearTimeout(reconnectTimer);
+      resolveReady();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+/** The bus on Redis pub/sub (REDIS_URL): one connection publishes, a second one subscribes. */
+export function createRedisBus(options: {
+  nodeId: string;
+  url: string;
+  schema: string;
+  log: Log;
+}): ClusterBus {
+  const { nodeId, log } = options;
+  const channel = `solar:cluster:${options.schema}`;
+  const handlers = new Handlers(nodeId, log);
+  const publisher = createClient({ url: options.url });
+  const subscriber = publisher.duplicate();
+  // The client reconnects by itself; errors are reported, never thrown at the process.
+  publisher.on('error', (error: unknown) => log.warn({ err: error }, 'cluster: redis publisher error'));
+  subscriber.on('error', (error: unknown) => log.warn({ err: error }, 'cluster: redis subscriber error'));
+  const ready = (async () => {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await subscriber.subscribe(channel, (message) => {
+      try {
+        handlers.deliver(JSON.parse(message) as Envelope);
+      } catch (error) {
+        log.error({ err: error }, 'cluster: unreadable message');
+      }
+    });
+  })();
+  ready.catch((error: unknown) => log.error({ err: error }, 'cluster: redis connection failed'));
+  return {
+    nodeId,
+    transport: 'redis',
+    publish(topic, data) {
+      const envelope: Envelope = { n: nodeId, t: topic, d: data };
+      publisher
+        .publish(channel, JSON.stringify(envelope))
+        .catch((error: unknown) => log.error({ err: error, topic }, 'cluster: PUBLISH failed'));
+    },
+    on: (topic, handler) => handlers.on(topic, handler),
+    ready: () => ready,
+    async stop() {
+      await ready.catch(() => undefined);
+      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
+    },
+  };
+}

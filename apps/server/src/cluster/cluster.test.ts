@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, dialectUnderTest, TEST_DATABASE_URL, type TestApp } from '../test/test-app';
+import {
+  NOTIFY_PART_BYTES,
+  PartAssembler,
+  clusterChannel,
+  createPostgresBus,
+  createRedisBus,
+  notifyPayloads,
+  type ClusterBus,
+} from './cluster-bus';
+import { acquireLease, createLease, readLease, releaseLease } from './lease';
+import { sql } from 'kysely';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const redisAnswers = () =>
+  new Promise<boolean>((resolve) => {
+    const url = new URL(REDIS_URL);
+    const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+describe('cluster bus messages', () => {
+  it('splits a message longer than a NOTIFY payload into parts under the limit and puts them back', () => {
+    const data = Array.from({ length: 3000 }, (_, i) => [i, 7, 9, 1_764_000_000_000 + i, i * 1.5]);
+    const envelope = { n: 'node-a', t: 'points' as const, d: { data, text: 'Işık Štip Свети Николе "\\' } };
+    const payloads = notifyPayloads(envelope);
+    expect(payloads.length).toBeGreaterThan(5);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(NOTIFY_PART_BYTES);
+    const assembler = new PartAssembler();
+    // Parts of two messages interleaved, in any order: each whole once its last part arrives.
+    const other = notifyPayloads({ ...envelope, n: 'node-b' });
+    const results = [...payloads].reverse().flatMap((p, i) => {
+      const out = [assembler.accept(p)];
+      if (other[i]) out.push(assembler.accept(other[i]));
+      return out.filter((e) => e !== undefined);
+    });
+    expect(results.map((e) => e.n).sort()).toEqual(['node-a', 'node-b']);
+    expect(results.find((e) => e.n === 'node-a')).toEqual(envelope);
+  });
+
+  it('keeps short messages whole and names one channel per schema', () => {
+    expect(notifyPayloads({ n: 'a', t: 'rules', d: null })).toEqual(['{"n":"a","t":"rules","d":null}']);
+    expect(clusterChannel('t_abc')).toBe('solar_cluster_t_abc');
+    expect(clusterChannel('x'.repeat(63))).toMatch(/^solar_cluster_[0-9a-f]{40}$/);
+  });
+});
+
+/** Two buses of one deployment and one of another: what each hears. */
+async function crossTalk(make: (nodeId: string, schema: string) => ClusterBus) {
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  const a = make('node-a', schema);
+  const b = make('node-b', schema);
+  const stranger = make('node-c', `${schema}_other`);
+  await Promise.all([a.ready(), b.ready(), stranger.ready()]);
+  const heard = { a: [] as unknown[], b: [] as unknown[], stranger: [] as unknown[] };
+  a.on('session', (d) => heard.a.push(d));
+  b.on('session', (d) => heard.b.push(d));
+  stranger.on('session', (d) => heard.stranger.push(d));
+  const big = { kind: 'user', userId: 7, padding: 'x'.repeat(20_000) };
+  a.publish('session', { kind: 'role', roleId: 3 });
+  a.publish('session', big);
+  a.publish('rules', null);
+  await vi.waitFor(() => expect(heard.b).toHaveLength(2), { timeout: 5_000, interval: 20 });
+  await new Promise((r) => setTimeout(r, 300));
+  expect(heard.b).toEqual([{ kind: 'role', roleId: 3 }, big]);
+  // No echo to the sender, nothing across deployments.
+  expect(heard.a).toEqual([]);
+  expect(heard.stranger).toEqual([]);
+  await Promise.all([a.stop(), b.stop(), stranger.stop()]);
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('delivers to the other nodes of the schema only, long messages in parts', async () => {
+    await crossTalk((nodeId, schema) =>
+      createPostgresBus({
+        nodeId,
+        url: TEST_DATABASE_URL!,
+        schema,
+        log: quiet,
+        async notify(channel, payloads) {
+          await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+            t.ctx.db,
+          );
+        },
+      }),
+    );
+  });
+});
+
+describe('cluster bus on Redis pub/sub', () => {
+  it('delivers to the other nodes of the schema only', async (context) => {
+    if (!(await redisAnswers())) context.skip(`no Redis at ${REDIS_URL}`);
+    await crossTalk((nodeId, schema) => createRedisBus({ nodeId, url: REDIS_URL, schema, log: quiet }));
+  });
+});
+
+describe(`jobs lease (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is held by the app at start and shown in health', async () => {
+    expect(t.ctx.lease.isHeld()).toBe(true);
+    expect((await t.ctx.lease.holder())?.holder).toBe(t.ctx.config.cluster.nodeId);
+  });
+
+  it.skipIf(dialectUnderTest !== 'postgres')(
+    'goes to one node at a time, to another once expired or released, counting holders',
+    async () => {
+      const db = t.ctx.db;
+      const first = await acquireLease(db, 'test-lease', 'node-a', 600);
+      expect(first).toMatchObject({ holder: 'node-a', generation: 1 });
+      // Renewed by its holder, refused to the other while it runs.
+      expect(await acquireLease(db, 'test-lease', 'node-a', 600)).toMatchObject({ generation: 1 });
+      expect(await acquireLease(db, 'test-lease', 'node-b', 600)).toBeUndefined();
+      // Twenty racing takers after expiry: exactly one wins.
+      await new Promise((r) => setTimeout(r, 700));
+      const race = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          acquireLease(db, 'test-lease', `node-${i % 2 ? 'b' : 'c'}`, 10_000),
+        ),
+      );
+      const winners = new Set(race.filter((r) => r !== undefined).map((r) => r.holder));
+      expect(winners.size).toBe(1);
+      expect((await readLease(db, 'test-lease'))?.generation).toBe(2);
+      const holder = [...winners][0]!;
+      await releaseLease(db, 'test-lease', holder);
+      expect(await acquireLease(db, 'test-lease', 'node-a', 600)).toMatchObject({
+        holder: 'node-a',
+        generation: 3,
+      });
+    },
+  );
+
+  it.skipIf(dialectUnderTest !== 'postgres')(
+    'a second node takes the lease when the first stops, and tells its listeners',
+    async () => {
+      const make = (nodeId: string) =>
+        createLease({
+          db: t.ctx.db,
+          dialect: 'postgres',
+          name: 'test-handover',
+          nodeId,
+          log: () => quiet,
+          ttlMs: 1_000,
+          renewMs: 200,
+        });
+      const a = make('node-a');
+      const b = make('node-b');
+      const changes: string[] = [];
+      b.onChange((held) => changes.push(`b:${held}`));
+      await a.start();
+      await b.start();
+      expect(a.isHeld()).toBe(true);
+      expect(b.isHeld()).toBe(false);
+      await a.stop();
+      await vi.waitFor(() => expect(b.isHeld()).toBe(true), { timeout: 3_000, interval: 20 });
+      expect(changes).toEqual(['b:true']);
+      await b.stop();
+      expect(changes).toEqual(['b:true', 'b:false']);
+    },
+  );
+});

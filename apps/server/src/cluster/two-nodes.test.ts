@@ -1,0 +1,381 @@
+/**
+ * Proof of issue 13, "several nodes": two real server processes on one PostgreSQL schema and one Mosquitto.
+ * Runs on PostgreSQL only (TEST_DATABASE_URL) with the Mosquitto binary present; skipped, saying why, else.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { XSRF_COOKIE, XSRF_HEADER, type Health } from '@solar/shared';
+import { startOwnMosquitto, mosquittoAvailable, type OwnBroker } from '../test/mosquitto';
+import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
+import { DEMO, TEST_DATABASE_URL, createTestApp, type TestApp } from '../test/test-app';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const skipReason = !TEST_DATABASE_URL
+  ? 'needs TEST_DATABASE_URL (several nodes share PostgreSQL)'
+  : !mosquittoAvailable
+    ? 'needs the Mosquitto binary (MOSQUITTO_BIN)'
+    : undefined;
+if (skipReason) console.warn(`two-nodes proof skipped: ${skipReason}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Node {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  xsrf: string;
+  outbox(): string[];
+}
+
+/** One server process as production runs it (tsx instead of the bundle), on the shared schema. */
+async function startNode(name: string, env: Record<string, string>): Promise<Node> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `solar-${name}-`));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      DEMO: 'false',
+      SIMULATOR: 'false',
+      MODBUS_POLLER: 'false',
+      NODE_ID: name,
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  let xsrf: string;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) {
+        xsrf = /XSRF-TOKEN=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} not healthy within 60 s`);
+    await sleep(200);
+  }
+  const outboxDir = path.join(dataDir, 'outbox');
+  return {
+    name,
+    url,
+    child,
+    dataDir,
+    xsrf,
+    outbox: () => {
+      try {
+        return readdirSync(outboxDir).map((f) => readFileSync(path.join(outboxDir, f), 'utf8'));
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+async function health(node: Node): Promise<Health> {
+  return (await (await fetch(`${node.url}/api/health`)).json()) as Health;
+}
+
+/** A POST as the console sends it: bearer token (optional), anti-forgery cookie and header. */
+function post(node: Node, route: string, body: unknown, token?: string) {
+  return fetch(`${node.url}${route}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: `${XSRF_COOKIE}=${node.xsrf}`,
+      [XSRF_HEADER]: node.xsrf,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/** An open GET /api/stream, events parsed as they arrive. */
+async function openStream(node: Node, token: string) {
+  const events: SseEvent[] = [];
+  const abort = new AbortController();
+  const res = await fetch(`${node.url}/api/stream`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
+  expect(res.status).toBe(200);
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body!) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  const next = (match: (e: SseEvent) => boolean, timeout = 10_000) =>
+    vi.waitFor(
+      () => {
+        const found = events.find(match);
+        if (!found) throw new Error('no such event yet');
+        return found;
+      },
+      { timeout, interval: 50 },
+    );
+  return { events, next, close: () => abort.abort() };
+}
+
+describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosquitto', () => {
+  let t: TestApp;
+  let broker: OwnBroker;
+  let admin: TestUser;
+  let tree: Tree;
+  let mqttTree: Tree;
+  let ruleId: number;
+  let a: Node;
+  let b: Node;
+  const nodes: Node[] = [];
+
+  const raisedCount = async () =>
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom('alarm_events')
+          .innerJoin('alarms', 'alarms.id', 'alarm_events.alarm_id')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('alarms.rule_id', '=', ruleId)
+          .where('alarm_events.kind', '=', 'raised')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    // The schema, its migrations, the demo accounts and the fixtures, made by an in-process app, which
+    // then gives its lease up so that it runs no jobs beside the two nodes.
+    t = await createTestApp();
+    admin = await makeUser(t, { admin: true });
+    tree = await makeTree(t, admin.token, 'Cluster');
+    mqttTree = await makeTree(t, admin.token, 'Broker');
+    const rule = await save(t, admin.token, '/api/alarms/custom/0', {
+      name: 'Too much power',
+      description: 'Above 70 kW',
+      priority_id: 3,
+      tag_id: tree.signalId,
+      operant: '>',
+      value: 70,
+      started_at: null,
+      end_at: null,
+      is_active: true,
+    });
+    ruleId = rule.id;
+    const schedule = await save(t, admin.token, '/api/report-schedules/0', {
+      report_type: 'production',
+      plant_ids: [tree.plantId],
+      frequency: 'daily',
+      local_time: '07:00',
+    });
+    // Due now: the lease holder's first pass sends it.
+    const due = Date.now() - 60_000;
+    await t.ctx.db
+      .updateTable('report_schedules')
+      .set({ next_run_at: due, due_at: due })
+      .where('id', '=', schedule.id)
+      .execute();
+    await t.ctx.lease.stop();
+    broker = await startOwnMosquitto();
+    if (t.ctx.config.database.dialect !== 'postgres') throw new Error('PostgreSQL expected');
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL!,
+      DATABASE_SCHEMA: t.ctx.config.database.schema,
+      JWT_SECRET: t.ctx.config.jwtSecret,
+      MQTT_URL: broker.url,
+      MQTT_CONNECTIONS: '2',
+      LOGIN_MAX_FAILURES: '5',
+    };
+    a = await startNode('node-a', env);
+    nodes.push(a);
+    await vi.waitFor(async () => expect((await health(a)).cluster.thisNodeHoldsLease).toBe(true), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    b = await startNode('node-b', env);
+    nodes.push(b);
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const n of nodes) {
+      if (n.child.exitCode === null && n.child.signalCode === null) {
+        const exited = new Promise((r) => n.child.once('exit', r));
+        n.child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(n.dataDir, { recursive: true, force: true });
+    }
+    await broker?.stop();
+    await t?.close();
+  }, 60_000);
+
+  it('an alarm raised by data sent to node A reaches an SSE client of node B, and so does the value', async () => {
+    expect((await health(b)).cluster).toMatchObject({ leaseHolder: 'node-a', thisNodeHoldsLease: false });
+    const stream = await openStream(b, admin.token);
+    const hello = await stream.next((e) => e.event === 'hello');
+    const connectionId = (hello.data as { connection_id: string }).connection_id;
+    const sub = await post(
+      b,
+      `/api/stream/${connectionId}/subscriptions`,
+      { signal_ids: [tree.signalId] },
+      admin.token,
+    );
+    expect(sub.status, await sub.text()).toBeLessThan(300);
+    const ts = Date.now();
+    const res = await post(
+      a,
+      '/api/telemetry',
+      { points: [{ signal_id: tree.signalId, ts, value: 90 }] },
+      admin.token,
+    );
+    expect(res.status, await res.text()).toBe(200);
+    const alarm = await stream.next(
+      (e) => e.event === 'alarm' && (e.data as { kind: string }).kind === 'raised',
+    );
+    expect((alarm.data as { alarm: { rule_id: number } }).alarm.rule_id).toBe(ruleId);
+    const latest = await stream.next((e) => e.event === 'latest');
+    expect(latest.data).toEqual([[tree.signalId, ts, 90]]);
+    // Once each: no echo from the other node.
+    await sleep(1_000);
+    expect(stream.events.filter((e) => e.event === 'alarm')).toHaveLength(1);
+    stream.close();
+  });
+
+  it('counts concurrent wrong sign-ins split over both nodes against one limit', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(i % 2 ? b : a, '/api/users/login', { email: DEMO.operator.email, password: 'wrong-password' }),
+      ),
+    );
+    const codes = tries.map((r) => r.status);
+    // An attempt passes when both its counts (address and account) are within the limit: at most 5 of 20,
+    // whichever node answers; the attempts reach the two counters in different orders, so maybe fewer.
+    expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
+    expect(codes.filter((c) => c === 401).length).toBeGreaterThanOrEqual(1);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(5);
+  });
+
+  it('stores each MQTT message once: the two nodes share one subscription', async () => {
+    const publisher = await mqtt.connectAsync(broker.url, { clientId: 'two-nodes-logger', clean: true });
+    const n = 300;
+    const base = Date.now() - (n + 60) * 1000;
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        publisher.publishAsync(
+          `solar/${mqttTree.plantId}/${mqttTree.deviceId}/telemetry`,
+          JSON.stringify({ ts: base + i * 1000, values: { ac_power: i } }),
+          { qos: 1 },
+        ),
+      ),
+    );
+    await publisher.endAsync();
+    const raw = () =>
+      t.ctx.db
+        .selectFrom('telemetry_raw')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('signal_id', '=', mqttTree.signalId)
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    await vi.waitFor(async () => expect(await raw()).toBe(n), { timeout: 20_000, interval: 250 });
+    // A message handled by both nodes would be a duplicate the second time; the counters flush every few s.
+    await sleep(6_000);
+    const duplicates = await t.ctx.db
+      .selectFrom('device_ingest_counts')
+      .select(['reason', 'count'])
+      .where('device_id', '=', mqttTree.deviceId)
+      .execute();
+    expect(duplicates.reduce((s, r) => s + Number(r.count), 0)).toBe(0);
+  });
+
+  it('sends a scheduled report once across both nodes', async () => {
+    const mailsTo = () =>
+      nodes.flatMap((n) => n.outbox()).filter((m) => /^To: .*@test\.example\.com/im.test(m)).length;
+    await vi.waitFor(() => expect(mailsTo()).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 250 });
+    await sleep(3_000);
+    expect(mailsTo()).toBe(1);
+  });
+
+  it('when the lease holder is killed, the other node takes the engine over within 15 s and raises nothing twice', async () => {
+    const stream = await openStream(b, admin.token);
+    await stream.next((e) => e.event === 'hello');
+    const before = (await health(b)).cluster.leaseGeneration!;
+    const killedAt = Date.now();
+    a.child.kill('SIGKILL');
+    await vi.waitFor(async () => expect((await health(b)).cluster.thisNodeHoldsLease).toBe(true), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    const takeoverMs = Date.now() - killedAt;
+    // The figure docs/operations.md quotes.
+    console.warn(`two-nodes: node-b took the lease over ${takeoverMs} ms after node-a was killed`);
+    expect(takeoverMs).toBeLessThan(15_000);
+    expect((await health(b)).cluster).toMatchObject({
+      leaseHolder: 'node-b',
+      leaseGeneration: before + 1,
+    });
+    // Still above the threshold: the engine on B starts from the database, where the alarm is active.
+    const ts = Date.now();
+    const high = await post(
+      b,
+      '/api/telemetry',
+      { points: [{ signal_id: tree.signalId, ts, value: 95 }] },
+      admin.token,
+    );
+    expect(high.status).toBe(200);
+    // Back to normal: B's engine clears it, which proves that it runs.
+    const low = await post(
+      b,
+      '/api/telemetry',
+      { points: [{ signal_id: tree.signalId, ts: ts + 1000, value: 10 }] },
+      admin.token,
+    );
+    expect(low.status).toBe(200);
+    await stream.next((e) => e.event === 'alarm' && (e.data as { kind: string }).kind === 'cleared', 15_000);
+    expect(await raisedCount()).toBe(1);
+    stream.close();
+  });
+});
