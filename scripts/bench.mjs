@@ -1,7 +1,7 @@
 /**
  * npm run bench: every benchmark at a size that fits about ten minutes on the development machine, one after
  * the other, each in its own process. Every benchmark records its figures (apps/server/bench/report.ts, or
- * e2e/bench/report.ts) with their database and aim; they go into docs/benchmarks/<date>-<commit>.json with
+ * e2e/bench/report.ts) with their database and aim; they go into docs/benchmarks/<date>T<hhmm>-<commit>.json with
  * the machine, the load average, the commit and the date, so two runs can be compared, and
  * docs/benchmarks.md's figures section is regenerated from them (scripts/bench-docs.mjs).
  *   BENCH_ONLY=ingest,kpi  runs only those.
@@ -47,7 +47,7 @@ const BENCHES = [
   ['kpi', 'bench:kpi', { BENCH_DAYS: '3', BENCH_RUNS: '50' }, 'each'],
   ['fleet', 'bench:fleet', { BENCH_FLEET: '6,200', BENCH_RUNS: '20' }, 'each'],
   ['mqtt', 'bench:mqtt', { BENCH_MESSAGES: '10000', BENCH_VALUES: '10,1' }, 'one'],
-  ['reports', 'bench:reports', { BENCH_DAYS: '7', BENCH_RUNS: '3', BENCH_PLANTS: '50' }, 'each'],
+  ['reports', 'bench:reports', { BENCH_DAYS: '31', BENCH_RUNS: '3', BENCH_PLANTS: '200' }, 'each'],
   ['single-line', 'bench:single-line', { BENCH_RUNS: '10' }, 'none'],
   ['web', 'bench:web', { RUNS: '5' }, 'none'],
   ['login', 'bench:login', { BENCH_SECONDS: '10' }, 'none'],
@@ -136,7 +136,8 @@ const report = {
 };
 const dir = path.join(root, 'docs', 'benchmarks');
 mkdirSync(dir, { recursive: true });
-const file = path.join(dir, `${started.toISOString().slice(0, 10)}-${commit}.json`);
+// Date and time: two runs of one commit on one day (BENCH_ONLY parts) keep a file each.
+const file = path.join(dir, `${started.toISOString().slice(0, 16).replace(':', '')}-${commit}.json`);
 // As prettier would leave it, so that `npm run check` stays green with the file committed.
 const prettier = await import('prettier');
 writeFileSync(file, await prettier.format(JSON.stringify(report), { filepath: file }));
