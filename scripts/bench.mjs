@@ -56,7 +56,8 @@ const BENCHES = [
 const only = process.env.BENCH_ONLY?.split(',');
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const commit = git('rev-parse', '--short', 'HEAD');
-const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+// Code changes only: the figures and docs of an earlier run waiting to be committed do not make a run dirty.
+const dirty = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!docs') !== '';
 const started = new Date();
 const loadAtStart = os.loadavg().map((l) => Number(l.toFixed(2)));
 const figuresFile = path.join(os.tmpdir(), `solar-bench-${process.pid}.jsonl`);
