@@ -282,21 +282,36 @@ export function resetLinkFor(outbox: readonly string[], email: string): string |
   return last ? /https?:\/\/[^\s"<>]+\/reset-password\/[A-Za-z0-9_-]+/.exec(emlText(last))?.[0] : undefined;
 }
 
-/** Opens an Ant Design select by its test id and clicks the visible option with this text. */
-export async function pickOption(page: Page, testId: string, option: string): Promise<void> {
+/**
+ * Opens an Ant Design select by its test id and picks the visible option with this text, unless the select
+ * already shows it. The dropdown animates in and out: retried until the select shows the option. `escape`
+ * closes a dropdown that stays open after a pick (multiple selects); not in a drawer, which Escape closes.
+ */
+export async function pickOption(
+  page: Page,
+  testId: string,
+  option: string,
+  { escape = false }: { escape?: boolean } = {},
+): Promise<void> {
   const select = page.getByTestId(testId);
   await vi.waitFor(
     async () => {
-      if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
-        await select.click();
-      await page
-        .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-        .filter({ hasText: option })
+      const shown = await select
+        .locator('.ant-select-content, .ant-select-selection-item')
         .first()
-        .click({ timeout: 2_000 });
+        .textContent();
+      if (!shown?.includes(option)) {
+        if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
+          await select.click();
+        await page
+          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+          .filter({ hasText: option })
+          .first()
+          .click({ timeout: 2_000 });
+      }
       expect(await select.textContent()).toContain(option);
     },
     { timeout: 10_000, interval: 200 },
   );
-  await page.keyboard.press('Escape');
+  if (escape) await page.keyboard.press('Escape');
 }

@@ -77,9 +77,9 @@ describe('data page', () => {
         await page.goto('/data');
         await expectText(page.getByTestId('page-title'), tr('pages.data'));
         await page.getByTestId('data-empty').waitFor();
-        await pickOption(page, 'data-plant', plant.name);
-        await pickOption(page, 'data-devices', device.name);
-        await pickOption(page, 'data-signals', signal.name);
+        await pickOption(page, 'data-plant', plant.name, { escape: true });
+        await pickOption(page, 'data-devices', device.name, { escape: true });
+        await pickOption(page, 'data-signals', signal.name, { escape: true });
 
         // The chart: a canvas with one series holding the ten stored points.
         const chart = page.getByTestId('data-chart');
@@ -163,9 +163,9 @@ describe('data page', () => {
         for (const p of foreign) expect(offered).not.toContain(p.name);
         await page.keyboard.press('Escape');
 
-        await pickOption(page, 'data-plant', plant.name);
-        await pickOption(page, 'data-devices', device.name);
-        await pickOption(page, 'data-signals', signal.name);
+        await pickOption(page, 'data-plant', plant.name, { escape: true });
+        await pickOption(page, 'data-devices', device.name, { escape: true });
+        await pickOption(page, 'data-signals', signal.name, { escape: true });
         const chart = page.getByTestId('data-chart');
         await chart.locator('canvas').first().waitFor();
         await vi.waitFor(async () => expect(await chart.getAttribute('data-series-count')).toBe('1'));

@@ -2,33 +2,17 @@ import type { Browser, Page } from 'playwright-core';
 import type { CustomAlarm, FaultDetail, TelemetryCatalogAnswer } from '@solar/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser } from '../src/browser';
-import { ApiClient, expectPath, expectText, fieldError, toast, tr, withPage } from '../src/console';
+import {
+  ApiClient,
+  expectPath,
+  expectText,
+  fieldError,
+  pickOption,
+  toast,
+  tr,
+  withPage,
+} from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
-
-/** Opens an Ant Design select by its test id and picks the visible option with this text. */
-async function choose(page: Page, testId: string, option: string): Promise<void> {
-  const select = page.getByTestId(testId);
-  // The dropdown animates in and out: retry until the select shows the chosen option.
-  await vi.waitFor(
-    async () => {
-      if (
-        !(
-          await select.locator('.ant-select-content, .ant-select-selection-item').first().textContent()
-        )?.includes(option)
-      ) {
-        if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
-          await select.click();
-        await page
-          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-          .filter({ hasText: option })
-          .first()
-          .click({ timeout: 2_000 });
-      }
-      expect(await select.textContent()).toContain(option);
-    },
-    { timeout: 10_000, interval: 200 },
-  );
-}
 
 interface Target {
   plant: { id: number; name: string };
@@ -77,10 +61,10 @@ describe('custom alarms and faults', () => {
       await expectText(fieldError(page, 'custom-alarm-field-name'), tr('validation.required'));
 
       await page.getByTestId('custom-alarm-field-name').fill(name);
-      await choose(page, 'custom-alarm-field-plant_id', target.plant.name);
-      await choose(page, 'custom-alarm-field-device_id', target.device.name);
-      await choose(page, 'custom-alarm-field-tag_id', target.signal.name);
-      await choose(page, 'custom-alarm-field-operant', '>=');
+      await pickOption(page, 'custom-alarm-field-plant_id', target.plant.name);
+      await pickOption(page, 'custom-alarm-field-device_id', target.device.name);
+      await pickOption(page, 'custom-alarm-field-tag_id', target.signal.name);
+      await pickOption(page, 'custom-alarm-field-operant', '>=');
       await page.getByTestId('custom-alarm-field-value').fill('9999');
       if (target.signal.unit)
         await expect(page.getByTestId('custom-alarm-form').textContent()).resolves.toContain(
@@ -118,11 +102,11 @@ describe('custom alarms and faults', () => {
       await page.getByTestId('fault-table').waitFor();
       await page.getByTestId('fault-create').click();
       await page.getByTestId('fault-form').waitFor();
-      await choose(page, 'fault-field-plant_id', target.plant.name);
-      await choose(page, 'fault-field-device_id', target.device.name);
+      await pickOption(page, 'fault-field-plant_id', target.plant.name);
+      await pickOption(page, 'fault-field-device_id', target.device.name);
       await page.getByTestId('fault-field-title').fill(title);
       await page.getByTestId('fault-field-description').fill('İnverter sahada kontrol edilecek.');
-      await choose(page, 'fault-field-priority_id', tr('alarms.priority.high'));
+      await pickOption(page, 'fault-field-priority_id', tr('alarms.priority.high'));
       await page.getByTestId('fault-save').click();
 
       // Saving opens the new fault's detail page.
@@ -145,10 +129,10 @@ describe('custom alarms and faults', () => {
       await expectText(page.getByTestId('fault-comment').last(), /Ekip yola çıktı\./);
 
       // Resolving needs a resolution; moving to in progress acknowledges the fault.
-      await choose(page, 'fault-field-status', tr('faults.status.resolved'));
+      await pickOption(page, 'fault-field-status', tr('faults.status.resolved'));
       await page.getByTestId('fault-work-save').click();
       await expectText(fieldError(page, 'fault-field-resolution'), tr('faults.page.resolutionRequired'));
-      await choose(page, 'fault-field-status', tr('faults.status.in_progress'));
+      await pickOption(page, 'fault-field-status', tr('faults.status.in_progress'));
       await page.getByTestId('fault-work-save').click();
       await expectText(page.getByTestId('fault-status-tag').first(), tr('faults.status.in_progress'));
       await expectText(page.getByTestId('fault-tta'), /\d/);

@@ -1,33 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, login, screenshot } from '../src/browser';
-import { ApiClient, expectPath, expectText, fieldError, toast, tr, withPage } from '../src/console';
+import {
+  ApiClient,
+  expectPath,
+  expectText,
+  fieldError,
+  pickOption,
+  toast,
+  tr,
+  withPage,
+} from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
-
-/** Opens an Ant Design select by its test id and picks the visible option with this text. */
-async function choose(page: Page, testId: string, option: string): Promise<void> {
-  const select = page.getByTestId(testId);
-  // The dropdown animates in and out: retry until the select shows the chosen option.
-  await vi.waitFor(
-    async () => {
-      if (
-        !(
-          await select.locator('.ant-select-content, .ant-select-selection-item').first().textContent()
-        )?.includes(option)
-      ) {
-        if ((await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count()) === 0)
-          await select.click();
-        await page
-          .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
-          .filter({ hasText: option })
-          .first()
-          .click({ timeout: 2_000 });
-      }
-      expect(await select.textContent()).toContain(option);
-    },
-    { timeout: 10_000, interval: 200 },
-  );
-}
 
 /**
  * Searches the page's table for `query` (default: the text itself) and waits for a row showing `text`.
@@ -106,7 +90,7 @@ describe('organisation management pages', () => {
       await page.goto('/field-management');
       await page.getByTestId('field-create').click();
       await page.getByTestId('field-form').waitFor();
-      await choose(page, 'field-field-company_id', company);
+      await pickOption(page, 'field-field-company_id', company);
       await page.getByTestId('field-field-name').fill(field);
       await page.getByTestId('field-field-city').fill('İstanbul');
       await page.getByTestId('field-field-latitude').fill('95');
@@ -124,13 +108,13 @@ describe('organisation management pages', () => {
       await expect(page.getByTestId('plant-form').textContent()).resolves.toContain(
         tr('plants.subscriber_numbers'),
       );
-      await choose(page, 'plant-field-field_id', field);
+      await pickOption(page, 'plant-field-field_id', field);
       await page.getByTestId('plant-field-name').fill(plant);
       await page.getByTestId('plant-field-dc_capacity_kwp').fill('1200');
       await page.getByTestId('plant-field-ac_capacity_kw').fill('1000');
       await page.getByTestId('plant-field-subscriber_numbers').locator('input').fill('4001234567');
       await page.getByTestId('plant-field-subscriber_numbers').locator('input').press('Enter');
-      await choose(page, 'plant-field-time_zone', 'Europe/Skopje');
+      await pickOption(page, 'plant-field-time_zone', 'Europe/Skopje');
       await screenshot(page, 'organisation-plant-form-light');
       await saveForm(page, 'plant');
       await searchRow(page, 'plant', plant, stamp);
@@ -139,7 +123,7 @@ describe('organisation management pages', () => {
       await page.goto('/device-management');
       await page.getByTestId('device-create').click();
       await page.getByTestId('device-form').waitFor();
-      await choose(page, 'device-field-plant_id', plant);
+      await pickOption(page, 'device-field-plant_id', plant);
       await page.getByTestId('device-field-name').fill(device);
       await page.getByTestId('device-field-brand').fill('SMA');
       await expect(page.getByTestId('device-form').textContent()).resolves.toContain(tr('devices.slave_id'));
@@ -150,12 +134,12 @@ describe('organisation management pages', () => {
       await expectText(fieldError(page, 'device-field-port'), tr('validation.portRange'));
       await screenshot(page, 'organisation-device-errors-light');
       // Other protocols show only their own settings.
-      await choose(page, 'device-field-protocol', tr('devices.protocols.modbus_rtu'));
+      await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_rtu'));
       await page.getByTestId('device-field-baud_rate').waitFor();
       expect(await page.getByTestId('device-field-ip').count()).toBe(0);
-      await choose(page, 'device-field-protocol', tr('devices.protocols.http'));
+      await pickOption(page, 'device-field-protocol', tr('devices.protocols.http'));
       expect(await page.getByTestId('device-field-slave_id').count()).toBe(0);
-      await choose(page, 'device-field-protocol', tr('devices.protocols.modbus_tcp'));
+      await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_tcp'));
       await page.getByTestId('device-field-ip').fill('192.168.10.21');
       await page.getByTestId('device-field-port').fill('502');
       await page.getByTestId('device-field-slave_id').fill('3');

@@ -100,8 +100,8 @@ describe('reports page', () => {
       async () => {
         await page.goto('/report');
         await expectText(page.getByTestId('page-title'), tr('pages.report'), 30_000);
-        await pickOption(page, 'report-plants', plants[0]!.name);
-        await pickOption(page, 'report-plants', plants[1]!.name);
+        await pickOption(page, 'report-plants', plants[0]!.name, { escape: true });
+        await pickOption(page, 'report-plants', plants[1]!.name, { escape: true });
         await page.getByTestId('report-preview-button').click();
         // A row per plant and the total, and the chart beside them.
         const rows = page.getByTestId('report-table').locator('tbody tr.ant-table-row');
@@ -160,7 +160,7 @@ describe('reports page', () => {
         await page.getByTestId('report-schedules').waitFor();
         await page.getByTestId('report-schedule-create').click();
         await page.getByTestId('report-schedule-drawer').waitFor();
-        await pickOption(page, 'report-schedule-field-plant_ids', plant.name);
+        await pickOption(page, 'report-schedule-field-plant_ids', plant.name, { escape: true });
         await page.getByTestId('report-schedule-save').click();
         const rows = page.getByTestId('report-schedule-table').locator('tbody tr.ant-table-row');
         await vi.waitFor(async () => expect(await rows.count()).toBe(1), { timeout: 30_000 });
