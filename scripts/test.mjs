@@ -72,6 +72,24 @@ const suites = [
   },
 ];
 
+/**
+ * Names of the failed tests in a vitest JSON report, each with its file and the first line of its error, so
+ * the summary (the part of a long CI log people read) says what failed without scrolling back.
+ */
+function failedTests(json) {
+  const out = [];
+  for (const file of json.testResults ?? []) {
+    const rel = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) {
+      const first = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+      out.push(`${rel} > ${t.fullName}${first ? `: ${first}` : ''}`);
+    }
+    if (!failed.length && file.status === 'failed') out.push(`${rel}: ${String(file.message ?? '').split('\n')[0]}`);
+  }
+  return out;
+}
+
 const reportDir = mkdtempSync(path.join(tmpdir(), 'solar-test-report-'));
 const results = [];
 for (const suite of suites) {
@@ -105,6 +123,7 @@ for (const suite of suites) {
     { env: { ...process.env, ...suite.env } },
   );
   let counts = { passed: 0, failed: 0, skipped: 0 };
+  let failures = [];
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     counts = {
@@ -112,9 +131,10 @@ for (const suite of suites) {
       failed: json.numFailedTests + (json.numFailedTestSuites > 0 && json.numFailedTests === 0 ? 1 : 0),
       skipped: json.numPendingTests + json.numTodoTests,
     };
+    failures = failedTests(json);
   } else if (status !== 0) counts.failed = 1;
   if (status !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ name: suite.name, ...counts });
+  results.push({ name: suite.name, ...counts, failures });
 }
 rmSync(reportDir, { recursive: true, force: true });
 
@@ -126,6 +146,7 @@ for (const r of results) {
     continue;
   }
   console.log(`${r.name.padEnd(16)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  for (const f of r.failures) console.log(`  ✗ ${f}`);
   for (const k of Object.keys(total)) total[k] += r[k];
 }
 if (mqttMissing) console.log(`MQTT tests skipped: ${mqttMissing}`);

@@ -83,8 +83,11 @@ describe('profile page', () => {
         const surname = 'Kaya-Test';
         const telephone = '+90 555 123 45 67';
         const posts: string[] = [];
+        // The live stream's subscription POSTs belong to the page landed on (the map), not to the save.
         page.on('request', (r) => {
-          if (r.method() === 'POST' && r.url().includes('/api/')) posts.push(r.url());
+          if (r.method() === 'POST' && r.url().includes('/api/') && !r.url().includes('/api/stream/')) {
+            posts.push(r.url());
+          }
         });
         await page.getByTestId('profile-surname').fill(surname);
         await page.getByTestId('profile-telephone').fill(telephone);
@@ -121,8 +124,11 @@ describe('profile page', () => {
       async (page) => {
         const id = await openProfile(page);
         const posts: string[] = [];
+        // The live stream's subscription POSTs belong to the page landed on (the map), not to the save.
         page.on('request', (r) => {
-          if (r.method() === 'POST' && r.url().includes('/api/')) posts.push(r.url());
+          if (r.method() === 'POST' && r.url().includes('/api/') && !r.url().includes('/api/stream/')) {
+            posts.push(r.url());
+          }
         });
         await page.getByTestId('profile-surname').fill('');
         await expectText(fieldError(page, 'profile-surname'), tr('validation.required'));
