@@ -91,6 +91,42 @@ export async function apiRequest<T>(
   return body as T;
 }
 
+/**
+ * GETs a binary answer (a file to download, a camera image) with the same bearer token and anti-forgery
+ * header as every call, which a plain link or <img src> could not carry. Resolves with the response when
+ * it is ok; rejects with an ApiError carrying the server's problem (a 401 also ends the session), and lets
+ * an abort through as it is.
+ */
+export async function fetchBinary(
+  path: string,
+  options: { accept?: string; signal?: AbortSignal; noStore?: boolean } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (options.accept) headers.Accept = options.accept;
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const xsrf = xsrfToken();
+  if (xsrf) headers[XSRF_HEADER] = xsrf;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/${path.replace(/^\/+/, '')}`, {
+      headers,
+      credentials: 'include',
+      signal: options.signal ?? null,
+      ...(options.noStore ? { cache: 'no-store' as const } : {}),
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(toProblem(0, undefined));
+  }
+  if (!response.ok) {
+    const error = new ApiError(toProblem(response.status, await readBody(response)));
+    if (response.status === 401) sessionExpired();
+    throw error;
+  }
+  return response;
+}
+
 /** Shorthands for the four methods the console uses. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('GET', path, options),

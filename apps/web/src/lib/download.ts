@@ -1,35 +1,18 @@
-import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
-import { API_BASE } from './api-client';
-import { readCookie } from './cookies';
-import { ApiError, toProblem } from './problem';
-import { getToken } from './session-store';
+import { fetchBinary } from './api-client';
 
 /**
  * GET `path` (under the API base) with the session's bearer token and anti-forgery header (a plain link could
  * carry neither) and hands the body to the browser as a download named by `fileName`. Rejects with an ApiError.
  */
 export async function downloadFile(path: string, fileName: (response: Response) => string): Promise<void> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const xsrf = readCookie(document.cookie, XSRF_COOKIE);
-  if (xsrf) headers[XSRF_HEADER] = xsrf;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}/${path}`, { headers, credentials: 'include' });
-  } catch {
-    throw new ApiError(toProblem(0, undefined));
-  }
-  if (!response.ok) {
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      body = undefined;
-    }
-    throw new ApiError(toProblem(response.status, body));
-  }
+  const response = await fetchBinary(path);
   saveBlob(await response.blob(), fileName(response));
+}
+
+/** The file name the server gives in Content-Disposition, else `fallback`. */
+export function serverFileName(response: Response, fallback: string): string {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallback;
 }
 
 /** Hands a blob made in the browser (a template file) to the browser as a download named `name`. */

@@ -190,4 +190,48 @@ describe('api client', () => {
     expect(navigate).toHaveBeenCalledWith('/login');
     vi.unstubAllGlobals();
   });
+
+  it('fetches binaries with the same headers, turns a problem into an ApiError and ends the session on 401', async () => {
+    const store = new Map<string, string>([['token', 'tok']]);
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    });
+    vi.stubGlobal('document', { cookie: 'XSRF-TOKEN=xs' });
+    const calls: [string, RequestInit][] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+      calls.push([url, init]);
+      if (url.endsWith('/cameras/1/snapshot')) return Promise.resolve(new Response(new Uint8Array([1, 2, 3])));
+      const status = url.endsWith('/cameras/2/snapshot') ? 502 : 401;
+      return Promise.resolve(
+        new Response(JSON.stringify({ status, title: 'x', detail: 'errors.cameraUnreachable' }), {
+          status,
+          headers: { 'content-type': 'application/problem+json' },
+        }),
+      );
+    });
+    const { fetchBinary } = await import('./api-client');
+    const { setNavigator } = await import('./navigation');
+    const navigate = vi.fn();
+    setNavigator(navigate);
+
+    const ok = await fetchBinary('cameras/1/snapshot', { accept: 'image/png', noStore: true });
+    expect([...new Uint8Array(await ok.arrayBuffer())]).toEqual([1, 2, 3]);
+    const headers = calls[0]![1].headers as Record<string, string>;
+    expect(calls[0]![0]).toBe('/api/cameras/1/snapshot');
+    expect(calls[0]![1].cache).toBe('no-store');
+    expect(headers).toMatchObject({ Authorization: 'Bearer tok', 'X-XSRF-TOKEN': 'xs', Accept: 'image/png' });
+
+    await expect(fetchBinary('cameras/2/snapshot')).rejects.toMatchObject({
+      status: 502,
+      problem: { detail: 'errors.cameraUnreachable' },
+    });
+    expect(store.get('token')).toBe('tok');
+
+    await expect(fetchBinary('reports/1/download')).rejects.toMatchObject({ status: 401 });
+    expect(store.has('token')).toBe(false);
+    expect(navigate).toHaveBeenCalledWith('/login');
+    vi.unstubAllGlobals();
+  });
 });

@@ -1,9 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
-import { API_BASE } from '../../../lib/api-client';
-import { readCookie } from '../../../lib/cookies';
-import { ApiError, toProblem } from '../../../lib/problem';
-import { getToken } from '../../../lib/session-store';
+import { fetchBinary } from '../../../lib/api-client';
 import { cameraKeys } from './query-keys';
 
 /**
@@ -12,32 +8,11 @@ import { cameraKeys } from './query-keys';
  * address: their problems carry translated keys).
  */
 export async function getCameraSnapshot(id: number, signal?: AbortSignal): Promise<Blob> {
-  const headers: Record<string, string> = { Accept: 'image/jpeg, image/png, application/problem+json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const xsrf = readCookie(document.cookie, XSRF_COOKIE);
-  if (xsrf) headers[XSRF_HEADER] = xsrf;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}/cameras/${id}/snapshot`, {
-      headers,
-      credentials: 'include',
-      cache: 'no-store',
-      signal: signal ?? null,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(toProblem(0, undefined));
-  }
-  if (!response.ok) {
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      body = undefined;
-    }
-    throw new ApiError(toProblem(response.status, body));
-  }
+  const response = await fetchBinary(`cameras/${id}/snapshot`, {
+    accept: 'image/jpeg, image/png, application/problem+json',
+    noStore: true,
+    ...(signal ? { signal } : {}),
+  });
   return response.blob();
 }
 
