@@ -202,7 +202,8 @@ describe('api client', () => {
     const calls: [string, RequestInit][] = [];
     vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
       calls.push([url, init]);
-      if (url.endsWith('/cameras/1/snapshot')) return Promise.resolve(new Response(new Uint8Array([1, 2, 3])));
+      if (url.endsWith('/cameras/1/snapshot'))
+        return Promise.resolve(new Response(new Uint8Array([1, 2, 3])));
       const status = url.endsWith('/cameras/2/snapshot') ? 502 : 401;
       return Promise.resolve(
         new Response(JSON.stringify({ status, title: 'x', detail: 'errors.cameraUnreachable' }), {
