@@ -82,10 +82,13 @@ function failedTests(json) {
     const rel = path.relative(root, file.name);
     const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     for (const t of failed) {
-      const first = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+      const first = String(t.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 200);
       out.push(`${rel} > ${t.fullName}${first ? `: ${first}` : ''}`);
     }
-    if (!failed.length && file.status === 'failed') out.push(`${rel}: ${String(file.message ?? '').split('\n')[0]}`);
+    if (!failed.length && file.status === 'failed')
+      out.push(`${rel}: ${String(file.message ?? '').split('\n')[0]}`);
   }
   return out;
 }
