@@ -4,21 +4,19 @@
  * process (hole 9), PostgreSQL stopped for a while under load, the MQTT broker restarted during a QoS 1
  * burst, and a Modbus device that hangs mid-read beside healthy ones.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeModbusServer } from '../../apps/server/src/collectors/test/fake-modbus-server';
+import { mosquittoAvailable, startOwnMosquitto } from '../../apps/server/src/test/mosquitto';
+import { publishBurst, resendUndelivered, type LoggerMessage } from '../../apps/server/src/test/mqtt-logger';
 import { repoRoot } from '../src/server';
 import {
   adminClient,
   databaseEnv,
   envInt,
-  freePort,
   ingestTargets,
   removeDataDir,
   report,
@@ -29,8 +27,6 @@ import {
 } from './harness';
 import { controlledPostgres, postgresControllable } from './postgres';
 import { dropSchema, rawRowsByTs } from './raw-store';
-
-const MOSQUITTO_BIN = process.env.MOSQUITTO_BIN ?? '/usr/sbin/mosquitto';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -315,11 +311,13 @@ describe('resilience: faults', () => {
     300_000,
   );
 
-  it.skipIf(!existsSync(MOSQUITTO_BIN))(
+  // The broker is a Mosquitto of the test's own with the shipped configuration (.ci/mosquitto.conf:
+  // persistence on, in a directory of its own), restarted as a service manager does (SIGTERM).
+  it.skipIf(!mosquittoAvailable)(
     'restarting the MQTT broker during a QoS 1 burst loses no message',
     async () => {
       const n = envInt('RESILIENCE_MQTT_MESSAGES', 3_000);
-      const broker = await ownBroker();
+      const broker = await startOwnMosquitto();
       cleanups.push(() => broker.stop());
       const dbEnv = databaseEnv();
       const server = await startConsole({
@@ -337,46 +335,84 @@ describe('resilience: faults', () => {
       const device = catalog.devices.find((d) => d.signals.some((s) => s.key === 'ac_power'))!;
       const signal = device.signals.find((s) => s.key === 'ac_power')!;
       await sleep(2_000);
-      const publisher = await mqtt.connectAsync(broker.url, { clientId: 'resilience-logger', clean: true });
+      // A data logger on MQTT 5 that keeps what the broker answers "No matching subscribers" (reason code
+      // 16) and sends it again: Mosquitto 2.0 forgets shared subscriptions when it restarts, and drops what
+      // arrives before the collector's connections subscribe again (docs/operations.md).
+      const logger = await mqtt.connectAsync(broker.url, {
+        clientId: 'resilience-logger',
+        protocolVersion: 5,
+        reconnectPeriod: 200,
+      });
       const topic = `solar/${plants[0]!.id}/${device.id}/telemetry`;
       const base = Math.floor(Date.now() / 1000) * 1000 - 2 * 86_400_000;
-      let acked = 0;
-      const publishes = Array.from({ length: n }, (_, i) =>
-        publisher
-          .publishAsync(topic, JSON.stringify({ ts: base + i * 1000, values: { ac_power: 1 + (i % 100) } }), {
-            qos: 1,
-          })
-          .then(() => void acked++),
-      );
+      const message = (i: number): LoggerMessage => [
+        i,
+        JSON.stringify({ ts: base + i * 1000, values: { ac_power: 1 + (i % 100) } }),
+      ];
+      let ackedAtRestart = 0;
+      let restartMs = 0;
       // Restart once a third of the burst is acknowledged by the broker.
-      while (acked < n / 3) await sleep(20);
-      const ackedAtRestart = acked;
-      await broker.restart();
-      await Promise.all(publishes);
-      // The collector commits in batches: wait until every message is in the database, or two minutes.
-      const storedNow = async () => {
+      const burst = await publishBurst(
+        logger,
+        topic,
+        Array.from({ length: n }, (_, i) => message(i)),
+        async (acked) => {
+          while (acked() < n / 3) await sleep(5);
+          ackedAtRestart = acked();
+          const t0 = Date.now();
+          await broker.restart();
+          restartMs = Date.now() - t0;
+        },
+      );
+      const storedIndexes = async () => {
         const rows = await rawRowsByTs(server.dataDir, dbEnv, [signal.id]);
-        return Array.from({ length: n }, (_, i) => rows.get(base + i * 1000) ?? 0).reduce((x, y) => x + y, 0);
+        return new Set(Array.from({ length: n }, (_, i) => i).filter((i) => rows.has(base + i * 1000)));
       };
-      const deadline = Date.now() + 60_000;
-      let inDb = await storedNow();
+      // The collector commits in batches: wait until every message the broker took (reason code 0) is in
+      // the database, or a minute.
+      const dropped = new Set(burst.noSubscribers);
+      const delivered = Array.from({ length: n }, (_, i) => i).filter((i) => !dropped.has(i));
+      const missingDelivered = async () => {
+        const have = await storedIndexes();
+        return delivered.filter((i) => !have.has(i));
+      };
+      let deadline = Date.now() + 60_000;
+      let lostDelivered = await missingDelivered();
+      while (lostDelivered.length && Date.now() < deadline) {
+        await sleep(1_000);
+        lostDelivered = await missingDelivered();
+      }
+      const storedBeforeResend = (await storedIndexes()).size;
+      const resent = await resendUndelivered(logger, topic, message, burst.noSubscribers);
+      deadline = Date.now() + 60_000;
+      let inDb = (await storedIndexes()).size;
       while (inDb < n && Date.now() < deadline) {
         await sleep(1_000);
-        inDb = await storedNow();
+        inDb = (await storedIndexes()).size;
       }
-      await publisher.endAsync();
+      await logger.endAsync();
       await server.stop();
       report(
         'faults-mqtt-restart',
         {
-          broker_persistence: process.env.RESILIENCE_MQTT_SHIPPED !== '1',
           messages: n,
           acked_by_broker_before_restart: ackedAtRestart,
+          broker_restart_ms: restartMs,
+          answered_no_matching_subscribers: burst.noSubscribers.length,
+          delivered_by_broker: delivered.length,
+          delivered_not_stored: lostDelivered.length,
+          stored_before_resend: storedBeforeResend,
+          resend_rounds: resent.rounds,
+          undelivered_after_resend: resent.left.length,
           stored: inDb,
           lost: n - inDb,
         },
         { messages: n },
       );
+      // What the broker took is stored (the collector's guarantee) …
+      expect(lostDelivered).toEqual([]);
+      // … and with a logger that sends "no matching subscribers" again, nothing is lost.
+      expect(resent.left).toEqual([]);
       expect(inDb).toBe(n);
     },
     300_000,
@@ -455,61 +491,3 @@ describe('resilience: a Modbus device that hangs mid-read', () => {
     expect(hangingReads).toBeLessThanOrEqual(1);
   }, 180_000);
 });
-
-/** The test's own Mosquitto with the shipped configuration on a port of its own; restart keeps the port. */
-async function ownBroker() {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'solar-resilience-mqtt-'));
-  // Mosquitto started as root drops to its own user: the persistence file must be writable for it.
-  chmodSync(dir, 0o777);
-  const conf = path.join(dir, 'mosquitto.conf');
-  const shipped = readFileSync(path.join(repoRoot, '.ci/mosquitto.conf'), 'utf8');
-  // The shipped file says `persistence false`: a restart then forgets the collector's sessions, and what is
-  // published before the collector subscribes again is dropped (measured: 2,249 of 3,000 lost). With
-  // persistence the sessions come back (sessionPresent true) but messages are still lost (556 of 2,000):
-  // an open finding (docs/benchmarks.md). RESILIENCE_MQTT_SHIPPED=1 runs the shipped file unchanged.
-  const persist =
-    process.env.RESILIENCE_MQTT_SHIPPED === '1' ? '' : `\npersistence true\npersistence_location ${dir}/\n`;
-  writeFileSync(
-    conf,
-    shipped.replace(/^listener .*$/m, `listener ${port} 127.0.0.1`).replace(/^persistence false$/m, '') +
-      persist,
-  );
-  let child: ChildProcess;
-  const start = async () => {
-    child = spawn(MOSQUITTO_BIN, ['-c', conf], { stdio: 'ignore', cwd: dir });
-    const end = Date.now() + 10_000;
-    while (!(await accepts(port))) {
-      if (Date.now() > end) throw new Error('mosquitto did not start');
-      await sleep(50);
-    }
-  };
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
-  };
-  await start();
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    async restart() {
-      await stop();
-      await start();
-    },
-    async stop() {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });

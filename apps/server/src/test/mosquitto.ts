@@ -4,8 +4,8 @@
  * what a data logger's buffer holds beyond 1,000 queued messages; what the product promises is measured
  * against the configuration it ships.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,10 @@ export const SHIPPED_MOSQUITTO_CONF = fileURLToPath(
 
 export interface OwnBroker {
   url: string;
+  /** The broker's persistence file (mosquitto.db) lives here, one directory per broker. */
+  dir: string;
+  /** Stops the broker as a service manager does (SIGTERM: it saves its sessions) and starts it again. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,33 +52,56 @@ const accepts = (port: number) =>
 
 /**
  * Starts Mosquitto with the shipped configuration on a free port; `extra` lines are appended (a test of
- * the drop counter sets a small queue with them). Resolves once it accepts connections.
+ * the drop counter sets a small queue with them). Resolves once it accepts connections. The persistence
+ * file goes to a directory of this broker's own, not the shipped `persistence_location`, so that brokers of
+ * different tests never load each other's sessions.
  */
 export async function startOwnMosquitto(extra: string[] = []): Promise<OwnBroker> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'solar-mosquitto-'));
+  // Mosquitto started as root drops to the `mosquitto` user, which must be able to write the file.
+  chmodSync(dir, 0o777);
   const shipped = readFileSync(SHIPPED_MOSQUITTO_CONF, 'utf8');
   const conf =
-    shipped.replace(/^listener .*$/m, `listener ${port} 127.0.0.1`) + '\n' + extra.join('\n') + '\n';
+    shipped
+      .replace(/^listener .*$/m, `listener ${port} 127.0.0.1`)
+      .replace(/^persistence_location .*$/m, `persistence_location ${dir}/`) +
+    '\n' +
+    extra.join('\n') +
+    '\n';
   const file = path.join(dir, 'mosquitto.conf');
   writeFileSync(file, conf);
-  const child = spawn(MOSQUITTO_BIN, ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let child: ChildProcess;
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const end = Date.now() + 10_000;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > end) {
-      child.kill('SIGKILL');
-      throw new Error(`mosquitto did not start on ${port}: ${stderr.slice(0, 500)}`);
+  let exited: Promise<void>;
+  const start = async () => {
+    child = spawn(MOSQUITTO_BIN, ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const current = child;
+    exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+    const end = Date.now() + 10_000;
+    while (!(await accepts(port))) {
+      if (child.exitCode !== null || Date.now() > end) {
+        child.kill('SIGKILL');
+        throw new Error(`mosquitto did not start on ${port}: ${stderr.slice(0, 500)}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  };
+  const halt = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  await start();
   return {
     url: `mqtt://127.0.0.1:${port}`,
+    dir,
+    async restart() {
+      await halt();
+      await start();
+    },
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

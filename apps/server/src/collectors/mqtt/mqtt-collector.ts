@@ -216,6 +216,12 @@ export function startMqttCollector(
       reconnectPeriod: options.reconnectPeriodMs ?? 1000,
       connectTimeout: 10_000,
       manualConnect: true,
+      // We subscribe ourselves on every connect (below). With mqtt.js's own `resubscribe` on, it remembers
+      // the filter, skips re-subscribing when the broker says the session is present, and also swallows an
+      // explicit subscribe() to a filter it remembers, so no SUBSCRIBE goes out. Mosquitto 2.0 does not
+      // keep shared subscriptions across its own restart (persist_write.c saves only non-shared ones), yet
+      // answers sessionPresent: the collector then stayed connected and received nothing ever again.
+      resubscribe: false,
     });
     client.handleMessage = (packet, callback) => {
       const dropped = brokerDroppedCount(packet.topic, packet.payload);
@@ -244,6 +250,9 @@ export function startMqttCollector(
     };
     client.on('connect', (connack) => {
       log.info({ url, clientId: id, sessionPresent: connack.sessionPresent }, 'mqtt: connected');
+      // Every time, even when the session is present: subscribing again to the same filter replaces the
+      // subscription (MQTT 5 §3.8.4), so a broker that kept it loses nothing, and one that forgot it (above)
+      // has it back.
       const subscriptions = { [filter]: { qos: MQTT_TELEMETRY_QOS } } as Record<string, { qos: 0 | 1 }>;
       // One connection follows the broker's counters; QoS 0, so that nothing of them is ever queued.
       if (index === 0) subscriptions[BROKER_DROPPED_TOPIC] = { qos: 0 };
