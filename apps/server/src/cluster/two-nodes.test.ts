@@ -18,7 +18,7 @@ import { XSRF_COOKIE, XSRF_HEADER, type Health } from '@solar/shared';
 import { startFakeModbusServer, type FakeModbusServer } from '../collectors/test/fake-modbus-server';
 import { startOwnMosquitto, mosquittoAvailable, type OwnBroker } from '../test/mosquitto';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
-import { DEMO, TEST_DATABASE_URL, createTestApp, type TestApp } from '../test/test-app';
+import { DEMO, TEST_DATABASE_URL, createTestApp, underSchemaLock, type TestApp } from '../test/test-app';
 import { listenerApplicationName } from './cluster-bus';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,8 +65,16 @@ interface Node {
   outbox(): string[];
 }
 
-/** One server process as production runs it (tsx instead of the bundle), on the shared schema. */
-async function startNode(name: string, env: Record<string, string>): Promise<Node> {
+/**
+ * One server process as production runs it (tsx instead of the bundle), on the shared schema. It starts
+ * under the test schemas' lock: its migration check looks at the tables of every schema, and a schema that
+ * another test file drops meanwhile would fail it (see underSchemaLock).
+ */
+function startNode(name: string, env: Record<string, string>): Promise<Node> {
+  return underSchemaLock(() => spawnNode(name, env));
+}
+
+async function spawnNode(name: string, env: Record<string, string>): Promise<Node> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `solar-${name}-`));
