@@ -133,6 +133,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       .reloadRules()
       .catch((error: unknown) => log().error({ err: error }, 'cluster: rule reload failed'));
   });
+  // The bus was away (its connection dropped): what other nodes published meanwhile is lost, so what this
+  // node keeps from their messages is read again from the database.
+  cluster.onResync(() => {
+    ctx.stream
+      .resync()
+      .catch((error: unknown) => log().error({ err: error }, 'cluster: stream resync failed'));
+    settings.load().catch((error: unknown) => log().error({ err: error }, 'cluster: settings reload failed'));
+    engine
+      .reloadRules()
+      .catch((error: unknown) => log().error({ err: error }, 'cluster: rule reload failed'));
+  });
   const now = () => ctx.now();
   const ctx: AppContext = {
     config,
@@ -159,7 +170,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       sessionEvents,
       log: (error) => app.log.error({ err: error }, 'session record: write failed'),
     }),
-    stream: createStreamHub({ db: handle.db, telemetry: liveTelemetry, now: () => ctx.now(), sessionEvents }),
+    stream: createStreamHub({
+      db: handle.db,
+      dialect: handle.dialect,
+      telemetry: liveTelemetry,
+      now: () => ctx.now(),
+      sessionEvents,
+    }),
     alarmFeed,
     alarmPublisher,
     collectors: {},

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startLeasedModbusPoller } from './collectors/modbus/leased-poller';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import { runWhileLeader } from './cluster/lease';
@@ -37,8 +38,11 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
   ctx.collectors.mqtt = mqtt;
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
+  // Polling runs on the lease holder alone, so several nodes poll each device once (issue 13).
   const modbus = config.modbusPoller
-    ? startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false })
+    ? await startLeasedModbusPoller(ctx.lease, log, () =>
+        startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false }),
+      )
     : undefined;
   // The live engine judges what arrives once the history is written and worked into the demo's faults.
   let stopping = false;

@@ -312,7 +312,11 @@ export type TelemetryCatalogAnswer = z.infer<typeof telemetryCatalogAnswer>;
 export const ingestKeyAnswer = z.object({ key: z.string(), prefix: z.string(), created_at: z.string() });
 export const ingestKeyInfo = z.object({ prefix: z.string().nullable(), created_at: z.string().nullable() });
 
-/** Events on GET /api/stream (Server-Sent Events). */
-export const STREAM_EVENTS = ['hello', 'latest', 'alarm'] as const;
+/**
+ * Events on GET /api/stream (Server-Sent Events). `resync`: the server node may have missed events (its
+ * link to the other nodes dropped and came back); the client re-reads what it keeps from `alarm` events,
+ * and the watched signals' latest values follow as `latest`.
+ */
+export const STREAM_EVENTS = ['hello', 'latest', 'alarm', 'resync'] as const;
 /** `latest` event data: new values of subscribed signals, `[signal_id, epoch ms, value]`. */
 export type StreamLatestEvent = [number, number, number][];

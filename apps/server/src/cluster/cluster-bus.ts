@@ -21,6 +21,12 @@ export interface ClusterBus {
   publish(topic: ClusterTopic, data: unknown): void;
   /** Adds a handler for what other nodes publish on `topic`; answers the function that removes it. */
   on(topic: ClusterTopic, handler: (data: unknown) => void): () => void;
+  /**
+   * Adds a handler called when the bus listens again after its connection dropped: what other nodes
+   * published meanwhile is lost, so each listener re-reads what it keeps from the database (the stream
+   * tells its clients to resync, the settings and rules are reloaded). Answers the function that removes it.
+   */
+  onResync(handler: () => void): () => void;
   /** Resolves once the bus listens (at once for the local bus). */
   ready(): Promise<void>;
   stop(): Promise<void>;
@@ -66,6 +72,23 @@ class Handlers {
     return () => set.delete(handler);
   }
 
+  private readonly resyncs = new Set<() => void>();
+
+  onResync(handler: () => void): () => void {
+    this.resyncs.add(handler);
+    return () => this.resyncs.delete(handler);
+  }
+
+  resync(): void {
+    for (const handler of this.resyncs) {
+      try {
+        handler();
+      } catch (error) {
+        this.log.error({ err: error }, 'cluster: resync handler failed');
+      }
+    }
+  }
+
   deliver(envelope: Envelope): void {
     if (envelope.n === this.nodeId) return;
     for (const handler of this.byTopic.get(envelope.t) ?? []) {
@@ -85,6 +108,7 @@ export function createLocalBus(nodeId: string): ClusterBus {
     transport: 'local',
     publish: () => undefined,
     on: () => () => undefined,
+    onResync: () => () => undefined,
     ready: () => Promise.resolve(),
     stop: () => Promise.resolve(),
   };
@@ -130,10 +154,19 @@ export class PartAssembler {
   }
 }
 
+/** The listener's connection shows as this in pg_stat_activity (operators and tests find it by it). */
+export function listenerApplicationName(nodeId: string): string {
+  return `solar-cluster-listen ${nodeId}`.slice(0, 63);
+}
+
 /**
- * The bus on PostgreSQL LISTEN/NOTIFY: one dedicated connection listens (reconnecting with a growing delay
- * when it drops); messages go out through the pool, the parts of one message in one statement, so they are
- * delivered together and in order.
+ * The bus on PostgreSQL LISTEN/NOTIFY: one dedicated connection listens; messages go out through the pool,
+ * the parts of one message in one statement, so they are delivered together and in order.
+ *
+ * A notification sent while the listening connection is down is lost: PostgreSQL keeps none for a session
+ * that is not there. So the bus notices a drop (the connection's error or end, and a probe query every
+ * `probeMs` for a connection that died silently), reconnects with a growing, jittered delay, and after
+ * listening again calls the resync handlers, which re-read from the database what they keep.
  */
 export function createPostgresBus(options: {
   nodeId: string;
@@ -141,33 +174,49 @@ export function createPostgresBus(options: {
   schema: string;
   /** Runs `select pg_notify(channel, payload)` for each payload in one statement (the app's pool). */
   notify(channel: string, payloads: string[]): Promise<void>;
-  log: Log;
+  log: Log & { info?(obj: object, msg: string): void };
+  /** First reconnect delay, doubled per failure up to `retryMaxMs`. */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+  /** How often the listening connection is probed; a probe unanswered within it counts as a drop. */
+  probeMs?: number;
 }): ClusterBus {
   const { nodeId, log } = options;
+  const retryMinMs = options.retryMinMs ?? 250;
+  const retryMaxMs = options.retryMaxMs ?? 5_000;
+  const probeMs = options.probeMs ?? 5_000;
   const channel = clusterChannel(options.schema);
   const handlers = new Handlers(nodeId, log);
   const assembler = new PartAssembler();
   let client: pg.Client | undefined;
   let stopped = false;
-  let retryMs = 250;
+  let retryMs = retryMinMs;
+  let listenedBefore = false;
   let reconnectTimer: NodeJS.Timeout | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
   let resolveReady: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (resolveReady = resolve));
 
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: options.url });
+    const c = new pg.Client({
+      connectionString: options.url,
+      application_name: listenerApplicationName(nodeId),
+      keepAlive: true,
+    });
     client = c;
     let failed = false;
     const retry = (error: unknown) => {
       if (failed || stopped) return;
       failed = true;
+      clearInterval(probeTimer);
       log.warn({ err: error, retryMs }, 'cluster: LISTEN connection lost, reconnecting');
       c.removeAllListeners('notification');
       void c.end().catch(() => undefined);
-      reconnectTimer = setTimeout(() => void connect(), retryMs);
+      // Jittered, so that the nodes of a cluster do not all come back at one instant after a restart.
+      reconnectTimer = setTimeout(() => void connect(), retryMs * (0.8 + Math.random() * 0.4));
       reconnectTimer.unref();
-      retryMs = Math.min(retryMs * 2, 5000);
+      retryMs = Math.min(retryMs * 2, retryMaxMs);
     };
     c.on('error', retry);
     c.on('end', () => retry(new Error('connection ended')));
@@ -183,11 +232,29 @@ export function createPostgresBus(options: {
     try {
       await c.connect();
       await c.query(`LISTEN "${channel}"`);
-      retryMs = 250;
-      resolveReady();
     } catch (error) {
       retry(error);
+      return;
     }
+    if (failed || stopped) return;
+    retryMs = retryMinMs;
+    // A connection cut without a word (a firewall, a failover) shows no error until something is sent.
+    probeTimer = setInterval(() => {
+      let answered = false;
+      const timeout = setTimeout(() => answered || retry(new Error('probe unanswered')), probeMs);
+      timeout.unref();
+      c.query('select 1').then(
+        () => ((answered = true), clearTimeout(timeout)),
+        (error: unknown) => (clearTimeout(timeout), retry(error)),
+      );
+    }, probeMs);
+    probeTimer.unref();
+    if (listenedBefore) {
+      log.info?.({}, 'cluster: listening again; subscribers resync from the database');
+      handlers.resync();
+    }
+    listenedBefore = true;
+    resolveReady();
   };
   void connect();
 
@@ -201,14 +268,23 @@ export function createPostgresBus(options: {
         .catch((error: unknown) => log.error({ err: error, topic }, 'cluster: NOTIFY failed'));
     },
     on: (topic, handler) => handlers.on(topic, handler),
+    onResync: (handler) => handlers.onResync(handler),
     ready: () => readyPromise,
     async stop() {
       stopped = true;
       clearTimeout(reconnectTimer);
+      clearInterval(probeTimer);
       resolveReady();
-      await client?.end().catch(() => undefined);
+      const c = client;
+      c?.removeAllListeners('notification');
+      await c?.end().catch(() => undefined);
     },
   };
+}
+
+/** The Redis subscriber's client name (CLIENT SETNAME allows no spaces). */
+export function redisSubscriberName(nodeId: string): string {
+  return `solar-cluster-sub:${nodeId.replace(/\s/g, '_')}`;
 }
 
 /** The bus on Redis pub/sub (REDIS_URL): one connection publishes, a second one subscribes. */
@@ -222,10 +298,21 @@ export function createRedisBus(options: {
   const channel = `solar:cluster:${options.schema}`;
   const handlers = new Handlers(nodeId, log);
   const publisher = createClient({ url: options.url });
-  const subscriber = publisher.duplicate();
+  // Named, so that CLIENT LIST shows which node's subscription a connection is.
+  const subscriber = publisher.duplicate({ name: redisSubscriberName(nodeId) });
   // The client reconnects by itself; errors are reported, never thrown at the process.
   publisher.on('error', (error: unknown) => log.warn({ err: error }, 'cluster: redis publisher error'));
   subscriber.on('error', (error: unknown) => log.warn({ err: error }, 'cluster: redis subscriber error'));
+  // The client resubscribes before it reports `ready` again; what was published while it was away is lost,
+  // so the subscribers resync from the database, as on PostgreSQL.
+  let readyBefore = false;
+  subscriber.on('ready', () => {
+    if (readyBefore) {
+      log.warn({}, 'cluster: redis subscriber back; subscribers resync from the database');
+      handlers.resync();
+    }
+    readyBefore = true;
+  });
   const ready = (async () => {
     await Promise.all([publisher.connect(), subscriber.connect()]);
     await subscriber.subscribe(channel, (message) => {
@@ -247,6 +334,7 @@ export function createRedisBus(options: {
         .catch((error: unknown) => log.error({ err: error, topic }, 'cluster: PUBLISH failed'));
     },
     on: (topic, handler) => handlers.on(topic, handler),
+    onResync: (handler) => handlers.onResync(handler),
     ready: () => ready,
     async stop() {
       await ready.catch(() => undefined);

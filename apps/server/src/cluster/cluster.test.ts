@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
+import { sql } from 'kysely';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, dialectUnderTest, TEST_DATABASE_URL, type TestApp } from '../test/test-app';
 import {
@@ -8,11 +10,12 @@ import {
   clusterChannel,
   createPostgresBus,
   createRedisBus,
+  listenerApplicationName,
   notifyPayloads,
+  redisSubscriberName,
   type ClusterBus,
 } from './cluster-bus';
 import { acquireLease, createLease, readLease, releaseLease } from './lease';
-import { sql } from 'kysely';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -99,10 +102,111 @@ describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY', (
   });
 });
 
+/**
+ * A listener cut off by the server: what is published while it is away is lost (neither PostgreSQL nor
+ * Redis keeps it), so the bus must come back by itself and call its resync handlers; later messages
+ * arrive again. `cut` ends node-b's listening connection on the server side and resolves once it is gone.
+ */
+async function resyncAfterCut(
+  make: (nodeId: string, schema: string) => ClusterBus,
+  cut: (nodeId: string) => Promise<void>,
+) {
+  const schema = `t_${randomBytes(5).toString('hex')}`;
+  const a = make('node-a', schema);
+  const b = make('node-b', schema);
+  await Promise.all([a.ready(), b.ready()]);
+  const heard: unknown[] = [];
+  let resyncs = 0;
+  b.on('session', (d) => heard.push(d));
+  b.onResync(() => resyncs++);
+  a.publish('session', { kind: 'user', userId: 1 });
+  await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 5_000, interval: 20 });
+  expect(resyncs).toBe(0);
+  await cut('node-b');
+  // Published in the gap: no one listens for node-b now.
+  a.publish('session', { kind: 'user', userId: 2 });
+  await vi.waitFor(() => expect(resyncs).toBe(1), { timeout: 10_000, interval: 20 });
+  a.publish('session', { kind: 'user', userId: 3 });
+  await vi.waitFor(() => expect(heard).toContainEqual({ kind: 'user', userId: 3 }), {
+    timeout: 5_000,
+    interval: 20,
+  });
+  expect(resyncs).toBe(1);
+  await Promise.all([a.stop(), b.stop()]);
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY, connection cut', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('notices pg_terminate_backend on its listener, listens again and tells its subscribers to resync', async () => {
+    const make = (nodeId: string, schema: string) =>
+      createPostgresBus({
+        nodeId,
+        url: TEST_DATABASE_URL!,
+        schema,
+        log: quiet,
+        // A gap long enough that the message sent in it surely falls into it.
+        retryMinMs: 1_000,
+        async notify(channel, payloads) {
+          await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+            t.ctx.db,
+          );
+        },
+      });
+    const backends = async (nodeId: string) =>
+      (
+        await sql<{
+          pid: number;
+        }>`select pid from pg_stat_activity where application_name = ${listenerApplicationName(nodeId)}`.execute(
+          t.ctx.db,
+        )
+      ).rows.map((r) => r.pid);
+    await resyncAfterCut(make, async (nodeId) => {
+      const pids = await backends(nodeId);
+      expect(pids).toHaveLength(1);
+      await sql`select pg_terminate_backend(${pids[0]!})`.execute(t.ctx.db);
+      await vi.waitFor(async () => expect(await backends(nodeId)).toEqual([]), {
+        timeout: 5_000,
+        interval: 20,
+      });
+    });
+  });
+});
+
 describe('cluster bus on Redis pub/sub', () => {
   it('delivers to the other nodes of the schema only', async (context) => {
     if (!(await redisAnswers())) context.skip(`no Redis at ${REDIS_URL}`);
     await crossTalk((nodeId, schema) => createRedisBus({ nodeId, url: REDIS_URL, schema, log: quiet }));
+  });
+
+  it('tells its subscribers to resync after its subscriber connection was killed', async (context) => {
+    if (!(await redisAnswers())) context.skip(`no Redis at ${REDIS_URL}`);
+    const admin = createClient({ url: REDIS_URL });
+    await admin.connect();
+    try {
+      // The node ids are unique to this run: other suites on this Redis keep their connections.
+      const run = randomBytes(4).toString('hex');
+      const subscriberIds = async (nodeId: string) =>
+        (await admin.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'pubsub']))
+          .split('\n')
+          .filter((line) => line.includes(` name=${redisSubscriberName(`${nodeId}-${run}`)} `))
+          .map((line) => /\bid=(\d+)/.exec(line)![1]!);
+      await resyncAfterCut(
+        (nodeId, schema) =>
+          createRedisBus({ nodeId: `${nodeId}-${run}`, url: REDIS_URL, schema, log: quiet }),
+        async (nodeId) => {
+          const ids = await subscriberIds(nodeId);
+          expect(ids).toHaveLength(1);
+          await admin.sendCommand(['CLIENT', 'KILL', 'ID', ids[0]!]);
+        },
+      );
+    } finally {
+      await admin.quit();
+    }
   });
 });
 

@@ -1,19 +1,25 @@
 /**
- * Proof of issue 13, "several nodes": two real server processes on one PostgreSQL schema and one Mosquitto.
- * Runs on PostgreSQL only (TEST_DATABASE_URL) with the Mosquitto binary present; skipped, saying why, else.
+ * Proof of issue 13, "several nodes": two real server processes on one PostgreSQL schema and one Mosquitto,
+ * talking over PostgreSQL LISTEN/NOTIFY; then two more on Redis pub/sub (REDIS_URL) for the cross-node
+ * alarm fan-out and the shared sign-in limit. Runs on PostgreSQL only (TEST_DATABASE_URL) with the
+ * Mosquitto binary present, the Redis part with a Redis answering at TEST_REDIS_URL (default
+ * redis://127.0.0.1:6379); skipped, saying why, else.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { XSRF_COOKIE, XSRF_HEADER, type Health } from '@solar/shared';
+import { startFakeModbusServer, type FakeModbusServer } from '../collectors/test/fake-modbus-server';
 import { startOwnMosquitto, mosquittoAvailable, type OwnBroker } from '../test/mosquitto';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
-import { DEMO, TEST_DATABASE_URL, createTestApp, type TestApp } from '../test/test-app';
+import { DEMO, TEST_DATABASE_URL, createTestApp, underSchemaLock, type TestApp } from '../test/test-app';
+import { listenerApplicationName } from './cluster-bus';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,6 +29,21 @@ const skipReason = !TEST_DATABASE_URL
     ? 'needs the Mosquitto binary (MOSQUITTO_BIN)'
     : undefined;
 if (skipReason) console.warn(`two-nodes proof skipped: ${skipReason}`);
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisAnswers = await new Promise<boolean>((resolve) => {
+  const url = new URL(REDIS_URL);
+  const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
+  socket.setTimeout(2_000, () => (socket.destroy(), resolve(false)));
+  socket.once('connect', () => (socket.destroy(), resolve(true)));
+  socket.once('error', () => resolve(false));
+});
+const redisSkipReason = !TEST_DATABASE_URL
+  ? 'needs TEST_DATABASE_URL (several nodes share PostgreSQL)'
+  : !redisAnswers
+    ? `no Redis answers at ${REDIS_URL} (set TEST_REDIS_URL)`
+    : undefined;
+if (redisSkipReason) console.warn(`two-nodes proof on Redis skipped: ${redisSkipReason}`);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,8 +65,16 @@ interface Node {
   outbox(): string[];
 }
 
-/** One server process as production runs it (tsx instead of the bundle), on the shared schema. */
-async function startNode(name: string, env: Record<string, string>): Promise<Node> {
+/**
+ * One server process as production runs it (tsx instead of the bundle), on the shared schema. It starts
+ * under the test schemas' lock: its migration check looks at the tables of every schema, and a schema that
+ * another test file drops meanwhile would fail it (see underSchemaLock).
+ */
+function startNode(name: string, env: Record<string, string>): Promise<Node> {
+  return underSchemaLock(() => spawnNode(name, env));
+}
+
+async function spawnNode(name: string, env: Record<string, string>): Promise<Node> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `solar-${name}-`));
@@ -163,9 +192,88 @@ async function openStream(node: Node, token: string) {
   return { events, next, close: () => abort.abort() };
 }
 
+/** An admin, a tree and a custom rule raised above 70 on the tree's signal, made by the in-process app. */
+async function makeFixtures(t: TestApp) {
+  const admin = await makeUser(t, { admin: true });
+  const tree = await makeTree(t, admin.token, 'Cluster');
+  const rule = await save(t, admin.token, '/api/alarms/custom/0', {
+    name: 'Too much power',
+    description: 'Above 70 kW',
+    priority_id: 3,
+    tag_id: tree.signalId,
+    operant: '>',
+    value: 70,
+    started_at: null,
+    end_at: null,
+    is_active: true,
+  });
+  return { admin, tree, ruleId: rule.id };
+}
+
+/** Data sent to node A raises an alarm (A holds the lease) that reaches an SSE client of node B once. */
+async function alarmReachesOtherNode(a: Node, b: Node, admin: TestUser, tree: Tree, ruleId: number) {
+  expect((await health(b)).cluster).toMatchObject({ leaseHolder: a.name, thisNodeHoldsLease: false });
+  const stream = await openStream(b, admin.token);
+  const hello = await stream.next((e) => e.event === 'hello');
+  const connectionId = (hello.data as { connection_id: string }).connection_id;
+  const sub = await post(
+    b,
+    `/api/stream/${connectionId}/subscriptions`,
+    { signal_ids: [tree.signalId] },
+    admin.token,
+  );
+  expect(sub.status, await sub.text()).toBeLessThan(300);
+  const ts = Date.now();
+  const res = await post(
+    a,
+    '/api/telemetry',
+    { points: [{ signal_id: tree.signalId, ts, value: 90 }] },
+    admin.token,
+  );
+  expect(res.status, await res.text()).toBe(200);
+  const alarm = await stream.next(
+    (e) => e.event === 'alarm' && (e.data as { kind: string }).kind === 'raised',
+  );
+  expect((alarm.data as { alarm: { rule_id: number } }).alarm.rule_id).toBe(ruleId);
+  const latest = await stream.next((e) => e.event === 'latest');
+  expect(latest.data).toEqual([[tree.signalId, ts, 90]]);
+  // Once each: no echo from the other node.
+  await sleep(1_000);
+  expect(stream.events.filter((e) => e.event === 'alarm')).toHaveLength(1);
+  stream.close();
+}
+
+/** Concurrent wrong sign-ins split over both nodes count against one limit (LOGIN_MAX_FAILURES=5). */
+async function loginLimitAcrossNodes(a: Node, b: Node) {
+  const tries = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      post(i % 2 ? b : a, '/api/users/login', { email: DEMO.operator.email, password: 'wrong-password' }),
+    ),
+  );
+  const codes = tries.map((r) => r.status);
+  // An attempt passes when both its counts (address and account) are within the limit: at most 5 of 20,
+  // whichever node answers; the attempts reach the two counters in different orders, so maybe fewer.
+  expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
+  expect(codes.filter((c) => c === 401).length).toBeGreaterThanOrEqual(1);
+  expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(5);
+}
+
+/** Stops the nodes still running and removes their data directories. */
+async function stopNodes(nodes: Node[]) {
+  for (const n of nodes) {
+    if (n.child.exitCode === null && n.child.signalCode === null) {
+      const exited = new Promise((r) => n.child.once('exit', r));
+      n.child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(n.dataDir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosquitto', () => {
   let t: TestApp;
   let broker: OwnBroker;
+  let modbusDevice: FakeModbusServer;
   let admin: TestUser;
   let tree: Tree;
   let mqttTree: Tree;
@@ -187,25 +295,35 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
       ).n,
     );
 
+  /** The connections (numbered by the device) that sent requests after the `from`-th request. */
+  const pollingConnections = (from: number) => new Set(modbusDevice.requestConnections.slice(from));
+
   beforeAll(async () => {
     // The schema, its migrations, the demo accounts and the fixtures, made by an in-process app, which
     // then gives its lease up so that it runs no jobs beside the two nodes.
     t = await createTestApp();
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Cluster');
+    ({ admin, tree, ruleId } = await makeFixtures(t));
     mqttTree = await makeTree(t, admin.token, 'Broker');
-    const rule = await save(t, admin.token, '/api/alarms/custom/0', {
-      name: 'Too much power',
-      description: 'Above 70 kW',
-      priority_id: 3,
-      tag_id: tree.signalId,
-      operant: '>',
-      value: 70,
-      started_at: null,
-      end_at: null,
-      is_active: true,
-    });
-    ruleId = rule.id;
+    // One Modbus TCP device that answers, polled every second; the fixtures' inverters have no address
+    // here, so nothing else is polled.
+    modbusDevice = await startFakeModbusServer();
+    modbusDevice.units.set(1, new Map([[0, 1234]]));
+    const fieldBus = await makeTree(t, admin.token, 'Field bus');
+    await t.ctx.db
+      .updateTable('devices')
+      .set({ ip: null, port: null })
+      .where('id', 'in', [tree.deviceId, mqttTree.deviceId])
+      .execute();
+    await t.ctx.db
+      .updateTable('devices')
+      .set({ ip: '127.0.0.1', port: modbusDevice.port, poll_interval_s: 1 })
+      .where('id', '=', fieldBus.deviceId)
+      .execute();
+    await t.ctx.db
+      .updateTable('signals')
+      .set({ register_type: 'holding', address: 0, data_type: 'uint16' })
+      .where('id', '=', fieldBus.signalId)
+      .execute();
     const schedule = await save(t, admin.token, '/api/report-schedules/0', {
       report_type: 'production',
       plant_ids: [tree.plantId],
@@ -229,6 +347,7 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
       MQTT_URL: broker.url,
       MQTT_CONNECTIONS: '2',
       LOGIN_MAX_FAILURES: '5',
+      MODBUS_POLLER: 'true',
     };
     a = await startNode('node-a', env);
     nodes.push(a);
@@ -241,20 +360,29 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
   }, 150_000);
 
   afterAll(async () => {
-    for (const n of nodes) {
-      if (n.child.exitCode === null && n.child.signalCode === null) {
-        const exited = new Promise((r) => n.child.once('exit', r));
-        n.child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(n.dataDir, { recursive: true, force: true });
-    }
+    await stopNodes(nodes);
     await broker?.stop();
+    await modbusDevice?.close();
     await t?.close();
   }, 60_000);
 
   it('an alarm raised by data sent to node A reaches an SSE client of node B, and so does the value', async () => {
-    expect((await health(b)).cluster).toMatchObject({ leaseHolder: 'node-a', thisNodeHoldsLease: false });
+    await alarmReachesOtherNode(a, b, admin, tree, ruleId);
+  });
+
+  it('polls each Modbus device from one node only, the lease holder', async () => {
+    await vi.waitFor(() => expect(modbusDevice.requests.length).toBeGreaterThan(0), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    // Both nodes run with the poller on: without the lease each would poll over a connection of its own.
+    const from = modbusDevice.requests.length;
+    await sleep(3_500);
+    expect(modbusDevice.requests.length - from).toBeGreaterThanOrEqual(2);
+    expect(pollingConnections(from).size).toBe(1);
+  });
+
+  it("an event published while node B's listening connection is cut reaches B's SSE client after it resyncs", async () => {
     const stream = await openStream(b, admin.token);
     const hello = await stream.next((e) => e.event === 'hello');
     const connectionId = (hello.data as { connection_id: string }).connection_id;
@@ -264,39 +392,49 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
       { signal_ids: [tree.signalId] },
       admin.token,
     );
-    expect(sub.status, await sub.text()).toBeLessThan(300);
+    expect(sub.status).toBeLessThan(300);
+    const listener = await sql<{
+      pid: number;
+    }>`select pid from pg_stat_activity where application_name = ${listenerApplicationName(b.name)}`.execute(
+      t.ctx.db,
+    );
+    expect(listener.rows).toHaveLength(1);
+    await sql`select pg_terminate_backend(${listener.rows[0]!.pid})`.execute(t.ctx.db);
+    // Sent at once, while B reconnects: its NOTIFY reaches no one on B. Still above the rule's threshold,
+    // so the alarm of the first test stays as it is.
     const ts = Date.now();
     const res = await post(
       a,
       '/api/telemetry',
-      { points: [{ signal_id: tree.signalId, ts, value: 90 }] },
+      { points: [{ signal_id: tree.signalId, ts, value: 85 }] },
       admin.token,
     );
-    expect(res.status, await res.text()).toBe(200);
-    const alarm = await stream.next(
-      (e) => e.event === 'alarm' && (e.data as { kind: string }).kind === 'raised',
+    expect(res.status).toBe(200);
+    await stream.next((e) => e.event === 'resync');
+    const latest = await stream.next(
+      (e) =>
+        e.event === 'latest' && (e.data as number[][]).some(([id, at]) => id === tree.signalId && at === ts),
     );
-    expect((alarm.data as { alarm: { rule_id: number } }).alarm.rule_id).toBe(ruleId);
-    const latest = await stream.next((e) => e.event === 'latest');
-    expect(latest.data).toEqual([[tree.signalId, ts, 90]]);
-    // Once each: no echo from the other node.
-    await sleep(1_000);
-    expect(stream.events.filter((e) => e.event === 'alarm')).toHaveLength(1);
+    expect(latest.data).toContainEqual([tree.signalId, ts, 85]);
+    // B listens again: what A publishes now arrives the usual way.
+    const next = await post(
+      a,
+      '/api/telemetry',
+      { points: [{ signal_id: tree.signalId, ts: ts + 1_000, value: 86 }] },
+      admin.token,
+    );
+    expect(next.status).toBe(200);
+    await stream.next(
+      (e) =>
+        e.event === 'latest' &&
+        (e.data as number[][]).some(([id, at]) => id === tree.signalId && at === ts + 1_000),
+    );
+    expect(stream.events.filter((e) => e.event === 'resync')).toHaveLength(1);
     stream.close();
   });
 
   it('counts concurrent wrong sign-ins split over both nodes against one limit', async () => {
-    const tries = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        post(i % 2 ? b : a, '/api/users/login', { email: DEMO.operator.email, password: 'wrong-password' }),
-      ),
-    );
-    const codes = tries.map((r) => r.status);
-    // An attempt passes when both its counts (address and account) are within the limit: at most 5 of 20,
-    // whichever node answers; the attempts reach the two counters in different orders, so maybe fewer.
-    expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
-    expect(codes.filter((c) => c === 401).length).toBeGreaterThanOrEqual(1);
-    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(5);
+    await loginLimitAcrossNodes(a, b);
   });
 
   it('stores each MQTT message once: the two nodes share one subscription', async () => {
@@ -343,6 +481,7 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
     const stream = await openStream(b, admin.token);
     await stream.next((e) => e.event === 'hello');
     const before = (await health(b)).cluster.leaseGeneration!;
+    const connectionsBefore = Math.max(...modbusDevice.requestConnections);
     const killedAt = Date.now();
     a.child.kill('SIGKILL');
     await vi.waitFor(async () => expect((await health(b)).cluster.thisNodeHoldsLease).toBe(true), {
@@ -377,5 +516,62 @@ describe.skipIf(!!skipReason)('two server nodes on one PostgreSQL and one Mosqui
     await stream.next((e) => e.event === 'alarm' && (e.data as { kind: string }).kind === 'cleared', 15_000);
     expect(await raisedCount()).toBe(1);
     stream.close();
+    // B polls the Modbus device now, over a connection of its own, and B alone.
+    await vi.waitFor(
+      () => expect(Math.max(...modbusDevice.requestConnections)).toBeGreaterThan(connectionsBefore),
+      { timeout: 10_000, interval: 100 },
+    );
+    const from = modbusDevice.requests.length;
+    await sleep(2_500);
+    expect(modbusDevice.requests.length - from).toBeGreaterThanOrEqual(1);
+    expect(pollingConnections(from).size).toBe(1);
+  });
+});
+
+describe.skipIf(!!redisSkipReason)('two server nodes talking over Redis pub/sub (REDIS_URL)', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tree: Tree;
+  let ruleId: number;
+  let a: Node;
+  let b: Node;
+  const nodes: Node[] = [];
+
+  beforeAll(async () => {
+    // A schema of its own; the in-process app gives its lease up as above.
+    t = await createTestApp();
+    ({ admin, tree, ruleId } = await makeFixtures(t));
+    await t.ctx.lease.stop();
+    if (t.ctx.config.database.dialect !== 'postgres') throw new Error('PostgreSQL expected');
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL!,
+      DATABASE_SCHEMA: t.ctx.config.database.schema,
+      JWT_SECRET: t.ctx.config.jwtSecret,
+      REDIS_URL,
+      LOGIN_MAX_FAILURES: '5',
+    };
+    a = await startNode('redis-node-a', env);
+    nodes.push(a);
+    await vi.waitFor(async () => expect((await health(a)).cluster.thisNodeHoldsLease).toBe(true), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    b = await startNode('redis-node-b', env);
+    nodes.push(b);
+  }, 150_000);
+
+  afterAll(async () => {
+    await stopNodes(nodes);
+    await t?.close();
+  }, 60_000);
+
+  it('an alarm raised by data sent to node A reaches an SSE client of node B over Redis', async () => {
+    expect((await health(a)).cluster.transport).toBe('redis');
+    expect((await health(b)).cluster.transport).toBe('redis');
+    await alarmReachesOtherNode(a, b, admin, tree, ruleId);
+  });
+
+  it('counts concurrent wrong sign-ins split over both nodes against one limit', async () => {
+    await loginLimitAcrossNodes(a, b);
   });
 });

@@ -9,6 +9,8 @@ export interface FakeModbusServer {
   online: boolean;
   /** Requests received: [unit, function, address, count]. */
   requests: [number, number, number, number][];
+  /** For each request, the number of the connection it came on (1 for the first accepted, and so on). */
+  requestConnections: number[];
   /** Closes every open connection (the device restarts). */
   dropConnections(): void;
   close(): Promise<void>;
@@ -20,8 +22,11 @@ export async function startFakeModbusServer(): Promise<FakeModbusServer> {
     units: new Map(),
     online: true,
     requests: [],
+    requestConnections: [],
   };
+  let accepted = 0;
   const server = net.createServer((socket) => {
+    const connection = ++accepted;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -37,6 +42,7 @@ export async function startFakeModbusServer(): Promise<FakeModbusServer> {
         const address = frame.readUInt16BE(8);
         const count = frame.readUInt16BE(10);
         state.requests.push([unit, fn, address, count]);
+        state.requestConnections.push(connection);
         if (!state.online) continue;
         const map = state.units.get(unit);
         const values: number[] = [];

@@ -46,6 +46,8 @@ export interface StreamLookups {
   plantReachable(scope: Scope, plantId: number): Promise<boolean>;
   /** Whether each user is still active and from when their tokens count (a missing user is gone). */
   sessionStates(userIds: readonly number[]): Promise<Map<number, SessionState>>;
+  /** The stored latest value of each signal (for `resync`); without it a resync re-sends no values. */
+  latestValues?(signalIds: readonly number[]): Promise<Map<number, { ts: number; value: number }>>;
 }
 
 /** What decides a connection's reach, as one comparable string (order of permissions and units aside). */
@@ -244,6 +246,27 @@ export class StreamHub {
     return ended.length;
   }
 
+  /**
+   * After this node missed what other nodes published (its cluster bus connection dropped and came back):
+   * every connection gets `resync`, so the client re-reads what it shows from events (the alarm list); the
+   * watched signals' stored latest values, which any node may have written meanwhile, are queued as fresh
+   * points (a value not newer than the one sent is skipped, as always); and the sessions are checked at once,
+   * as a missed change of a user's reach would otherwise wait for the heartbeat.
+   */
+  async resync(): Promise<void> {
+    const chunk = sseEvent('resync', { reason: 'cluster' });
+    for (const c of this.connections.values()) if (!c.closed) c.sink.write(chunk);
+    if (this.lookups.latestValues && this.bySignal.size) {
+      try {
+        const latest = await this.lookups.latestValues([...this.bySignal.keys()]);
+        this.onStored([...latest].map(([signal_id, p]) => ({ signal_id, ts: p.ts, value: p.value })));
+      } catch (error) {
+        this.log(error);
+      }
+    }
+    await this.beat();
+  }
+
   /** Ends every connection and stops listening (server shutdown). */
   shutdown(): void {
     clearInterval(this.heartbeat);
@@ -252,7 +275,7 @@ export class StreamHub {
     for (const id of [...this.connections.keys()]) this.close(id);
   }
 
-  private onStored(points: readonly StoredPoint[]): void {
+  private onStored(points: readonly Pick<StoredPoint, 'signal_id' | 'ts' | 'value'>[]): void {
     if (this.bySignal.size === 0) return;
     const touched = new Set<Connection>();
     for (const p of points) {

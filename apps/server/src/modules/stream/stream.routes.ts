@@ -28,10 +28,12 @@ export const streamRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
       schema: {
         operationId: 'openStream',
         tags,
-        summary: 'Live push as Server-Sent Events: hello, latest, alarm; a heartbeat comment every 15 s',
+        summary:
+          'Live push as Server-Sent Events: hello, latest, alarm, resync; a heartbeat comment every 15 s',
         response: {
           200: {
-            description: 'An endless `text/event-stream`; ask for it with `Accept: text/event-stream`.',
+            description:
+              'An endless `text/event-stream`; ask for it with `Accept: text/event-stream`. `resync` says that the node may have missed events of other nodes: re-read the alarm list; the latest values follow as `latest`.',
             content: { 'text/event-stream': { schema: z.string() } },
           },
           ...problems(406, 429),

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf, type ScopeSubject } from '../../lib/scope';
+import { readLatest } from '../../telemetry-store/telemetry-store.repository';
 import { StreamHub } from './stream.hub';
 import { plantReachable, sessionStates, signalsInScope } from './stream.repository';
 
@@ -9,7 +10,7 @@ import { plantReachable, sessionStates, signalsInScope } from './stream.reposito
  * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
  */
 export function createStreamHub(
-  deps: Pick<AppContext, 'db' | 'now' | 'sessionEvents'> & {
+  deps: Pick<AppContext, 'db' | 'dialect' | 'now' | 'sessionEvents'> & {
     /** Stored telemetry, of this node and (several nodes) of the others. */
     telemetry: Pick<AppContext['telemetry'], 'onStored'>;
   },
@@ -19,6 +20,7 @@ export function createStreamHub(
     {
       plantReachable: (scope, plantId) => plantReachable(deps.db, scope, plantId),
       sessionStates: (userIds) => sessionStates(deps.db, userIds),
+      latestValues: (signalIds) => readLatest(deps.db, deps.dialect, signalIds),
     },
     () => deps.now(),
     undefined,

@@ -248,4 +248,52 @@ describe('StreamHub', () => {
       vi.useRealTimers();
     }
   });
+  it('on resync tells every connection and sends the stored latest values it has not sent yet', async () => {
+    let listener: (
+      points: { signal_id: number; ts: number; value: number; device_id: number; plant_id: number }[],
+    ) => void = () => undefined;
+    // What the database holds after other nodes stored values this node did not hear of.
+    const stored = new Map([
+      [5, { ts: 300, value: 3 }],
+      [6, { ts: 100, value: 1 }],
+      [7, { ts: 900, value: 9 }],
+    ]);
+    const asked: number[][] = [];
+    const hub = new StreamHub(
+      { onStored: (l) => ((listener = l as typeof listener), () => undefined) },
+      {
+        plantReachable: () => Promise.resolve(true),
+        // Resync checks the sessions at once: both users are active, their tokens valid.
+        sessionStates: (ids) =>
+          Promise.resolve(new Map(ids.map((id) => [id, { active: true, validAfter: 0, sessionKey: '' }]))),
+        latestValues: (ids) => {
+          asked.push([...ids].sort());
+          return Promise.resolve(new Map([...stored].filter(([id]) => ids.includes(id))));
+        },
+      },
+      () => Date.now(),
+    );
+    const one = sinkLog();
+    const other = sinkLog();
+    hub.setSubscriptions(hub.open(owner, one.sink), [5, 6]);
+    hub.open({ ...owner, userId: 2 }, other.sink);
+    listener([{ signal_id: 6, ts: 100, value: 1, device_id: 1, plant_id: 1 }]);
+    await vi.waitFor(() => expect(one.chunks.filter((c) => c.startsWith('event: latest'))).toHaveLength(1));
+    await hub.resync();
+    expect(asked).toEqual([[5, 6]]);
+    for (const { chunks } of [one, other])
+      expect(chunks.filter((c) => c.startsWith('event: resync'))).toEqual([
+        'event: resync\ndata: {"reason":"cluster"}\n\n',
+      ]);
+    // Signal 6's value was sent already; 5's was missed; 7 is not watched.
+    await vi.waitFor(() =>
+      expect(one.chunks.filter((c) => c.startsWith('event: latest'))).toEqual([
+        'event: latest\ndata: [[6,100,1]]\n\n',
+        'event: latest\ndata: [[5,300,3]]\n\n',
+      ]),
+    );
+    expect(other.chunks.some((c) => c.startsWith('event: latest'))).toBe(false);
+    expect(hub.size).toBe(2);
+    hub.shutdown();
+  });
 });

@@ -31,9 +31,9 @@ const isSubstation = (alarm: AlarmRecord) =>
 
 /**
  * Keeps the alarm list current without a reload: pushed events are merged into the cached list; while the
- * list is being fetched, or after the live connection was (re)opened and events may have been missed, the
- * list is fetched again instead. A substation alarm event refreshes the header badge too. Answers the
- * connection's state.
+ * list is being fetched, or after the live connection was (re)opened or the server announced a `resync`
+ * (events may have been missed), the list is fetched again instead. A substation alarm event refreshes the
+ * header badge too. Answers the connection's state.
  */
 export function useLiveAlarmList(): LiveStatus {
   const client = useQueryClient();
@@ -44,6 +44,15 @@ export function useLiveAlarmList(): LiveStatus {
     else client.setQueryData<AlarmRecord[]>(alarmKeys.list(), (list) => mergeAlarm(list ?? [], event.alarm));
     if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: alarmKeys.substation() });
   });
+  // The server node missed events from the other nodes for a while (issue 13): read the lists again.
+  useEffect(
+    () =>
+      liveStream.on('resync', () => {
+        void client.invalidateQueries({ queryKey: alarmKeys.list() });
+        void client.invalidateQueries({ queryKey: alarmKeys.substation() });
+      }),
+    [client],
+  );
   const status = useLiveStatus();
   const wasOpen = useRef(false);
   useEffect(() => {
