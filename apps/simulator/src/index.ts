@@ -8,6 +8,7 @@ export * from './physics/faults';
 export * from './plant';
 export * from './example-topology';
 export * from './mqtt-publisher';
+export * from './mqtt-delivery';
 export * from './modbus/frame';
 export * from './modbus/tcp-server';
 export * from './modbus/sunspec-server';

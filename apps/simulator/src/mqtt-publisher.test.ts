@@ -67,4 +67,52 @@ describe.skipIf(BROKER === '')('MQTT publisher (against the local Mosquitto)', (
     expect(publisher.published).toBe(2 * definition.devices.length - 1);
     await subscriber.endAsync();
   });
+
+  it('keeps what the broker dropped for want of a subscriber and sends it again, oldest first, once one is back', async () => {
+    const prefix = `solar-test-sf-${process.pid}-${Date.now()}`;
+    const definition = exampleTopology(1)[0]!;
+    const plant = createVirtualPlant(definition, { seed: 2, faults: false, clouds: false });
+    let now = Date.UTC(2025, 5, 21, 10, 0);
+    plant.sample(now - 60 * 60_000);
+    publisher = await startMqttPublisher({
+      url: BROKER,
+      plants: [plant],
+      intervalMs: 60_000,
+      clock: () => now,
+      topicPrefix: prefix,
+      maxBuffered: definition.devices.length + 2,
+    });
+    const devices = definition.devices.length;
+    // The first round ran at start with nobody subscribed: every message answered 16 and kept.
+    const waitUntil = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await waitUntil(() => publisher!.buffered === devices);
+    expect(publisher.buffered).toBe(devices);
+    expect(publisher.published).toBe(0);
+
+    // A second round without a subscriber: beyond maxBuffered the oldest are given up.
+    now += 60_000;
+    await publisher.publishOnce();
+    expect(publisher.buffered).toBe(devices + 2);
+
+    const subscriber = await connectAsync(BROKER);
+    const received: Message[] = [];
+    subscriber.on('message', (topic, payload) => {
+      received.push({ topic, ...(JSON.parse(payload.toString()) as Omit<Message, 'topic'>) });
+    });
+    await subscriber.subscribeAsync(`${prefix}/#`, { qos: 1 });
+    now += 60_000;
+    expect(await publisher.publishOnce()).toBe(2 * devices + 2);
+    await waitUntil(() => received.length === 2 * devices + 2);
+    expect(publisher.buffered).toBe(0);
+    expect(publisher.published).toBe(2 * devices + 2);
+    // The kept ones first, oldest first: two of the first round, then the second round, then this one.
+    const times = received.map((m) => m.ts);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times.filter((t) => t === now - 120_000)).toHaveLength(2);
+    expect(times.filter((t) => t === now - 60_000)).toHaveLength(devices);
+    expect(times.filter((t) => t === now)).toHaveLength(devices);
+    await subscriber.endAsync();
+  });
 });

@@ -6,9 +6,10 @@
  * connections subscribe again (docs/operations.md, "A restart of the broker"). mqtt.js resolves such a publish
  * as a success, so the reason code is read from the PUBACK packets themselves.
  */
-import type { IPublishPacket, MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { NO_MATCHING_SUBSCRIBERS, publishKey, watchPubacks } from '@solar/simulator';
 
-export const NO_MATCHING_SUBSCRIBERS = 16;
+export { NO_MATCHING_SUBSCRIBERS };
 
 export interface BurstResult {
   /** Messages whose last PUBACK had reason code 0: delivered to a subscription (or its session's queue). */
@@ -20,33 +21,6 @@ export interface BurstResult {
 /** A message of the logger's buffer: its index and its payload (each payload unique). */
 export type LoggerMessage = readonly [index: number, payload: string];
 
-/** Follows the PUBACKs of `client`: message id of each QoS 1 publish sent → its payload's index. */
-function pubackWatch(client: MqttClient, indexOf: (payload: string) => number | undefined) {
-  const sent = new Map<number, number>();
-  const codes = new Map<number, number>();
-  const onSend = (packet: { cmd: string }) => {
-    if (packet.cmd !== 'publish') return;
-    const p = packet as IPublishPacket;
-    // A publish resent after a reconnect carries the same id and payload.
-    const index = indexOf(p.payload.toString());
-    if (p.qos > 0 && p.messageId !== undefined && index !== undefined) sent.set(p.messageId, index);
-  };
-  const onReceive = (packet: { cmd: string; messageId?: number; reasonCode?: number }) => {
-    if (packet.cmd !== 'puback' || packet.messageId === undefined) return;
-    const index = sent.get(packet.messageId);
-    if (index !== undefined) codes.set(index, packet.reasonCode ?? 0);
-  };
-  client.on('packetsend', onSend);
-  client.on('packetreceive', onReceive);
-  return {
-    codes,
-    done() {
-      client.off('packetsend', onSend);
-      client.off('packetreceive', onReceive);
-    },
-  };
-}
-
 /**
  * Publishes `messages` at QoS 1 at once; `during` runs while they are under way (it gets the count of
  * PUBACKs so far). Resolves when every one is acknowledged.
@@ -57,8 +31,8 @@ export async function publishBurst(
   messages: readonly LoggerMessage[],
   during: (acked: () => number) => Promise<void> = () => Promise.resolve(),
 ): Promise<BurstResult> {
-  const indexes = new Map(messages.map(([i, payload]) => [payload, i]));
-  const watch = pubackWatch(client, (payload) => indexes.get(payload));
+  const keys = new Map(messages.map(([i, payload]) => [publishKey(topic, payload), i]));
+  const watch = watchPubacks(client, (key) => keys.has(key));
   let acked = 0;
   try {
     const all = Promise.all(
@@ -70,8 +44,8 @@ export async function publishBurst(
     watch.done();
   }
   const noSubscribers = messages
-    .map(([i]) => i)
-    .filter((i) => watch.codes.get(i) === NO_MATCHING_SUBSCRIBERS);
+    .filter(([, payload]) => watch.codes.get(publishKey(topic, payload)) === NO_MATCHING_SUBSCRIBERS)
+    .map(([i]) => i);
   return { delivered: messages.length - noSubscribers.length, noSubscribers };
 }
 
