@@ -247,12 +247,11 @@ await measure(
 
 if (EXPLAIN) {
   const plant = plants[0]!;
-  /** rollupSeries' statement for avg (telemetry.repository.ts): rows on SQLite, a JSON text per signal on PostgreSQL. */
+  /** rollupSeries' statement for avg (telemetry.repository.ts): rows on SQLite, two binary arrays per signal on PostgreSQL. */
   const rollupStatement = (table: string, ids: number[], from: number, to: number) =>
     dialect === 'postgres'
-      ? `select s.id as signal_id, (select '[' || string_agg('[' || v.bucket || ',' || case when v.value in ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8) or v.value is null then 'null' else v.value::text end || ']', ',') || ']' from (select r.bucket, r.sum / r.count as value from ${table} r where r.signal_id = s.id and r.bucket >= s.from_bucket and r.bucket < ${to} order by r.bucket) v) as points from unnest('{${ids.join(',')}}'::int[], '{${ids.map(() => from).join(',')}}'::int8[], '{${ids.map(() => 'false').join(',')}}'::bool[]) as s(id, from_bucket, counter)`
+      ? `select s.id as signal_id, (select string_agg(int8send(v.bucket), ''::bytea) || string_agg(float8send(coalesce(v.value, 'NaN')), ''::bytea) from (select r.bucket, r.sum / r.count as value from ${table} r where r.signal_id = s.id and r.bucket >= s.from_bucket and r.bucket < ${to} order by r.bucket) v) as points from unnest('{${ids.join(',')}}'::int[], '{${ids.map(() => from).join(',')}}'::int8[], '{${ids.map(() => 'false').join(',')}}'::bool[]) as s(id, from_bucket, counter)`
       : `select signal_id, bucket, sum / count as value from ${table} where signal_id in (${ids.join(',')}) and bucket >= ${from} and bucket < ${to} order by signal_id, bucket`;
-  // The statements the four reads run (telemetry.repository.ts), with this run's ids and ranges.
   const plans: [string, string][] = [
     [
       'daily energy of a plant, a year (dailyEnergyKwh)',

@@ -91,17 +91,37 @@ export interface RollupSignal {
 }
 
 /**
+ * A signal's points from rollupSeries' PostgreSQL answer: n bucket starts (int8, big-endian: int8send) then
+ * n values (float8, big-endian: float8send). The bits are the stored double's, so the value is exactly the
+ * one a row would have carried; one that is not finite becomes null. Sorted by bucket if it ever was not.
+ */
+function decodePoints(bytes: Buffer): SeriesPoints {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = bytes.byteLength / 16;
+  const points: SeriesPoints = new Array<[number, number | null]>(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    // Two 32-bit halves: exact for any bucket (|ms| < 2^53), and faster than a BigInt.
+    const bucket = view.getInt32(i * 8) * 2 ** 32 + view.getUint32(i * 8 + 4);
+    const value = view.getFloat64((n + i) * 8);
+    points[i] = [bucket, Number.isFinite(value) ? value : null];
+    if (i > 0 && points[i - 1]![0] >= bucket) sorted = false;
+  }
+  if (!sorted) points.sort((a, b) => a[0] - b[0]);
+  return points;
+}
+
+/**
  * The value of `agg` per rollup bucket of each signal, bucket in [signal.from, to), oldest first, by signal
  * id (a signal without buckets has none). The database computes the value: avg = sum / count; sum is a
  * counter's delta (its energy) and any other signal's sum of values; min, max and last as stored. A value
  * that is not a finite number (a bucket written before ingest bounds existed may hold ±Infinity) is null.
  *
- * PostgreSQL answers **one row per signal** carrying its points as JSON text, built by a range scan of the
- * primary key (signal_id, bucket) per signal: 14,400 five-minute buckets of 50 signals are 50 rows, not
- * 14,400. The driver's per-row work (protocol messages, a row object, a type parser per column) cost about
- * ten times the query's execution (docs/benchmarks.md); `JSON.parse` of the text builds the point arrays
- * natively. float8's text output (extra_float_digits ≥ 1, the default since PostgreSQL 12) is the shortest
- * text that reads back as the same double, the same text the row path parses, so the values are identical.
+ * PostgreSQL answers **one row per signal** carrying its points as binary arrays in a bytea (its buckets,
+ * then its values: decodePoints), built by a range scan of the primary key (signal_id, bucket) per signal:
+ * 14,400 five-minute buckets of 50 signals are 50 rows, not 14,400. Per row, the driver's work (protocol
+ * messages, a row object, a text parser per column) and the server's number-to-text output cost several
+ * times the scan itself (docs/benchmarks.md); binary needs neither, and carries the double's exact bits.
  * SQLite answers rows (in-process, no wire) in primary-key order.
  */
 export async function rollupSeries(
@@ -122,13 +142,13 @@ export async function rollupSeries(
         : agg === 'sum'
           ? sql`case when s.counter then coalesce(r.delta, 0) else r.sum end`
           : sql.ref(`r.${agg}`);
-    // Per signal: its own range, read in key order by a range scan of the primary key. string_agg takes its
-    // rows in that order (an ORDER BY inside the aggregate would sort them again: +40 % on the server);
-    // PostgreSQL does not promise it, so the order is checked below and restored if it ever differs.
-    const finite = sql`case when v.value in ('Infinity'::float8, '-Infinity'::float8, 'NaN'::float8) or v.value is null then 'null' else v.value::text end`;
-    const { rows } = await sql<{ signal_id: number; points: string | null }>`
+    // Per signal: its own range, read in key order by a range scan of the primary key. Both aggregates take
+    // the same rows in the same order (an ORDER BY inside them would sort the rows again, +40 % on the
+    // server); PostgreSQL does not promise that order, so it is checked below and restored if it differs.
+    // A value is never null (NOT NULL columns, delta coalesced); were it one, NaN keeps the halves aligned.
+    const { rows } = await sql<{ signal_id: number; points: Buffer | null }>`
       select s.id as signal_id,
-        (select '[' || string_agg('[' || v.bucket || ',' || ${finite} || ']', ',') || ']'
+        (select string_agg(int8send(v.bucket), ''::bytea) || string_agg(float8send(coalesce(v.value, 'NaN')), ''::bytea)
            from (select r.bucket, ${value} as value
                    from ${sql.table(table)} r
                   where r.signal_id = s.id and r.bucket >= s.from_bucket and r.bucket < ${to}
@@ -138,16 +158,7 @@ export async function rollupSeries(
         ${signals.map((s) => s.from)}::int8[],
         ${signals.map((s) => s.counter)}::bool[]
       ) as s(id, from_bucket, counter)`.execute(db);
-    for (const r of rows) {
-      if (r.points === null) continue;
-      const points = JSON.parse(r.points) as SeriesPoints;
-      for (let i = 1; i < points.length; i++)
-        if (points[i - 1]![0] >= points[i]![0]) {
-          points.sort((a, b) => a[0] - b[0]);
-          break;
-        }
-      out.set(r.signal_id, points);
-    }
+    for (const r of rows) if (r.points) out.set(r.signal_id, decodePoints(r.points));
     return out;
   }
   const counterIds = signals.filter((s) => s.counter).map((s) => s.id);
