@@ -123,6 +123,10 @@ const reads: [string, string][] = [
     `/api/telemetry?signal_ids=${twenty.join(',')}&from=${end - 31 * DAY}&to=${end - DAY}&resolution=1h`,
   ],
   ['latest, 1,000 signals', `/api/telemetry/latest?plant_id=${latestPlant}`],
+  [
+    `raw power, ${fifty.length} inverters, a day`,
+    `/api/telemetry?signal_ids=${fifty.join(',')}&from=${end - 2 * DAY}&to=${end - DAY}&resolution=raw`,
+  ],
 ];
 
 console.log(`${dialect}, ${sizes}, ${RUNS} runs, load average ${load()}`);

@@ -179,6 +179,39 @@ describe(`telemetry series and latest reads (${dialectUnderTest})`, () => {
     }
   });
 
+  it('answers raw points of each signal in [from, to) with exactly the stored values, oldest first', async () => {
+    const points = [a.signalId, b.signalId].flatMap((signal, k) =>
+      // Written newest first; one point before `from` and one at `to`, which the answer leaves out.
+      Array.from({ length: 14 }, (_, i) => ({
+        signal_id: signal,
+        ts: T0 - 60_000 + (13 - i) * 60_000 + k,
+        value: at(i + k),
+      })),
+    );
+    await t.ctx.db.insertInto('telemetry_raw').values(points).execute();
+    const to = T0 + 12 * 60_000;
+    const res = await t.http.get('/api/telemetry', {
+      token: admin.token,
+      query: {
+        signal_ids: `${a.signalId},${emptyId},${b.signalId}`,
+        from: String(T0),
+        to: String(to),
+        resolution: 'raw',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json<TelemetryAnswer>();
+    for (const signal of [a.signalId, emptyId, b.signalId]) {
+      const want = points
+        .filter((p) => p.signal_id === signal && p.ts >= T0 && p.ts < to)
+        .sort((x, y) => x.ts - y.ts)
+        .map((p) => [p.ts, p.value]);
+      const got = answer.series.find((s) => s.signal_id === signal)!.points;
+      expect(got, String(signal)).toEqual(JSON.parse(JSON.stringify(want)));
+      if (signal !== emptyId) expect(got).toHaveLength(12);
+    }
+  });
+
   it('answers latest values of a reachable owner, an empty list for one without values, 404 otherwise', async () => {
     const operator = await makeUser(t, {
       companyId: a.companyId,

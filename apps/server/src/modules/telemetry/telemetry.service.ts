@@ -162,11 +162,15 @@ export class TelemetryService {
     ) {
       throw badRequest({ to: [V.outOfRange] }, E.tooManyPoints);
     }
-    const points = new Map<number, [number, number | null][]>(signals.map((s) => [s.signal_id, []]));
-    const ids = signals.map((s) => s.signal_id);
+    let points: Map<number, repo.SeriesPoints>;
     if (resolution === 'raw') {
-      for (const r of await repo.rawPoints(this.ctx.db, ids, q.from, q.to))
-        points.get(r.signal_id)!.push([r.ts, r.value]);
+      points = await repo.rawSeries(
+        this.ctx.db,
+        this.ctx.dialect,
+        signals.map((s) => s.signal_id),
+        q.from,
+        q.to,
+      );
     } else {
       // A bucket belongs to the answer when it starts in [start of the bucket holding `from`, to).
       const startOf = (s: repo.SeriesSignal) =>
@@ -174,7 +178,7 @@ export class TelemetryService {
           ? dayBucket(q.from, s.time_zone)
           : q.from - (q.from % FIXED_BUCKET_MS[resolution]);
       // One query for every signal; the database computes each bucket's value (repo.rollupSeries).
-      const series = await repo.rollupSeries(
+      points = await repo.rollupSeries(
         this.ctx.db,
         this.ctx.dialect,
         resolution,
@@ -182,7 +186,6 @@ export class TelemetryService {
         q.agg,
         q.to,
       );
-      for (const [id, list] of series) points.set(id, list);
     }
     return {
       resolution,
