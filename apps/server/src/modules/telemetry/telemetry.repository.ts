@@ -125,14 +125,15 @@ export interface RollupSignal {
 function decodePoints(bytes: Buffer, finiteOrNull = true): SeriesPoints {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = bytes.byteLength / 16;
-  const points: SeriesPoints = new Array<[number, number | null]>(n);
+  // Filled by push, not preallocated: a packed array, which JSON.stringify walks faster than a holey one.
+  const points: SeriesPoints = [];
   let sorted = true;
   for (let i = 0; i < n; i++) {
     // Two 32-bit halves: exact for any bucket (|ms| < 2^53), and faster than a BigInt.
     const bucket = view.getInt32(i * 8) * 2 ** 32 + view.getUint32(i * 8 + 4);
     const value = view.getFloat64((n + i) * 8);
-    points[i] = [bucket, !finiteOrNull || Number.isFinite(value) ? value : null];
     if (i > 0 && points[i - 1]![0] >= bucket) sorted = false;
+    points.push([bucket, !finiteOrNull || Number.isFinite(value) ? value : null]);
   }
   if (!sorted) points.sort((a, b) => a[0] - b[0]);
   return points;
