@@ -264,7 +264,8 @@ export async function generateFleet(
   let kpiCount = 0;
   await db.transaction().execute(async (trx) => {
     for (const plant of kpiPlants) {
-      const paramsKey = paramsKeyOf(plant, plantConfig(plant, signalsOf.get(plant.id)!));
+      // A generated database has no admin CO₂ factors: the built-in table's apply.
+      const paramsKey = paramsKeyOf(plant, plantConfig(plant, signalsOf.get(plant.id)!, {}));
       const today = localDate(now, plant.timeZone);
       const p0 = plant.dcCapacityKwp ?? 0;
       for (let d = 1; d <= kpiDays; d++) {

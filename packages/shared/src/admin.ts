@@ -142,6 +142,11 @@ export type SystemSettings = z.infer<typeof systemSettingsAnswer>;
 export const publicSettingsAnswer = z.object({
   site_name: z.string().nullable(),
   default_language: z.enum(LOCALES),
+  /**
+   * The admin's logo (GET settings/logo, versioned by its ETag so that a new logo is fetched at once and an
+   * unchanged one is cached); null: the built-in mark.
+   */
+  logo_url: z.string().nullable(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsAnswer>;
 
@@ -240,6 +245,10 @@ export const AUDIT_EXPORT_MAX_ROWS = 100_000;
 
 /** Problem details of the admin panel's calls (i18n keys under errors.). */
 export const ADMIN_ERRORS = {
+  /** The logo is not a PNG, JPEG or WebP image by its bytes (whatever its name or declared type; 400). */
+  logoType: 'errors.logoType',
+  /** The logo is larger than LOGO_MAX_BYTES (400). */
+  logoTooLarge: 'errors.logoTooLarge',
   /** The SMTP server refused the test mail or could not be reached (502). */
   mailFailed: 'errors.mailFailed',
   /** A SQLite backup asked of a PostgreSQL server, whose backup is pg_dump (409). */
@@ -268,3 +277,82 @@ export type AdminSessionList = z.infer<typeof adminSessionList>;
 /** POST admin/users/{id}/revoke-sessions: every token of the user ends, and their live streams with them. */
 export const revokeSessionsAnswer = z.object({ user_id: z.number().int(), revoked: z.number().int() });
 export type RevokeSessionsAnswer = z.infer<typeof revokeSessionsAnswer>;
+
+/** Largest site logo in bytes: a header mark, not a photo; it is kept in the database and sent often. */
+export const LOGO_MAX_BYTES = 512 * 1024;
+/**
+ * Image types a logo may be, recognised by their bytes. SVG is refused: it can carry script, and a raster
+ * logo needs no sanitiser.
+ */
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+
+/** POST admin/settings/logo: the image as base64 in JSON (no multipart parser needed, as budget imports). */
+export const logoBody = z
+  .object({
+    content_base64: z
+      .string({ error: V.required })
+      .min(1, { error: V.required })
+      // Base64 of LOGO_MAX_BYTES and its padding; the decoded size is checked again on the server.
+      .max(Math.ceil(LOGO_MAX_BYTES / 3) * 4, { error: V.fileTooLarge })
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: V.invalidValue }),
+  })
+  .strict();
+export type LogoBody = z.input<typeof logoBody>;
+
+/** The stored logo (POST admin/settings/logo answers it). */
+export const logoAnswer = z.object({
+  logo_url: z.string(),
+  content_type: z.enum(LOGO_TYPES),
+  size_bytes: z.number().int(),
+  updated_at: z.string(),
+});
+export type LogoAnswer = z.infer<typeof logoAnswer>;
+
+/** A grid emission factor's country: ISO 3166-1 alpha-2, or DEFAULT for countries without one. */
+export const CO2_DEFAULT_COUNTRY = 'DEFAULT';
+export const CO2_COUNTRY_PATTERN = /^(?:[A-Z]{2}|DEFAULT)$/;
+/**
+ * Bounds of a factor in kg CO₂/kWh: 0 (an all-hydro or nuclear grid rounds to it) to 2, twice the most
+ * carbon-intensive grids (lignite, oil); above that a slip of the hand (g instead of kg) is likelier.
+ */
+export const CO2_FACTOR_BOUNDS = [0, 2] as const;
+export const CO2_YEAR_BOUNDS = [1990, 2100] as const;
+
+export const co2CountryParam = z.object({
+  country: z.string().trim().toUpperCase().regex(CO2_COUNTRY_PATTERN, { error: V.invalidValue }),
+});
+
+/** POST admin/co2-factors/{country}: the admin's factor for a country, with where it comes from. */
+export const co2FactorBody = z
+  .object({
+    kg_per_kwh: z
+      .number({ error: V.invalidNumber })
+      .min(CO2_FACTOR_BOUNDS[0], { error: V.outOfRange })
+      .max(CO2_FACTOR_BOUNDS[1], { error: V.outOfRange }),
+    year: boundedInt(CO2_YEAR_BOUNDS[0], CO2_YEAR_BOUNDS[1]),
+    source: z
+      .string({ error: V.required })
+      .trim()
+      .min(1, { error: V.required })
+      .max(300, { error: V.tooLong })
+      .refine(hasNoNul, { error: V.invalidValue }),
+  })
+  .strict();
+export type Co2FactorBody = z.input<typeof co2FactorBody>;
+
+const co2Factor = z.object({ kg_per_kwh: z.number(), year: z.number().int(), source: z.string() });
+
+/** One country's factor in force: the admin's override, else the built-in table's. */
+export const co2FactorItem = co2Factor.extend({
+  country: z.string(),
+  origin: z.enum(['built_in', 'override']),
+  /** The built-in factor, also when overridden; null: a country the table does not have. */
+  built_in: co2Factor.nullable(),
+  /** When the admin saved the override; null for a built-in factor. */
+  updated_at: z.string().nullable(),
+});
+export type Co2FactorItem = z.infer<typeof co2FactorItem>;
+/** GET admin/co2-factors: every country of the table and every override, DEFAULT last. */
+export const co2FactorList = z.object({ items: z.array(co2FactorItem) });
+export type Co2FactorList = z.infer<typeof co2FactorList>;

@@ -124,6 +124,8 @@ export const kpiModelSchema = z.object({
   co2_factor_country: z.string(),
   co2_factor_year: z.number().int(),
   co2_factor_source: z.string(),
+  /** `override`: the admin panel's factor for the country; `built_in`: the console's table. */
+  co2_factor_origin: z.enum(['built_in', 'override']),
 });
 
 /** One device's data completeness over a day (IEC 61724-1 reports the share of valid data per channel). */

@@ -31,6 +31,10 @@ export const V = {
   rangeOrder: 'validation.rangeOrder',
   oneOfRequired: 'validation.oneOfRequired',
   tooDeep: 'validation.tooDeep',
+  /** An uploaded file larger than its cap (the logo). */
+  fileTooLarge: 'validation.fileTooLarge',
+  /** An uploaded image that is not of an accepted type by its bytes (the logo: PNG, JPEG, WebP). */
+  imageType: 'validation.imageType',
 } as const;
 export type ValidationMessageKey = (typeof V)[keyof typeof V];
 

@@ -371,6 +371,23 @@ export const schemaColumns = {
     acquired_at: 'not null',
     generation: 'not null',
   },
+  site_logo: {
+    id: 'not null',
+    content_type: 'not null',
+    data: 'not null',
+    size_bytes: 'not null',
+    etag: 'not null',
+    updated_by: 'null',
+    updated_at: 'not null',
+  },
+  co2_factor_overrides: {
+    country: 'not null',
+    kg_per_kwh: 'not null',
+    year: 'not null',
+    source: 'not null',
+    updated_by: 'null',
+    updated_at: 'not null',
+  },
   system_settings: {
     key: 'not null',
     value: 'not null',

@@ -408,6 +408,27 @@ export interface SystemSettingsTable {
   updated_at: number;
 }
 
+/** The site's logo (migration 0024): one row (id 1) at most; `etag` hashes the bytes. */
+export interface SiteLogoTable {
+  id: number;
+  content_type: string;
+  data: Buffer;
+  size_bytes: number;
+  etag: string;
+  updated_by: number | null;
+  updated_at: number;
+}
+
+/** The admin's grid emission factors by country (migration 0024); they win over the built-in table. */
+export interface Co2FactorOverridesTable {
+  country: string;
+  kg_per_kwh: number;
+  year: number;
+  source: string;
+  updated_by: number | null;
+  updated_at: number;
+}
+
 /** One sign-in and the tokens refreshed from it (migration 0022); times in epoch ms. */
 export interface UserSessionsTable {
   id: string;
@@ -482,6 +503,8 @@ export interface Database {
   kpi_dirty_days: KpiDirtyDaysTable;
   single_line_positions: SingleLinePositionsTable;
   system_settings: SystemSettingsTable;
+  site_logo: SiteLogoTable;
+  co2_factor_overrides: Co2FactorOverridesTable;
   user_sessions: UserSessionsTable;
   plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;

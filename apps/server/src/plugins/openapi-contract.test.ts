@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePng } from '@solar/simulator';
 import { ContractChecker, type OpenApiDocument } from '../test/openapi-contract';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
@@ -189,7 +190,19 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
     await get('/api/plants/overview', '/api/plants/overview');
     await get('/api/map/settings', '/api/map/settings');
+    {
+      // A logo stored, so that the public image route answers its bytes (and the settings its URL).
+      const logo = encodePng(4, 4, new Uint8Array(4 * 4 * 3).fill(200)).toString('base64');
+      const saved = await t.http.post(
+        '/api/admin/settings/logo',
+        { content_base64: logo },
+        { token: admin.token },
+      );
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
     await get('/api/settings/public', '/api/settings/public', undefined, '');
+    await get('/api/settings/logo', '/api/settings/logo', undefined, '');
+    await get('/api/admin/co2-factors', '/api/admin/co2-factors');
     await get('/api/admin/settings', '/api/admin/settings');
     await get('/api/admin/audit/export', '/api/admin/audit/export', { entity: 'company' });
     await get('/api/admin/collection-health', '/api/admin/collection-health');

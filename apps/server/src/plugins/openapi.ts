@@ -47,6 +47,9 @@ export function problems(...statuses: number[]) {
 /** `response[204]` of a route that answers with no body. */
 export const noContent = z.undefined();
 
+/** `response[304]` of a route that revalidates a cached copy by its ETag (If-None-Match). */
+export const notModified = z.undefined();
+
 /** A file answered as bytes (a Buffer), such as an XLSX workbook. */
 export const binaryFile = z.custom<Buffer>((value) => Buffer.isBuffer(value));
 
@@ -63,6 +66,7 @@ const documentRegistry = z.registry<{
 documentRegistry.add(problemSchema, { id: 'Problem' });
 documentRegistry.add(binaryFile, { type: 'string', format: 'binary' });
 documentRegistry.add(noContent, { description: 'Done; no body.' });
+documentRegistry.add(notModified, { description: 'Unchanged since the ETag of If-None-Match; no body.' });
 
 const XSRF = { xsrfCookie: [], xsrfHeader: [] };
 

@@ -96,7 +96,8 @@ export class ContractChecker {
     if (!response) return `${where}: status not declared`;
     const header = answer.headers['content-type'];
     const mediaType = (typeof header === 'string' ? header : '').split(';')[0]!.trim();
-    if (answer.statusCode === 204 && !answer.body && !response.content) return undefined;
+    if ((answer.statusCode === 204 || answer.statusCode === 304) && !answer.body && !response.content)
+      return undefined;
     const declared = response.content?.[mediaType];
     if (!declared) {
       const names = Object.keys(response.content ?? {}).join(', ') || 'none';

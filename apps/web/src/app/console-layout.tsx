@@ -17,7 +17,7 @@ import UserOutlined from '@ant-design/icons/UserOutlined';
 import { useTranslation } from 'react-i18next';
 import { matchPath } from 'react-router';
 import { MENU_WIDTH } from '@solar/shared';
-import { BrandMark } from '../components/brand-mark';
+import { SiteMark } from '../components/site-mark';
 import { FullPageSpin } from '../components/full-page-spin';
 import { LanguageSwitcher } from '../components/language-switcher';
 import { LoadingOverlay } from '../components/loading-overlay';
@@ -62,7 +62,7 @@ export default function ConsoleLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { token } = theme.useToken();
   const locale = usePreferences((s) => s.locale);
-  const { siteName } = useSiteSettings();
+  const { siteName, logoUrl } = useSiteSettings();
 
   const items = useMemo(() => menuRoutes(user?.permissions ?? []), [user]);
   const selected = items.find((r) => matchPath({ path: r.path, end: false }, location.pathname))?.path;
@@ -119,7 +119,7 @@ export default function ConsoleLayout() {
           data-testid="menu-drawer"
         >
           <div className="console-brand">
-            <BrandMark size={30} />
+            <SiteMark logoUrl={logoUrl} size={30} />
             <span className="console-brand-name" data-testid="site-name">
               {siteName}
             </span>
@@ -137,7 +137,7 @@ export default function ConsoleLayout() {
           data-collapsed={collapsed}
         >
           <div className="console-brand">
-            <BrandMark size={30} />
+            <SiteMark logoUrl={logoUrl} size={30} label={collapsed ? siteName : ''} />
             {!collapsed && (
               <span className="console-brand-name" data-testid="site-name">
                 {siteName}
@@ -154,14 +154,20 @@ export default function ConsoleLayout() {
         >
           <Space size={12} align="center" className="console-header-left">
             {phone ? (
-              <Button
-                type="text"
-                icon={<MenuOutlined />}
-                onClick={() => setDrawerOpen(true)}
-                aria-label={t('layout.menu')}
-                aria-expanded={drawerOpen}
-                data-testid="menu-open"
-              />
+              <>
+                <Button
+                  type="text"
+                  icon={<MenuOutlined />}
+                  onClick={() => setDrawerOpen(true)}
+                  aria-label={t('layout.menu')}
+                  aria-expanded={drawerOpen}
+                  data-testid="menu-open"
+                />
+                {/* A phone has no side menu: the header carries the site's mark, named by the site name. */}
+                <span className="console-header-mark" data-testid="header-mark">
+                  <SiteMark logoUrl={logoUrl} size={26} maxWidth={80} label={siteName} />
+                </span>
+              </>
             ) : (
               <Button
                 type="text"

@@ -8,6 +8,7 @@ export { LanguageSwitcher } from './language-switcher';
 export { LoadingOverlay } from './loading-overlay';
 export { NotFoundPage } from './not-found-page';
 export { PagePlaceholder } from './page-placeholder';
+export { SiteMark } from './site-mark';
 export { ThemeToggle } from './theme-toggle';
 export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';
 export {

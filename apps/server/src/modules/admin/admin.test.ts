@@ -134,7 +134,11 @@ describe(`admin panel (${dialectUnderTest})`, () => {
 
       // The public call, the map and the CSP of the very next answer follow.
       const pub = await t.http.get('/api/settings/public');
-      expect(pub.json<PublicSettings>()).toEqual({ site_name: 'Güneş Konsolu', default_language: 'mk_MK' });
+      expect(pub.json<PublicSettings>()).toEqual({
+        site_name: 'Güneş Konsolu',
+        default_language: 'mk_MK',
+        logo_url: null,
+      });
       const map = await t.http.get('/api/map/settings', { token: admin.token });
       expect(map.json<MapSettingsAnswer>()).toEqual({
         tile_url: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',

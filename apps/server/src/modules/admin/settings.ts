@@ -1,5 +1,15 @@
-import { systemSettingsFields, type PublicSettings, type SystemSettings } from '@solar/shared';
-import type { StoredSetting } from './settings.repository';
+import {
+  CO2_DEFAULT_COUNTRY,
+  systemSettingsFields,
+  type Co2FactorItem,
+  type Co2FactorList,
+  type LogoAnswer,
+  type LogoType,
+  type PublicSettings,
+  type SystemSettings,
+} from '@solar/shared';
+import { GRID_EMISSION_FACTORS, type GridEmissionFactor } from '../kpi/engine';
+import type { Co2OverrideRow, LogoMeta, StoredSetting } from './settings.repository';
 
 /** The settings in force, password included (never answered; SettingsService.view leaves it out). */
 export interface SettingsValues {
@@ -68,7 +78,52 @@ export function settingsView({ values, updatedAt }: ResolvedSettings): SystemSet
   };
 }
 
-export const publicSettingsView = (values: SettingsValues): PublicSettings => ({
+/** The public logo route, versioned by the logo's hash: a new logo is a new URL, an unchanged one is cached. */
+export const logoUrlOf = (logo: LogoMeta) => `/api/settings/logo?v=${logo.etag}`;
+
+export const publicSettingsView = (values: SettingsValues, logo: LogoMeta | null): PublicSettings => ({
   site_name: values.site_name,
   default_language: values.default_language,
+  logo_url: logo ? logoUrlOf(logo) : null,
 });
+
+/** The logo as POST admin/settings/logo answers it, and as the audit log records it (no bytes). */
+export const logoView = (logo: LogoMeta): LogoAnswer => ({
+  logo_url: logoUrlOf(logo),
+  content_type: logo.content_type as LogoType,
+  size_bytes: logo.size_bytes,
+  updated_at: new Date(logo.updated_at).toISOString(),
+});
+
+/** The overrides as the KPI engine takes them (emissionFactorFor). */
+export function co2OverrideMap(rows: readonly Co2OverrideRow[]): Record<string, GridEmissionFactor> {
+  return Object.fromEntries(
+    rows.map((r) => [r.country, { kgPerKwh: r.kg_per_kwh, year: r.year, source: r.source }]),
+  );
+}
+
+const factorView = (f: GridEmissionFactor) => ({ kg_per_kwh: f.kgPerKwh, year: f.year, source: f.source });
+
+/** One country's factor in force, the built-in one beside it. */
+export function co2FactorItem(country: string, override: Co2OverrideRow | undefined): Co2FactorItem {
+  const builtIn = Object.hasOwn(GRID_EMISSION_FACTORS, country) ? GRID_EMISSION_FACTORS[country]! : null;
+  const inForce = override
+    ? { kg_per_kwh: override.kg_per_kwh, year: override.year, source: override.source }
+    : factorView(builtIn!);
+  return {
+    country,
+    ...inForce,
+    origin: override ? 'override' : 'built_in',
+    built_in: builtIn && factorView(builtIn),
+    updated_at: override ? new Date(override.updated_at).toISOString() : null,
+  };
+}
+
+/** GET admin/co2-factors: the table's countries and the admin's, alphabetical, DEFAULT last. */
+export function co2FactorList(rows: readonly Co2OverrideRow[]): Co2FactorList {
+  const overrides = new Map(rows.map((r) => [r.country, r]));
+  const countries = [...new Set([...Object.keys(GRID_EMISSION_FACTORS), ...overrides.keys()])].sort(
+    (a, b) => Number(a === CO2_DEFAULT_COUNTRY) - Number(b === CO2_DEFAULT_COUNTRY) || a.localeCompare(b),
+  );
+  return { items: countries.map((c) => co2FactorItem(c, overrides.get(c))) };
+}

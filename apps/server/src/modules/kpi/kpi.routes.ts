@@ -26,7 +26,7 @@ const MODEL = [
   'Temperature-corrected PR (NREL, Dierauf et al. 2013): E / Σ P0 × G/1000 × (1 + γ (T_mod − 25)) Δt.',
   "Losses (kWh, adding up to expected − actual): clipping above `model.ac_capacity_kw`; downtime of inverters with data, no energy and POA > 50 W/m² at their rated share; communication gaps (estimated, never downtime); grid curtailment; the remaining underperformance. Grid curtailment: an interval in which the meter's `grid_available` read 0 (grid outage: every inverter) or an inverter's `active_power_limit_pct` (SunSpec model 123 WMaxLimPct in force) was below 100 %; the excused inverters' shortfall of that interval is grid curtailment, neither downtime nor unavailability.",
   'Availability: time-based share of daylight intervals the inverters produced in, weighted by rated AC power; energy-based per IEC TS 63019. Data completeness: received / expected samples by poll interval.',
-  "CO₂ avoided = E × the grid factor of the plant's country (`model.co2_factor_*`, with its source and year).",
+  "CO₂ avoided = E × the grid factor of the plant's country, from its time zone (`model.co2_factor_*`, with its source and year): the administrator's override for the country (GET /api/admin/co2-factors), else the built-in table's, else DEFAULT; `model.co2_factor_origin` says whether it is an override.",
   'Finished days are materialised in kpi_daily and recomputed when late data arrives; today is computed live. A month or year sums the days and recomputes the ratios.',
 ].join('\n\n');
 

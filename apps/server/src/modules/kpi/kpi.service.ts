@@ -64,17 +64,22 @@ export class KpiService {
     { key: string; day: Awaited<ReturnType<typeof computePlantDay>> }
   >();
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'settings'>) {}
+
+  /** The admin's CO₂ factors in force now (read live: a change applies from the next answer). */
+  private co2() {
+    return this.ctx.settings.co2Overrides();
+  }
 
   /** A plant's today (or any day) computed up to now; today's answer comes from the cache while current. */
   private async liveDay(plant: repo.KpiPlant, signals: repo.PlantSignals, date: string, now: number) {
     if (date !== localDate(now, plant.timeZone))
-      return computePlantDay(this.ctx.db, plant, signals, date, now);
+      return computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
     const newest = await repo.readNewestTs(this.ctx.db, daySignalIds(signals));
-    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals))}|${daySignalIds(signals).join(',')}`;
+    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals, this.co2()))}|${daySignalIds(signals).join(',')}`;
     const cached = this.live.get(plant.id);
     if (cached?.key === key) return cached.day;
-    const day = await computePlantDay(this.ctx.db, plant, signals, date, now);
+    const day = await computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
     this.live.set(plant.id, { key, day });
     return day;
   }
@@ -95,7 +100,7 @@ export class KpiService {
     signals: repo.PlantSignals,
     dirty: readonly repo.DirtyDay[],
   ): Promise<void> {
-    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals));
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()));
     for (const d of dirty) {
       const startedAt = this.ctx.now();
       const { result, samples } = await computePlantDay(
@@ -104,6 +109,7 @@ export class KpiService {
         signals,
         d.date,
         Number.MAX_SAFE_INTEGER,
+        this.co2(),
       );
       await repo.upsertKpiDay(
         this.ctx.db,
@@ -121,7 +127,7 @@ export class KpiService {
     to: string,
   ): Promise<Map<string, DayFigures>> {
     const { db } = this.ctx;
-    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals));
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()));
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
     let rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
@@ -175,7 +181,7 @@ export class KpiService {
     // A finished day's per-device completeness: one query on the daily rollups (kpi_daily keeps the total).
     if (period === 'day' && devices === undefined)
       devices = (await dayCompleteness(this.ctx.db, plant, day, now)).devices;
-    const config = plantConfig(plant, signals);
+    const config = plantConfig(plant, signals, this.co2());
     const budgets =
       (
         await repo.readBudgets(
@@ -206,7 +212,7 @@ export class KpiService {
       to: iso(range.endMs),
       includes_today: includesToday,
       ...totals,
-      model: modelOf(plant, config),
+      model: modelOf(plant, config, this.co2()),
       rows,
       budget: budgetOf(datesBetween(firstDate, endDate), totals),
       ...(devices === undefined ? {} : { devices }),
@@ -225,7 +231,7 @@ export class KpiService {
       time_zone: plant.timeZone,
       interval_minutes: 5,
       irradiance_source: result.sums.irradianceSource,
-      model: modelOf(plant, config),
+      model: modelOf(plant, config, this.co2()),
       points: result.series.map((p) => ({
         ts: iso(p.startMs),
         actual_power_kw: p.actualPowerKw,

@@ -24,6 +24,7 @@ import {
   plantDayKpis,
   T_STC_C,
   type DailyKpiSums,
+  type GridEmissionFactor,
   type PlantDayInterval,
   type PlantDayResult,
   type PlantKpiConfig,
@@ -44,7 +45,6 @@ export interface DayFigures {
   samples: SampleCounts;
 }
 
-/** The engine's configuration for a plant. */
 /** The array's position and orientation, when all of it is known (GHI is transposed to the plane with it). */
 export function geometryOf(plant: repo.KpiPlant): PlantKpiConfig['geometry'] {
   return plant.latitude !== null &&
@@ -60,7 +60,15 @@ export function geometryOf(plant: repo.KpiPlant): PlantKpiConfig['geometry'] {
     : null;
 }
 
-export function plantConfig(plant: repo.KpiPlant, signals: repo.PlantSignals): PlantKpiConfig {
+/** The admin's grid emission factors by country (SettingsService.co2Overrides); they win over the table. */
+export type Co2Overrides = Readonly<Record<string, GridEmissionFactor>>;
+
+/** The engine's configuration for a plant. */
+export function plantConfig(
+  plant: repo.KpiPlant,
+  signals: repo.PlantSignals,
+  co2Overrides: Co2Overrides,
+): PlantKpiConfig {
   const geometry = geometryOf(plant);
   return {
     dcCapacityKwp: plant.dcCapacityKwp,
@@ -69,18 +77,21 @@ export function plantConfig(plant: repo.KpiPlant, signals: repo.PlantSignals): P
     gammaPerK: plant.gammaPerK,
     systemLossFraction: plant.systemLossFraction,
     geometry,
-    co2FactorKgPerKwh: co2FactorOf(plant).kgPerKwh,
+    co2FactorKgPerKwh: co2FactorOf(plant, co2Overrides).kgPerKwh,
   };
 }
 
-/** The grid emission factor of the plant's country (from its time zone; the world average otherwise). */
-export function co2FactorOf(plant: repo.KpiPlant) {
-  return emissionFactorFor(countryOfTimeZone(plant.timeZone));
+/**
+ * The grid emission factor of the plant's country (from its time zone): the admin's, else the built-in
+ * table's, else the default (the precedence is co2.ts's).
+ */
+export function co2FactorOf(plant: repo.KpiPlant, co2Overrides: Co2Overrides) {
+  return emissionFactorFor(countryOfTimeZone(plant.timeZone), co2Overrides);
 }
 
 /** The model's inputs as the answers carry them (kpiModelSchema). */
-export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig) {
-  const co2 = co2FactorOf(plant);
+export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig, co2Overrides: Co2Overrides) {
+  const co2 = co2FactorOf(plant, co2Overrides);
   const ratedSum = config.inverterRatedAcKw.reduce((a, b) => a + b, 0);
   return {
     dc_capacity_kwp: plant.dcCapacityKwp,
@@ -94,15 +105,18 @@ export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig) {
     co2_factor_country: co2.country,
     co2_factor_year: co2.year,
     co2_factor_source: co2.source,
+    co2_factor_origin: co2.origin,
   };
 }
 
 /**
- * What a stored day was computed with: when the plant's parameters or its inverters' ratings change, the
- * key changes and the stored day is recomputed on its next read.
+ * What a stored day was computed with: when the plant's parameters, its inverters' ratings or its CO₂
+ * factor (an admin's override) change, the key changes and the stored day is recomputed on its next read.
+ * The factor comes before the ratings, whose list may reach the key's length limit.
  */
 export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): string {
   return [
+    config.co2FactorKgPerKwh,
     plant.dcCapacityKwp,
     plant.acCapacityKw,
     plant.gammaPerK,
@@ -162,13 +176,14 @@ export async function computePlantDay(
   signals: repo.PlantSignals,
   date: string,
   untilMs: number,
+  co2Overrides: Co2Overrides,
 ): Promise<{
   result: PlantDayResult;
   samples: SampleCounts;
   devices: DeviceCompleteness[];
   config: PlantKpiConfig;
 }> {
-  const config = plantConfig(plant, signals);
+  const config = plantConfig(plant, signals, co2Overrides);
   const range = localDayRange(date, plant.timeZone);
   const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
   const w = signals.weather;

@@ -29,7 +29,7 @@ import { combineFigures, kpiValuesOf, type DayFigures } from '../kpi/plant-day.s
 import * as repo from './reports.repository';
 
 /** What building a report needs of the app. */
-export type ReportContext = Pick<AppContext, 'db' | 'now'>;
+export type ReportContext = Pick<AppContext, 'db' | 'now' | 'settings'>;
 
 /** Local dates from `from` to `to`, both inclusive. */
 export function datesInclusive(from: string, to: string): string[] {

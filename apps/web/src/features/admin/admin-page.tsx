@@ -1,12 +1,15 @@
 import Card from 'antd/es/card';
+import Space from 'antd/es/space';
 import Tabs from 'antd/es/tabs';
 import { useTranslation } from 'react-i18next';
 import { useIsAdmin } from '../../lib/permissions';
 import { useSettings } from './api/settings';
 import { AuditLog } from './components/audit-log';
+import { Co2Factors } from './components/co2-factors';
 import { BackupPanel } from './components/backup-panel';
 import { CollectionHealth } from './components/collection-health';
 import { IngestKeys } from './components/ingest-keys';
+import { LogoSettings } from './components/logo-settings';
 import { Sessions } from './components/sessions';
 import { SettingsForm } from './components/settings-form';
 import './admin.css';
@@ -26,7 +29,14 @@ export default function AdminPage() {
           {
             key: 'settings',
             label: t('admin.tabs.settings'),
-            children: settings.data ? <SettingsForm settings={settings.data} /> : null,
+            // The logo and the CO₂ factors are saved on their own, outside the settings form.
+            children: (
+              <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+                <LogoSettings />
+                {settings.data && <SettingsForm settings={settings.data} />}
+                <Co2Factors />
+              </Space>
+            ),
           },
           { key: 'audit', label: t('admin.tabs.audit'), children: <AuditLog /> },
         ]

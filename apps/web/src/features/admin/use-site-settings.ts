@@ -6,11 +6,12 @@ import { readStorage } from '../../lib/storage';
 import { usePublicSettings } from './api/settings';
 
 /**
- * The site name the admin set (else the translated product name), and the admin's default language
+ * The site name and logo the admin set (else the translated product name and the built-in mark), and the
+ * admin's default language
  * applied to a browser that never chose one, without saving it as that browser's choice: a later change
  * of the default reaches it too.
  */
-export function useSiteSettings(): { siteName: string } {
+export function useSiteSettings(): { siteName: string; logoUrl: string | null } {
   const { t } = useTranslation();
   const { data } = usePublicSettings();
   const locale = usePreferences((s) => s.locale);
@@ -20,5 +21,5 @@ export function useSiteSettings(): { siteName: string } {
     if (fallback && fallback !== locale && readStorage(STORAGE_KEYS.locale) === null)
       void setLocale(fallback, false);
   }, [fallback, locale, setLocale]);
-  return { siteName: data?.site_name ?? t('app.name') };
+  return { siteName: data?.site_name ?? t('app.name'), logoUrl: data?.logo_url ?? null };
 }

@@ -1,8 +1,13 @@
 /**
  * CO₂ avoided by a plant's energy: kg = energy_kWh × the grid's emission factor (kg CO₂/kWh) of the
- * plant's country. The table below is the default; callers pass overrides (e.g. the plant's or the
- * company's configured factor) and those win.
+ * plant's country. The factor in force (emissionFactorFor), most specific first:
+ *   1. the admin panel's override for the plant's country (table co2_factor_overrides);
+ *   2. the built-in table below for that country;
+ *   3. the admin's override of DEFAULT;
+ *   4. the built-in DEFAULT (world average).
+ * There is no per-company or per-plant factor today; one would come before 1, as the most specific.
  */
+import { ZONES_BY_COUNTRY } from './zone-countries';
 
 export interface GridEmissionFactor {
   kgPerKwh: number;
@@ -54,34 +59,40 @@ export const GRID_EMISSION_FACTORS: Readonly<Record<string, GridEmissionFactor>>
   },
 };
 
-/** The IANA zones of the countries in the table, for plants that have a time zone but no country. */
-const COUNTRY_OF_TIME_ZONE: Readonly<Record<string, string>> = {
-  'Europe/Istanbul': 'TR',
-  'Asia/Istanbul': 'TR',
-  'Europe/Skopje': 'MK',
-  'Europe/Berlin': 'DE',
-  'Europe/Busingen': 'DE',
-};
+const COUNTRY_OF_TIME_ZONE: ReadonlyMap<string, string> = new Map(
+  Object.entries(ZONES_BY_COUNTRY).flatMap(([country, zones]) => zones.map((zone) => [zone, country])),
+);
 
-/** The country (ISO alpha-2) of a plant's time zone when the table knows it, else null. */
+/**
+ * The country (ISO alpha-2) of a plant's time zone, else null (Etc/UTC and the like): any country, so a
+ * factor the admin adds for it applies to its plants.
+ */
 export function countryOfTimeZone(timeZone: string): string | null {
-  return COUNTRY_OF_TIME_ZONE[timeZone] ?? null;
+  return COUNTRY_OF_TIME_ZONE.get(timeZone) ?? null;
+}
+
+/** A factor in force: whose it is (DEFAULT when it fell back) and whether the admin's or the table's. */
+export interface FactorInForce extends GridEmissionFactor {
+  country: string;
+  origin: 'override' | 'built_in';
 }
 
 /**
- * The factor for a country: an override first, then the table, then the default; `country` says whose
- * factor it is (DEFAULT when it fell back).
+ * The factor for a country, in the order of this file's header: the admin's override, the table, the
+ * admin's DEFAULT, the table's DEFAULT.
  */
 export function emissionFactorFor(
   countryCode: string | null,
   overrides: Readonly<Record<string, GridEmissionFactor>> = {},
-): GridEmissionFactor & { country: string } {
+): FactorInForce {
   const code = countryCode?.toUpperCase() ?? null;
-  for (const table of [overrides, GRID_EMISSION_FACTORS]) {
-    if (code !== null && table[code]) return { country: code, ...table[code] };
-  }
-  const fallback = overrides[DEFAULT_COUNTRY] ?? GRID_EMISSION_FACTORS[DEFAULT_COUNTRY]!;
-  return { country: DEFAULT_COUNTRY, ...fallback };
+  const pick = (country: string): FactorInForce | null => {
+    if (Object.hasOwn(overrides, country)) return { country, origin: 'override', ...overrides[country]! };
+    if (Object.hasOwn(GRID_EMISSION_FACTORS, country))
+      return { country, origin: 'built_in', ...GRID_EMISSION_FACTORS[country]! };
+    return null;
+  };
+  return (code === null ? null : pick(code)) ?? pick(DEFAULT_COUNTRY)!;
 }
 
 /** CO₂ avoided in kg: energy_kWh × factor_kg_per_kWh; null without energy. */

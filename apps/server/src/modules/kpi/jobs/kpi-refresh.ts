@@ -22,7 +22,7 @@ const SLOT_MS = 15 * 60_000;
  * daily rollups is marked at start.
  */
 export function startKpiRefresh(
-  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry'>,
+  ctx: Pick<AppContext, 'db' | 'now' | 'telemetry' | 'settings'>,
   log: FastifyBaseLogger,
   options: {
     intervalMs?: number;

@@ -8,6 +8,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   settings: () => [...adminKeys.all, 'settings'] as const,
   publicSettings: () => [...adminKeys.all, 'public-settings'] as const,
+  co2Factors: () => [...adminKeys.all, 'co2-factors'] as const,
   audit: (query: AuditListQuery) => [...adminKeys.all, 'audit', query] as const,
   health: () => [...adminKeys.all, 'collection-health'] as const,
   collectors: () => [...adminKeys.all, 'collectors-health'] as const,

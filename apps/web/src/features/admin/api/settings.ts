@@ -51,6 +51,6 @@ export async function getPublicSettings(): Promise<PublicSettings> {
   return publicSettingsAnswer.parse(await api.get<unknown>('settings/public'));
 }
 
-/** The header's site name and the default language; refetched when the admin saves. */
+/** The header's site name and logo and the default language; refetched when the admin saves. */
 export const usePublicSettings = () =>
   useQuery({ queryKey: adminKeys.publicSettings(), queryFn: getPublicSettings, staleTime: 60_000 });

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import theme from 'antd/es/theme';
 import CheckCircleFilled from '@ant-design/icons/CheckCircleFilled';
 import { useTranslation } from 'react-i18next';
-import { BrandMark, LanguageButtons, ThemeToggle } from '../../../components';
+import { LanguageButtons, SiteMark, ThemeToggle } from '../../../components';
 import { usePreferences } from '../../../lib/preferences-store';
+import { usePublicLogoUrl } from '../../../lib/public-logo';
 import { LoginSlider } from './login-slider';
 
 const HIGHLIGHTS = ['auth.highlights.live', 'auth.highlights.alarms', 'auth.highlights.access'] as const;
@@ -23,6 +24,8 @@ export function AuthLayout({ title, subtitle, children, testId }: AuthLayoutProp
   const { t } = useTranslation();
   const mode = usePreferences((s) => s.theme);
   const { token } = theme.useToken();
+  // The admin's logo instead of the built-in mark (the product name stays: it says what this is).
+  const logoUrl = usePublicLogoUrl();
   return (
     <div className={`auth-page auth-page-${mode}`} data-testid={testId}>
       <LoginSlider />
@@ -33,7 +36,7 @@ export function AuthLayout({ title, subtitle, children, testId }: AuthLayoutProp
       <main className="auth-main">
         <section className="auth-pitch">
           <div className="auth-brand">
-            <BrandMark size={44} />
+            <SiteMark logoUrl={logoUrl} size={44} />
             <span>{t('app.name')}</span>
           </div>
           <p className="auth-tagline">{t('auth.tagline')}</p>
@@ -47,7 +50,7 @@ export function AuthLayout({ title, subtitle, children, testId }: AuthLayoutProp
         </section>
         <div className="auth-card" style={{ color: token.colorText }}>
           <div className="auth-card-brand">
-            <BrandMark size={36} />
+            <SiteMark logoUrl={logoUrl} size={36} />
             <span>{t('app.name')}</span>
           </div>
           <div className="auth-card-head">
