@@ -95,6 +95,31 @@ export class SqliteStoreIo implements StoreIo {
       );
     return Promise.resolve();
   }
+
+  readRawRange(signalId: number, from: number, to: number): Promise<Point[]> {
+    return Promise.resolve(this.s.readRawRange.all(signalId, from, to) as Point[]);
+  }
+
+  readRollupRange(
+    resolution: RollupResolution,
+    signalId: number,
+    from: number,
+    to: number,
+  ): Promise<RollupRow[]> {
+    return Promise.resolve(this.s.readRollupRange[resolution].all(signalId, from, to) as RollupRow[]);
+  }
+
+  rollupNeighbours(
+    resolution: RollupResolution,
+    signalId: number,
+    before: number,
+    after: number,
+  ): Promise<{ previous?: RollupRow; next?: RollupRow }> {
+    return Promise.resolve({
+      previous: this.s.rollupBefore[resolution].get(signalId, before) as RollupRow | undefined,
+      next: this.s.rollupAfter[resolution].get(signalId, after) as RollupRow | undefined,
+    });
+  }
 }
 
 function prepare(sqlite: SQLite.Database) {
@@ -116,6 +141,24 @@ function prepare(sqlite: SQLite.Database) {
     ),
     readRollup: perResolution((table) =>
       sqlite.prepare(`select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket = ?`),
+    ),
+    readRawRange: sqlite.prepare(
+      'select ts, value from telemetry_raw where signal_id = ? and ts >= ? and ts < ? order by ts',
+    ),
+    readRollupRange: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
+      ),
+    ),
+    rollupBefore: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
+      ),
+    ),
+    rollupAfter: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
+      ),
     ),
     upsertRollup: perResolution((table) =>
       sqlite.prepare(

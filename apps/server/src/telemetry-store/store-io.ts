@@ -1,5 +1,5 @@
 /**
- * The writes and reads of one stored batch (raw insert, latest values, rollup keys and upserts), behind one
+ * The writes and reads of one stored batch (raw insert, latest values, rollup keys, ranges and upserts), behind one
  * interface with two implementations: Kysely multi-row statements (PostgreSQL, and SQLite without its own
  * handle), and prepared single-row better-sqlite3 statements (sqlite-store-io.ts). The SQLite one is the
  * ingest hot path: a prepared statement runs in about a microsecond, while a 10,000-row VALUES statement
@@ -24,6 +24,22 @@ export interface StoreIo {
     keys: readonly { signal_id: number; bucket: number }[],
   ): Promise<repo.RollupRow[]>;
   upsertRollups(resolution: RollupResolution, rows: readonly repo.RollupRow[]): Promise<void>;
+  /** Raw points of one signal with ts in [from, to), oldest first. */
+  readRawRange(signalId: number, from: number, to: number): Promise<Point[]>;
+  /** Rollup rows of one signal with bucket in [from, to), oldest first. */
+  readRollupRange(
+    resolution: RollupResolution,
+    signalId: number,
+    from: number,
+    to: number,
+  ): Promise<repo.RollupRow[]>;
+  /** The rollup row just before bucket `before` and the first one after bucket `after`. */
+  rollupNeighbours(
+    resolution: RollupResolution,
+    signalId: number,
+    before: number,
+    after: number,
+  ): Promise<{ previous?: repo.RollupRow; next?: repo.RollupRow }>;
 }
 
 /** StoreIo over Kysely (inside the batch's transaction `db`). */
@@ -35,5 +51,10 @@ export function kyselyStoreIo(db: Db, dialect: Dialect): StoreIo {
     upsertDeviceLastData: (rows) => repo.upsertDeviceLastData(db, rows),
     readRollupKeys: (resolution, keys) => repo.readRollupKeys(db, dialect, resolution, keys),
     upsertRollups: (resolution, rows) => repo.upsertRollups(db, dialect, resolution, rows),
+    readRawRange: (signalId, from, to) => repo.readRawRange(db, signalId, from, to),
+    readRollupRange: (resolution, signalId, from, to) =>
+      repo.readRollupRange(db, resolution, signalId, from, to),
+    rollupNeighbours: (resolution, signalId, before, after) =>
+      repo.rollupNeighbours(db, resolution, signalId, before, after),
   };
 }
