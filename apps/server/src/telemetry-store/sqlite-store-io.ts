@@ -9,7 +9,13 @@ import type SQLite from 'better-sqlite3';
 import type { RollupResolution } from '@solar/shared';
 import type { Point } from './aggregate';
 import type { StoreIo } from './store-io';
-import { ROLLUP_TABLE, type RawInsert, type RawRow, type RollupRow } from './telemetry-store.repository';
+import {
+  ROLLUP_TABLE,
+  type RawInsert,
+  type RawRow,
+  type RollupRow,
+  type Span,
+} from './telemetry-store.repository';
 
 const COLUMNS = [
   'signal_id',
@@ -96,29 +102,31 @@ export class SqliteStoreIo implements StoreIo {
     return Promise.resolve();
   }
 
-  readRawRange(signalId: number, from: number, to: number): Promise<Point[]> {
-    return Promise.resolve(this.s.readRawRange.all(signalId, from, to) as Point[]);
+  readRawRanges(spans: readonly Span[]): Promise<Map<number, Point[]>> {
+    const out = new Map<number, Point[]>();
+    for (const s of spans)
+      out.set(s.signal_id, this.s.readRawRange.all(s.signal_id, s.from, s.to) as Point[]);
+    return Promise.resolve(out);
   }
 
-  readRollupRange(
-    resolution: RollupResolution,
-    signalId: number,
-    from: number,
-    to: number,
-  ): Promise<RollupRow[]> {
-    return Promise.resolve(this.s.readRollupRange[resolution].all(signalId, from, to) as RollupRow[]);
+  readRollupRanges(resolution: RollupResolution, spans: readonly Span[]): Promise<Map<number, RollupRow[]>> {
+    const read = this.s.readRollupRange[resolution];
+    const out = new Map<number, RollupRow[]>();
+    for (const s of spans) out.set(s.signal_id, read.all(s.signal_id, s.from, s.to) as RollupRow[]);
+    return Promise.resolve(out);
   }
 
   rollupNeighbours(
     resolution: RollupResolution,
-    signalId: number,
-    before: number,
-    after: number,
-  ): Promise<{ previous?: RollupRow; next?: RollupRow }> {
-    return Promise.resolve({
-      previous: this.s.rollupBefore[resolution].get(signalId, before) as RollupRow | undefined,
-      next: this.s.rollupAfter[resolution].get(signalId, after) as RollupRow | undefined,
-    });
+    spans: readonly Span[],
+  ): Promise<Map<number, { previous?: RollupRow; next?: RollupRow }>> {
+    const out = new Map<number, { previous?: RollupRow; next?: RollupRow }>();
+    for (const s of spans)
+      out.set(s.signal_id, {
+        previous: this.s.rollupBefore[resolution].get(s.signal_id, s.from) as RollupRow | undefined,
+        next: this.s.rollupAfter[resolution].get(s.signal_id, s.to) as RollupRow | undefined,
+      });
+    return Promise.resolve(out);
   }
 }
 

@@ -24,22 +24,18 @@ export interface StoreIo {
     keys: readonly { signal_id: number; bucket: number }[],
   ): Promise<repo.RollupRow[]>;
   upsertRollups(resolution: RollupResolution, rows: readonly repo.RollupRow[]): Promise<void>;
-  /** Raw points of one signal with ts in [from, to), oldest first. */
-  readRawRange(signalId: number, from: number, to: number): Promise<Point[]>;
-  /** Rollup rows of one signal with bucket in [from, to), oldest first. */
-  readRollupRange(
+  /** Raw points of each span (timestamps [from, to)), oldest first, by signal. */
+  readRawRanges(spans: readonly repo.Span[]): Promise<Map<number, Point[]>>;
+  /** Rollup rows of each span (buckets [from, to)), oldest first, by signal. */
+  readRollupRanges(
     resolution: RollupResolution,
-    signalId: number,
-    from: number,
-    to: number,
-  ): Promise<repo.RollupRow[]>;
-  /** The rollup row just before bucket `before` and the first one after bucket `after`. */
+    spans: readonly repo.Span[],
+  ): Promise<Map<number, repo.RollupRow[]>>;
+  /** For each span, the rollup row just before bucket `from` and the first one after bucket `to`. */
   rollupNeighbours(
     resolution: RollupResolution,
-    signalId: number,
-    before: number,
-    after: number,
-  ): Promise<{ previous?: repo.RollupRow; next?: repo.RollupRow }>;
+    spans: readonly repo.Span[],
+  ): Promise<Map<number, { previous?: repo.RollupRow; next?: repo.RollupRow }>>;
 }
 
 /** StoreIo over Kysely (inside the batch's transaction `db`). */
@@ -51,10 +47,8 @@ export function kyselyStoreIo(db: Db, dialect: Dialect): StoreIo {
     upsertDeviceLastData: (rows) => repo.upsertDeviceLastData(db, rows),
     readRollupKeys: (resolution, keys) => repo.readRollupKeys(db, dialect, resolution, keys),
     upsertRollups: (resolution, rows) => repo.upsertRollups(db, dialect, resolution, rows),
-    readRawRange: (signalId, from, to) => repo.readRawRange(db, signalId, from, to),
-    readRollupRange: (resolution, signalId, from, to) =>
-      repo.readRollupRange(db, resolution, signalId, from, to),
-    rollupNeighbours: (resolution, signalId, before, after) =>
-      repo.rollupNeighbours(db, resolution, signalId, before, after),
+    readRawRanges: (spans) => repo.readRawRanges(db, dialect, spans),
+    readRollupRanges: (resolution, spans) => repo.readRollupRanges(db, dialect, resolution, spans),
+    rollupNeighbours: (resolution, spans) => repo.rollupNeighboursOf(db, dialect, resolution, spans),
   };
 }

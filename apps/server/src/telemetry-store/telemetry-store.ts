@@ -1,7 +1,7 @@
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 import type SQLite from 'better-sqlite3';
 import type { Db, Dialect } from '../db/database';
-import { aggregateOf, aggregatePoints, mergeAggregates, type Point } from './aggregate';
+import { aggregateOf, aggregatePoints, mergeAggregates, type Aggregate, type Point } from './aggregate';
 import { floorBucket } from './buckets';
 import { batchRollups, bucketerFor, dayBucketer } from './batch-rollups';
 import type { IngestCounts } from './ingest-counts';
@@ -11,7 +11,6 @@ import { kyselyStoreIo, type StoreIo } from './store-io';
 import * as repo from './telemetry-store.repository';
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
-const HOUR = FIXED_BUCKET_MS['1h'];
 export interface Logger {
   error(obj: unknown, msg?: string): void;
 }
@@ -219,7 +218,7 @@ export class TelemetryStore implements TelemetryHub {
     await io.upsertLatest(newest);
     await io.upsertDeviceLastData(newestPerDevice(newest, meta));
     if (append.size || merge.size) await this.append(io, append, merge, latest, meta);
-    for (const [signalId, list] of recompute) await this.recompute(io, signalId, list, meta.get(signalId)!);
+    if (recompute.size) await this.recompute(io, recompute, meta);
   }
 
   /**
@@ -289,56 +288,83 @@ export class TelemetryStore implements TelemetryHub {
   }
 
   /**
-   * A counter's points among or before stored ones: its delta depends on the point before each one, so
-   * the touched 5-minute buckets are rebuilt from raw (with the next stored bucket, whose first step may
-   * have changed, and every bucket between). Hours and days then take the new points merged in (min, max,
-   * sum, count, first, last) and the change of their 5-minute deltas, so that they are updated from the
-   * buckets they already hold instead of re-read whole from the level below.
+   * Counters with points among or before stored ones: a counter's delta depends on the point before each
+   * one, so the touched 5-minute buckets are rebuilt from raw (with the next stored bucket, whose first step
+   * may have changed, and every bucket between). Hours and days then take the new points merged in (min,
+   * max, sum, count, first, last) and the change of their 5-minute deltas, so that they are updated from the
+   * rows they already hold instead of re-read whole from the level below. All signals of the batch at once:
+   * a handful of statements per batch, not per signal (PostgreSQL pays a round trip each).
    */
-  private async recompute(io: StoreIo, signalId: number, list: Point[], m: repo.SignalMeta) {
-    let first = Infinity;
-    let last = -Infinity;
-    for (const p of list) {
-      const bucket = floorBucket(p.ts, FIVE_MIN);
-      if (bucket < first) first = bucket;
-      if (bucket > last) last = bucket;
+  private async recompute(
+    io: StoreIo,
+    bySignal: Map<number, Point[]>,
+    meta: ReadonlyMap<number, repo.SignalMeta>,
+  ) {
+    const touched: repo.Span[] = [];
+    for (const [signalId, list] of bySignal) {
+      // Sorted by ts: the first and last point give the first and last touched bucket.
+      const first = floorBucket(list[0]!.ts, FIVE_MIN);
+      const last = floorBucket(list[list.length - 1]!.ts, FIVE_MIN);
+      touched.push({ signal_id: signalId, from: first, to: last });
     }
-    const around = await io.rollupNeighbours('5m', signalId, first, last);
-    const previous = around.previous?.last ?? null;
-    // The next stored bucket's first step starts from a point that may have changed.
-    if (around.next) last = around.next.bucket;
-    const raw = await io.readRawRange(signalId, first, last + FIVE_MIN);
-    const stored = await io.readRollupRange('5m', signalId, first, last + FIVE_MIN);
-    const fives = aggregatePoints(raw, (ts) => floorBucket(ts, FIVE_MIN), true, previous);
+    const around = await io.rollupNeighbours('5m', touched);
+    const spans: repo.Span[] = touched.map((t) => {
+      // The next stored bucket's first step starts from a point that may have changed.
+      const last = around.get(t.signal_id)?.next?.bucket ?? t.to;
+      return { signal_id: t.signal_id, from: t.from, to: last + FIVE_MIN };
+    });
+    const raw = await io.readRawRanges(spans);
+    const stored = await io.readRollupRanges('5m', spans);
+
     const fiveRows: repo.RollupRow[] = [];
-    for (const [bucket, agg] of fives) fiveRows.push({ signal_id: signalId, bucket, ...agg });
+    /** Per signal, how much each 5-minute bucket's delta changed. */
+    const deltaChange = new Map<number, Map<number, number>>();
+    for (const { signal_id: signalId } of spans) {
+      const previous = around.get(signalId)?.previous?.last ?? null;
+      const fives = aggregatePoints(
+        raw.get(signalId) ?? [],
+        (ts) => floorBucket(ts, FIVE_MIN),
+        true,
+        previous,
+      );
+      const change = new Map<number, number>();
+      // Every stored bucket of the span still has its points (raw is only added to here).
+      for (const row of stored.get(signalId) ?? []) change.set(row.bucket, -(row.delta ?? 0));
+      for (const [bucket, agg] of fives) {
+        fiveRows.push({ signal_id: signalId, bucket, ...agg });
+        change.set(bucket, (change.get(bucket) ?? 0) + agg.delta!);
+      }
+      deltaChange.set(signalId, change);
+    }
     await io.upsertRollups('5m', fiveRows);
 
-    // How much each 5-minute bucket's delta changed (every stored bucket of the range still has its points).
-    const deltaChange = new Map<number, number>();
-    for (const row of stored) deltaChange.set(row.bucket, -(row.delta ?? 0));
-    for (const row of fiveRows) deltaChange.set(row.bucket, (deltaChange.get(row.bucket) ?? 0) + row.delta!);
-    const dayOf = dayBucketer(m.time_zone);
-    const coarse = { '1h': (ts: number) => floorBucket(ts, HOUR), '1d': dayOf } as const;
+    const dayOfZone = new Map<string, (ts: number) => number>();
     for (const resolution of ['1h', '1d'] as const) {
-      const bucketOf = coarse[resolution];
-      const change = new Map<number, number>();
-      // A 5-minute bucket lies within one hour and one local day (zone offsets are whole quarter hours).
-      for (const [bucket, d] of deltaChange)
-        change.set(bucketOf(bucket), (change.get(bucketOf(bucket)) ?? 0) + d);
-      const added = aggregatePoints(list, bucketOf, false);
-      const keys = new Set([...change.keys(), ...added.keys()]);
+      const wanted: { signal_id: number; bucket: number }[] = [];
+      const parts = new Map<number, { change: Map<number, number>; added: Map<number, Aggregate> }>();
+      for (const [signalId, list] of bySignal) {
+        const zone = meta.get(signalId)!.time_zone;
+        let dayOf = dayOfZone.get(zone);
+        if (!dayOf) dayOfZone.set(zone, (dayOf = dayBucketer(zone)));
+        const bucketOf = bucketerFor(resolution, dayOf);
+        const change = new Map<number, number>();
+        // A 5-minute bucket lies within one hour and one local day (zone offsets are whole quarter hours).
+        for (const [five, d] of deltaChange.get(signalId)!) {
+          const bucket = bucketOf(five);
+          change.set(bucket, (change.get(bucket) ?? 0) + d);
+        }
+        const added = aggregatePoints(list, bucketOf, false);
+        for (const bucket of new Set([...change.keys(), ...added.keys()]))
+          wanted.push({ signal_id: signalId, bucket });
+        parts.set(signalId, { change, added });
+      }
       const old = new Map(
-        (
-          await io.readRollupKeys(
-            resolution,
-            [...keys].map((bucket) => ({ signal_id: signalId, bucket })),
-          )
-        ).map((r) => [r.bucket, r]),
+        (await io.readRollupKeys(resolution, wanted)).map((r) => [`${r.signal_id}:${r.bucket}`, r]),
       );
       const rows: repo.RollupRow[] = [];
-      for (const bucket of keys) {
-        const before = old.get(bucket);
+      for (const { signal_id: signalId, bucket } of wanted) {
+        const { change, added } = parts.get(signalId)!;
+        const before = old.get(`${signalId}:${bucket}`);
         const points = added.get(bucket);
         const merged =
           before && points
