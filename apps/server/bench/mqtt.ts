@@ -4,7 +4,7 @@
  * publishes BENCH_MESSAGES QoS 1 messages as fast as the broker takes them; the figure is the points
  * committed per second from the first message received to the last one stored. SQLite, then PostgreSQL
  * when DATABASE_URL is set; with 10 values per message and with 1. Prints figures; asserts nothing.
- *   BENCH_MESSAGES (20000)  BENCH_CONNECTIONS (16; 1 is one message per transaction)  BENCH_VALUES (10,1)
+ *   BENCH_MESSAGES (20000)  BENCH_CONNECTIONS (16, each holding up to 100 messages)  BENCH_VALUES (10,1)
  *   BENCH_MQTT_URL (unset: a Mosquitto of its own with
  *   .ci/mosquitto.conf, whose queues hold the whole burst; the machine's default broker would drop)
  */
