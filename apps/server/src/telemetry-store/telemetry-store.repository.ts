@@ -296,6 +296,15 @@ export async function readRollupKeys(
   resolution: RollupResolution,
   keys: readonly { signal_id: number; bucket: number }[],
 ): Promise<RollupRow[]> {
+  if (dialect === 'postgres') {
+    if (!keys.length) return [];
+    // Two array parameters instead of a VALUES list of 2 casts a key: thousands of keys a batch (MQTT).
+    const { rows } = await sql<Record<string, unknown>>`
+      select t.* from ${sql.table(ROLLUP_TABLE[resolution])} t
+      join unnest(${keys.map((k) => k.signal_id)}::integer[], ${keys.map((k) => k.bucket)}::bigint[]) as k(s, b)
+        on t.signal_id = k.s and t.bucket = k.b`.execute(db);
+    return rows.map(toRollup);
+  }
   const out: RollupRow[] = [];
   for (const part of chunks(keys, 2, dialect)) {
     const params = part.flatMap((k) => [k.signal_id, k.bucket]);
@@ -491,6 +500,22 @@ export async function upsertRollups(
   const updates = ROLLUP_COLUMNS.slice(2)
     .map((c) => `"${c}" = excluded."${c}"`)
     .join(',');
+  if (dialect === 'postgres') {
+    if (!rows.length) return;
+    // One array parameter a column (11) instead of 11 placeholders a row, which PostgreSQL parses and binds
+    // one by one: a batch from MQTT writes thousands of rows per resolution. PostgreSQL refuses to update
+    // a row twice in one statement, so each (signal, bucket) must come once (the store's rows do).
+    const col = <K extends keyof RollupRow>(key: K) => rows.map((r) => r[key]);
+    await sql`
+      insert into ${sql.table(table)} (${sql.raw(quoted)})
+      select * from unnest(
+        ${col('signal_id')}::integer[], ${col('bucket')}::bigint[], ${col('min')}::double precision[],
+        ${col('max')}::double precision[], ${col('sum')}::double precision[], ${col('count')}::integer[],
+        ${col('first')}::double precision[], ${col('first_ts')}::bigint[], ${col('last')}::double precision[],
+        ${col('last_ts')}::bigint[], ${col('delta')}::double precision[])
+      on conflict ("signal_id","bucket") do update set ${sql.raw(updates)}`.execute(db);
+    return;
+  }
   for (const part of chunks(rows, width, dialect)) {
     const params: unknown[] = [];
     for (const r of part) {
