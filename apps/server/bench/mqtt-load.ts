@@ -2,8 +2,10 @@
  * bench:mqtt's load generator, in a process of its own so that publishing does not share the collector's
  * event loop: publishes `messages` QoS 1 telemetry messages round-robin over the given devices, each device
  * one second apart, with up to `window` publishes awaiting their PUBACK at once. Reads its job as JSON from
- * argv[2]; prints one JSON line when done.
+ * the file named by argv[2]; prints one JSON line
+ * when done.
  */
+import { readFileSync } from 'node:fs';
 import mqtt from 'mqtt';
 
 interface Job {
@@ -15,7 +17,7 @@ interface Job {
   window: number;
 }
 
-const job = JSON.parse(process.argv[2]!) as Job;
+const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Job;
 const client = await mqtt.connectAsync(job.url, { clientId: `bench-load-${process.pid}`, clean: true });
 const t0 = performance.now();
 let next = 0;

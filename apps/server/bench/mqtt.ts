@@ -4,13 +4,16 @@
  * publishes BENCH_MESSAGES QoS 1 messages as fast as the broker takes them; the figure is the points
  * committed per second from the first message received to the last one stored. SQLite, then PostgreSQL
  * when DATABASE_URL is set; with 10 values per message and with 1. Prints figures; asserts nothing.
- *   BENCH_MESSAGES (20000)  BENCH_CONNECTIONS (16; 1 is one message per transaction)  BENCH_VALUES (10,1)
+ *   BENCH_MESSAGES (20000)  BENCH_CONNECTIONS (16, each holding up to 100 messages)  BENCH_VALUES (10,1)
+ *   BENCH_PLANTS (10, of 10 inverters each)
  *   BENCH_MQTT_URL (unset: a Mosquitto of its own with
  *   .ci/mosquitto.conf, whose queues hold the whole burst; the machine's default broker would drop)
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMqttCollector } from '../src/collectors/mqtt/mqtt-collector';
 import { startOwnMosquitto } from '../src/test/mosquitto';
@@ -20,7 +23,9 @@ import { benchApp, rssMiB, seedPlants } from './setup';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const VALUES = (process.env.BENCH_VALUES ?? '10,1').split(',').map(Number);
-const PLANTS = 10;
+// 10 plants of 10 inverters: a batch holds about 15 messages per device. 200 plants: about one, as in a
+// large fleet where every signal has one point per transaction.
+const PLANTS = Number(process.env.BENCH_PLANTS ?? 10);
 const INVERTERS = 10;
 
 const log = {
@@ -37,7 +42,10 @@ const load = () =>
 /** Runs the load generator in its own process; resolves with what it printed. */
 function publishInChild(job: object): Promise<{ published: number; seconds: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./mqtt-load.ts', import.meta.url)), [JSON.stringify(job)], {
+    // Through a file: the job of a large fleet is too long for an argument (E2BIG).
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'bench-mqtt-')), 'job.json');
+    writeFileSync(file, JSON.stringify(job));
+    const child = fork(fileURLToPath(new URL('./mqtt-load.ts', import.meta.url)), [file], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
@@ -94,7 +102,7 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
       `${s.batches} transactions (${(s.received / s.batches).toFixed(1)} messages each); duplicates ${s.duplicates}; ` +
       `publisher ${sent.seconds.toFixed(2)} s; RSS ${rssMiB()} MiB; load average ${load()}`,
   );
-  const params = { messages: MESSAGES, connections: CONNECTIONS, values };
+  const params = { messages: MESSAGES, connections: CONNECTIONS, values, devices: PLANTS * INVERTERS };
   const database = label === 'postgres' ? 'postgres' : 'sqlite';
   // Issue 11: 10 values a message, 50,000 points/s on SQLite and 30,000 on PostgreSQL; 1 value, 5,000 messages/s.
   const pointsAim = values >= 10 ? (database === 'postgres' ? 30_000 : 50_000) : undefined;

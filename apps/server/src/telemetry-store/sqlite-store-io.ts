@@ -9,7 +9,13 @@ import type SQLite from 'better-sqlite3';
 import type { RollupResolution } from '@solar/shared';
 import type { Point } from './aggregate';
 import type { StoreIo } from './store-io';
-import { ROLLUP_TABLE, type RawInsert, type RawRow, type RollupRow } from './telemetry-store.repository';
+import {
+  ROLLUP_TABLE,
+  type RawInsert,
+  type RawRow,
+  type RollupRow,
+  type Span,
+} from './telemetry-store.repository';
 
 const COLUMNS = [
   'signal_id',
@@ -95,6 +101,33 @@ export class SqliteStoreIo implements StoreIo {
       );
     return Promise.resolve();
   }
+
+  readRawRanges(spans: readonly Span[]): Promise<Map<number, Point[]>> {
+    const out = new Map<number, Point[]>();
+    for (const s of spans)
+      out.set(s.signal_id, this.s.readRawRange.all(s.signal_id, s.from, s.to) as Point[]);
+    return Promise.resolve(out);
+  }
+
+  readRollupRanges(resolution: RollupResolution, spans: readonly Span[]): Promise<Map<number, RollupRow[]>> {
+    const read = this.s.readRollupRange[resolution];
+    const out = new Map<number, RollupRow[]>();
+    for (const s of spans) out.set(s.signal_id, read.all(s.signal_id, s.from, s.to) as RollupRow[]);
+    return Promise.resolve(out);
+  }
+
+  rollupNeighbours(
+    resolution: RollupResolution,
+    spans: readonly Span[],
+  ): Promise<Map<number, { previous?: RollupRow; next?: RollupRow }>> {
+    const out = new Map<number, { previous?: RollupRow; next?: RollupRow }>();
+    for (const s of spans)
+      out.set(s.signal_id, {
+        previous: this.s.rollupBefore[resolution].get(s.signal_id, s.from) as RollupRow | undefined,
+        next: this.s.rollupAfter[resolution].get(s.signal_id, s.to) as RollupRow | undefined,
+      });
+    return Promise.resolve(out);
+  }
 }
 
 function prepare(sqlite: SQLite.Database) {
@@ -116,6 +149,24 @@ function prepare(sqlite: SQLite.Database) {
     ),
     readRollup: perResolution((table) =>
       sqlite.prepare(`select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket = ?`),
+    ),
+    readRawRange: sqlite.prepare(
+      'select ts, value from telemetry_raw where signal_id = ? and ts >= ? and ts < ? order by ts',
+    ),
+    readRollupRange: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
+      ),
+    ),
+    rollupBefore: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
+      ),
+    ),
+    rollupAfter: perResolution((table) =>
+      sqlite.prepare(
+        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
+      ),
     ),
     upsertRollup: perResolution((table) =>
       sqlite.prepare(

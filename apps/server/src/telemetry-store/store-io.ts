@@ -1,5 +1,5 @@
 /**
- * The writes and reads of one stored batch (raw insert, latest values, rollup keys and upserts), behind one
+ * The writes and reads of one stored batch (raw insert, latest values, rollup keys, ranges and upserts), behind one
  * interface with two implementations: Kysely multi-row statements (PostgreSQL, and SQLite without its own
  * handle), and prepared single-row better-sqlite3 statements (sqlite-store-io.ts). The SQLite one is the
  * ingest hot path: a prepared statement runs in about a microsecond, while a 10,000-row VALUES statement
@@ -24,6 +24,18 @@ export interface StoreIo {
     keys: readonly { signal_id: number; bucket: number }[],
   ): Promise<repo.RollupRow[]>;
   upsertRollups(resolution: RollupResolution, rows: readonly repo.RollupRow[]): Promise<void>;
+  /** Raw points of each span (timestamps [from, to)), oldest first, by signal. */
+  readRawRanges(spans: readonly repo.Span[]): Promise<Map<number, Point[]>>;
+  /** Rollup rows of each span (buckets [from, to)), oldest first, by signal. */
+  readRollupRanges(
+    resolution: RollupResolution,
+    spans: readonly repo.Span[],
+  ): Promise<Map<number, repo.RollupRow[]>>;
+  /** For each span, the rollup row just before bucket `from` and the first one after bucket `to`. */
+  rollupNeighbours(
+    resolution: RollupResolution,
+    spans: readonly repo.Span[],
+  ): Promise<Map<number, { previous?: repo.RollupRow; next?: repo.RollupRow }>>;
 }
 
 /** StoreIo over Kysely (inside the batch's transaction `db`). */
@@ -35,5 +47,8 @@ export function kyselyStoreIo(db: Db, dialect: Dialect): StoreIo {
     upsertDeviceLastData: (rows) => repo.upsertDeviceLastData(db, rows),
     readRollupKeys: (resolution, keys) => repo.readRollupKeys(db, dialect, resolution, keys),
     upsertRollups: (resolution, rows) => repo.upsertRollups(db, dialect, resolution, rows),
+    readRawRanges: (spans) => repo.readRawRanges(db, dialect, spans),
+    readRollupRanges: (resolution, spans) => repo.readRollupRanges(db, dialect, resolution, spans),
+    rollupNeighbours: (resolution, spans) => repo.rollupNeighboursOf(db, dialect, resolution, spans),
   };
 }

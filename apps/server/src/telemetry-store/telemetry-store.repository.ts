@@ -296,6 +296,15 @@ export async function readRollupKeys(
   resolution: RollupResolution,
   keys: readonly { signal_id: number; bucket: number }[],
 ): Promise<RollupRow[]> {
+  if (dialect === 'postgres') {
+    if (!keys.length) return [];
+    // Two array parameters instead of a VALUES list of 2 casts a key: thousands of keys a batch (MQTT).
+    const { rows } = await sql<Record<string, unknown>>`
+      select t.* from ${sql.table(ROLLUP_TABLE[resolution])} t
+      join unnest(${keys.map((k) => k.signal_id)}::integer[], ${keys.map((k) => k.bucket)}::bigint[]) as k(s, b)
+        on t.signal_id = k.s and t.bucket = k.b`.execute(db);
+    return rows.map(toRollup);
+  }
   const out: RollupRow[] = [];
   for (const part of chunks(keys, 2, dialect)) {
     const params = part.flatMap((k) => [k.signal_id, k.bucket]);
@@ -356,6 +365,116 @@ export async function rollupNeighbours(
   };
 }
 
+/** One signal's range [from, to) of raw timestamps or rollup buckets. */
+export interface Span {
+  signal_id: number;
+  from: number;
+  to: number;
+}
+
+const groupBySignal = <T>(rows: readonly { signal_id: number }[], map: (r: never) => T) => {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const id = Number(r.signal_id);
+    let list = out.get(id);
+    if (!list) out.set(id, (list = []));
+    list.push(map(r as never));
+  }
+  return out;
+};
+
+/**
+ * Raw points of each span, oldest first, by signal. PostgreSQL reads all spans in one statement (a batch
+ * recomputes many counters at once; one round trip each was most of its time), SQLite one span a time.
+ */
+export async function readRawRanges(
+  db: Db,
+  dialect: Dialect,
+  spans: readonly Span[],
+): Promise<Map<number, Point[]>> {
+  if (dialect !== 'postgres') {
+    const out = new Map<number, Point[]>();
+    for (const s of spans) out.set(s.signal_id, await readRawRange(db, s.signal_id, s.from, s.to));
+    return out;
+  }
+  if (!spans.length) return new Map();
+  const { ids, from, to, min, max } = spanColumns(spans);
+  const { rows } = await sql<RawRow>`
+    select r.signal_id, r.ts, r.value
+    from telemetry_raw r
+    join unnest(${ids}::integer[], ${from}::bigint[], ${to}::bigint[]) as k(s, lo, hi)
+      on r.signal_id = k.s and r.ts >= k.lo and r.ts < k.hi
+    where r.ts >= ${min} and r.ts < ${max}
+    order by r.signal_id, r.ts`.execute(db);
+  return groupBySignal(rows, (r: RawRow) => ({ ts: Number(r.ts), value: Number(r.value) }));
+}
+
+/** Rollup rows of each span, oldest first, by signal (one statement on PostgreSQL, as readRawRanges). */
+export async function readRollupRanges(
+  db: Db,
+  dialect: Dialect,
+  resolution: RollupResolution,
+  spans: readonly Span[],
+): Promise<Map<number, RollupRow[]>> {
+  if (dialect !== 'postgres') {
+    const out = new Map<number, RollupRow[]>();
+    for (const s of spans)
+      out.set(s.signal_id, await readRollupRange(db, resolution, s.signal_id, s.from, s.to));
+    return out;
+  }
+  if (!spans.length) return new Map();
+  const { ids, from, to } = spanColumns(spans);
+  const { rows } = await sql<Record<string, unknown> & { signal_id: number }>`
+    select t.*
+    from ${sql.table(ROLLUP_TABLE[resolution])} t
+    join unnest(${ids}::integer[], ${from}::bigint[], ${to}::bigint[]) as k(s, lo, hi)
+      on t.signal_id = k.s and t.bucket >= k.lo and t.bucket < k.hi
+    order by t.signal_id, t.bucket`.execute(db);
+  return groupBySignal(rows, toRollup);
+}
+
+/**
+ * For each span, the rollup row just before `from` and the first one after `to` (see rollupNeighbours), by
+ * signal; one statement per direction on PostgreSQL.
+ */
+export async function rollupNeighboursOf(
+  db: Db,
+  dialect: Dialect,
+  resolution: RollupResolution,
+  spans: readonly Span[],
+): Promise<Map<number, { previous?: RollupRow; next?: RollupRow }>> {
+  const out = new Map<number, { previous?: RollupRow; next?: RollupRow }>();
+  if (dialect !== 'postgres') {
+    for (const s of spans)
+      out.set(s.signal_id, await rollupNeighbours(db, resolution, s.signal_id, s.from, s.to));
+    return out;
+  }
+  if (!spans.length) return out;
+  const table = sql.table(ROLLUP_TABLE[resolution]);
+  const { ids, from, to } = spanColumns(spans);
+  for (const s of spans) out.set(s.signal_id, {});
+  const { rows: previous } = await sql<Record<string, unknown> & { signal_id: number }>`
+    select p.* from unnest(${ids}::integer[], ${from}::bigint[]) as k(s, b)
+    cross join lateral (
+      select * from ${table} t where t.signal_id = k.s and t.bucket < k.b order by t.bucket desc limit 1
+    ) p`.execute(db);
+  for (const r of previous) out.get(Number(r.signal_id))!.previous = toRollup(r);
+  const { rows: next } = await sql<Record<string, unknown> & { signal_id: number }>`
+    select n.* from unnest(${ids}::integer[], ${to}::bigint[]) as k(s, b)
+    cross join lateral (
+      select * from ${table} t where t.signal_id = k.s and t.bucket > k.b order by t.bucket asc limit 1
+    ) n`.execute(db);
+  for (const r of next) out.get(Number(r.signal_id))!.next = toRollup(r);
+  return out;
+}
+
+function spanColumns(spans: readonly Span[]) {
+  const ids = spans.map((s) => s.signal_id);
+  const from = spans.map((s) => s.from);
+  const to = spans.map((s) => s.to);
+  return { ids, from, to, min: Math.min(...from), max: Math.max(...to) };
+}
+
 /** Raw points of one signal with ts in [from, to), oldest first. */
 export async function readRawRange(db: Db, signalId: number, from: number, to: number): Promise<Point[]> {
   const rows = await db
@@ -381,6 +500,22 @@ export async function upsertRollups(
   const updates = ROLLUP_COLUMNS.slice(2)
     .map((c) => `"${c}" = excluded."${c}"`)
     .join(',');
+  if (dialect === 'postgres') {
+    if (!rows.length) return;
+    // One array parameter a column (11) instead of 11 placeholders a row, which PostgreSQL parses and binds
+    // one by one: a batch from MQTT writes thousands of rows per resolution. PostgreSQL refuses to update
+    // a row twice in one statement, so each (signal, bucket) must come once (the store's rows do).
+    const col = <K extends keyof RollupRow>(key: K) => rows.map((r) => r[key]);
+    await sql`
+      insert into ${sql.table(table)} (${sql.raw(quoted)})
+      select * from unnest(
+        ${col('signal_id')}::integer[], ${col('bucket')}::bigint[], ${col('min')}::double precision[],
+        ${col('max')}::double precision[], ${col('sum')}::double precision[], ${col('count')}::integer[],
+        ${col('first')}::double precision[], ${col('first_ts')}::bigint[], ${col('last')}::double precision[],
+        ${col('last_ts')}::bigint[], ${col('delta')}::double precision[])
+      on conflict ("signal_id","bucket") do update set ${sql.raw(updates)}`.execute(db);
+    return;
+  }
   for (const part of chunks(rows, width, dialect)) {
     const params: unknown[] = [];
     for (const r of part) {

@@ -1,15 +1,8 @@
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 import type SQLite from 'better-sqlite3';
 import type { Db, Dialect } from '../db/database';
-import {
-  aggregateOf,
-  aggregatePoints,
-  mergeAggregates,
-  rollUp,
-  type Aggregate,
-  type Point,
-} from './aggregate';
-import { dayAlignedToHours, dayRange, floorBucket } from './buckets';
+import { aggregateOf, aggregatePoints, mergeAggregates, type Aggregate, type Point } from './aggregate';
+import { floorBucket } from './buckets';
 import { batchRollups, bucketerFor, dayBucketer } from './batch-rollups';
 import type { IngestCounts } from './ingest-counts';
 import type { PointToStore, StoredPoint, StoreOptions, StoreResult, TelemetryHub } from './telemetry-hub';
@@ -18,7 +11,6 @@ import { kyselyStoreIo, type StoreIo } from './store-io';
 import * as repo from './telemetry-store.repository';
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
-const HOUR = FIXED_BUCKET_MS['1h'];
 export interface Logger {
   error(obj: unknown, msg?: string): void;
 }
@@ -31,12 +23,15 @@ const byTs = (a: Point, b: Point) => a.ts - b.ts;
  * the latest value per signal, and the 5m/1h/1d rollups, all in one transaction per batch; listeners hear
  * about the inserted points after the commit.
  *
- * Rollups are kept two ways. A signal whose new points all come after its latest stored point (the normal
+ * Rollups are kept three ways. A signal whose new points all come after its latest stored point (the normal
  * case, and any backfill in order) is **appended**: the new points are aggregated per bucket at each
- * resolution and merged into the one existing bucket they may share — no raw reads. A signal with a point
- * at or before its latest one is **recomputed**: its touched 5-minute buckets from raw (for a counter also the
- * next stored bucket, whose first step changed), then the touched hours from 5m and days from 1h (from 5m in
- * zones whose days do not start on whole hours).
+ * resolution and merged into the one existing bucket they may share — no raw reads. A gauge (not a
+ * counter) with a point at or before its latest one is **merged** the same way into every bucket it
+ * touches: min, max, sum, count, first and last do not depend on the order points come in. A counter with
+ * such a point is **recomputed**: its touched 5-minute buckets from raw (with the next stored bucket, whose
+ * first step changed), then the touched hours and days from their stored rows, the new points and the
+ * change of their 5-minute deltas. MQTT over several connections delivers a device's messages slightly
+ * out of order during any backlog, so the last two are a hot path too (docs/benchmarks.md, MQTT).
  */
 export class TelemetryStore implements TelemetryHub {
   private readonly listeners = new Set<(points: readonly StoredPoint[]) => void>();
@@ -88,7 +83,7 @@ export class TelemetryStore implements TelemetryHub {
         conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
       if (rows.length === 0) return rows;
       await repo.lockRollups(trx, dialect);
-      await this.maintain(trx, io, rows, metaOf);
+      await this.maintain(io, rows, metaOf);
       return rows;
     });
     const duplicates = known.length - inserted.length;
@@ -193,7 +188,6 @@ export class TelemetryStore implements TelemetryHub {
 
   /** Latest values and rollups for the newly inserted rows (inside the batch's transaction). */
   private async maintain(
-    db: Db,
     io: StoreIo,
     rows: readonly repo.RawRow[],
     meta: ReadonlyMap<number, repo.SignalMeta>,
@@ -210,6 +204,7 @@ export class TelemetryStore implements TelemetryHub {
     const latest = await io.readLatest([...bySignal.keys()]);
     const newest: repo.RawRow[] = [];
     const append = new Map<number, Point[]>();
+    const merge = new Map<number, Point[]>();
     const recompute = new Map<number, Point[]>();
     for (const [signalId, list] of bySignal) {
       const last = list[list.length - 1]!;
@@ -217,22 +212,27 @@ export class TelemetryStore implements TelemetryHub {
       if (!before || last.ts > before.ts)
         newest.push({ signal_id: signalId, ts: last.ts, value: last.value });
       if (!before || list[0]!.ts > before.ts) append.set(signalId, list);
+      else if (!meta.get(signalId)!.is_counter) merge.set(signalId, list);
       else recompute.set(signalId, list);
     }
     await io.upsertLatest(newest);
     await io.upsertDeviceLastData(newestPerDevice(newest, meta));
-    if (append.size) await this.append(io, append, latest, meta);
-    for (const [signalId, list] of recompute)
-      await this.recompute(db, io, signalId, list, meta.get(signalId)!);
+    if (append.size || merge.size) await this.append(io, append, merge, latest, meta);
+    if (recompute.size) await this.recompute(io, recompute, meta);
   }
 
   /**
-   * New points after everything stored: aggregate each signal's in memory (batch-rollups.ts), read the one
-   * bucket per resolution they may share with stored data, and write one row per (signal, bucket).
+   * New points merged into the rollups without raw reads: each signal's aggregated in memory
+   * (batch-rollups.ts), the stored buckets they share read, merged, and one row written per (signal,
+   * bucket). `inOrder` signals' points all come after their latest stored one, so only the bucket of that
+   * point can already exist; `anyOrder` ones are gauges with points among stored ones, whose every touched
+   * bucket may exist — min, max, sum, count, first and last merge in any order (only a counter's delta
+   * depends on the points around, see recompute).
    */
   private async append(
     io: StoreIo,
-    bySignal: Map<number, Point[]>,
+    inOrder: Map<number, Point[]>,
+    anyOrder: Map<number, Point[]>,
     latest: Map<number, Point>,
     meta: ReadonlyMap<number, repo.SignalMeta>,
   ) {
@@ -243,22 +243,26 @@ export class TelemetryStore implements TelemetryHub {
       '1d': [],
     };
     const dayOfZone = new Map<string, (ts: number) => number>();
-    for (const [signalId, list] of bySignal) {
+    const add = (signalId: number, list: Point[], ordered: boolean) => {
       const m = meta.get(signalId)!;
       const before = latest.get(signalId);
       let dayOf = dayOfZone.get(m.time_zone);
       if (!dayOf) dayOfZone.set(m.time_zone, (dayOf = dayBucketer(m.time_zone)));
-      const buckets = batchRollups(list, m.is_counter, before?.value ?? null, dayOf);
+      const buckets = batchRollups(list, m.is_counter, ordered ? (before?.value ?? null) : null, dayOf);
       for (const resolution of RESOLUTIONS) {
-        for (const [bucket, agg] of buckets[resolution])
+        for (const [bucket, agg] of buckets[resolution]) {
           fresh[resolution].push({ signal_id: signalId, bucket, ...agg });
-        // Only the bucket of the latest stored point can already exist.
-        if (before) {
+          if (!ordered) shared[resolution].push({ signal_id: signalId, bucket });
+        }
+        // In order, only the bucket of the latest stored point can already exist.
+        if (ordered && before) {
           const bucket = bucketerFor(resolution, dayOf)(before.ts);
           if (buckets[resolution].has(bucket)) shared[resolution].push({ signal_id: signalId, bucket });
         }
       }
-    }
+    };
+    for (const [signalId, list] of inOrder) add(signalId, list, true);
+    for (const [signalId, list] of anyOrder) add(signalId, list, false);
     for (const resolution of RESOLUTIONS) {
       const rows = fresh[resolution];
       if (shared[resolution].length) {
@@ -283,55 +287,102 @@ export class TelemetryStore implements TelemetryHub {
     }
   }
 
-  /** Points among or before stored ones: rebuild the touched buckets of one signal from the level below. */
-  private async recompute(db: Db, io: StoreIo, signalId: number, list: Point[], m: repo.SignalMeta) {
-    const touched5 = new Set(list.map((p) => floorBucket(p.ts, FIVE_MIN)));
-    const first = Math.min(...touched5);
-    let last = Math.max(...touched5);
-    let previous: number | null = null;
-    if (m.is_counter) {
-      const around = await repo.rollupNeighbours(db, '5m', signalId, first, last);
-      previous = around.previous?.last ?? null;
-      // The next stored bucket's first step starts from a point that may have changed.
-      if (around.next) {
-        last = around.next.bucket;
-        touched5.add(last);
-      }
+  /**
+   * Counters with points among or before stored ones: a counter's delta depends on the point before each
+   * one, so the touched 5-minute buckets are rebuilt from raw (with the next stored bucket, whose first step
+   * may have changed, and every bucket between). Hours and days then take the new points merged in (min,
+   * max, sum, count, first, last) and the change of their 5-minute deltas, so that they are updated from the
+   * rows they already hold instead of re-read whole from the level below. All signals of the batch at once:
+   * a handful of statements per batch, not per signal (PostgreSQL pays a round trip each).
+   */
+  private async recompute(
+    io: StoreIo,
+    bySignal: Map<number, Point[]>,
+    meta: ReadonlyMap<number, repo.SignalMeta>,
+  ) {
+    const touched: repo.Span[] = [];
+    for (const [signalId, list] of bySignal) {
+      // Sorted by ts: the first and last point give the first and last touched bucket.
+      const first = floorBucket(list[0]!.ts, FIVE_MIN);
+      const last = floorBucket(list[list.length - 1]!.ts, FIVE_MIN);
+      touched.push({ signal_id: signalId, from: first, to: last });
     }
-    const raw = await repo.readRawRange(db, signalId, first, last + FIVE_MIN);
-    const fives = aggregatePoints(raw, (ts) => floorBucket(ts, FIVE_MIN), m.is_counter, previous);
+    const around = await io.rollupNeighbours('5m', touched);
+    const spans: repo.Span[] = touched.map((t) => {
+      // The next stored bucket's first step starts from a point that may have changed.
+      const last = around.get(t.signal_id)?.next?.bucket ?? t.to;
+      return { signal_id: t.signal_id, from: t.from, to: last + FIVE_MIN };
+    });
+    const raw = await io.readRawRanges(spans);
+    const stored = await io.readRollupRanges('5m', spans);
+
     const fiveRows: repo.RollupRow[] = [];
-    for (const [bucket, agg] of fives) {
-      // A counter's buckets between the touched ones may have a new first step: write them all.
-      if (m.is_counter || touched5.has(bucket)) fiveRows.push({ signal_id: signalId, bucket, ...agg });
+    /** Per signal, how much each 5-minute bucket's delta changed. */
+    const deltaChange = new Map<number, Map<number, number>>();
+    for (const { signal_id: signalId } of spans) {
+      const previous = around.get(signalId)?.previous?.last ?? null;
+      const fives = aggregatePoints(
+        raw.get(signalId) ?? [],
+        (ts) => floorBucket(ts, FIVE_MIN),
+        true,
+        previous,
+      );
+      const change = new Map<number, number>();
+      // Every stored bucket of the span still has its points (raw is only added to here).
+      for (const row of stored.get(signalId) ?? []) change.set(row.bucket, -(row.delta ?? 0));
+      for (const [bucket, agg] of fives) {
+        fiveRows.push({ signal_id: signalId, bucket, ...agg });
+        change.set(bucket, (change.get(bucket) ?? 0) + agg.delta!);
+      }
+      deltaChange.set(signalId, change);
     }
     await io.upsertRollups('5m', fiveRows);
 
-    const hours = new Set(fiveRows.map((r) => floorBucket(r.bucket, HOUR)));
-    const hourFrom = Math.min(...hours);
-    const hourTo = Math.max(...hours) + HOUR;
-    const hourly = rollUp(await repo.readRollupRange(db, '5m', signalId, hourFrom, hourTo), (b) =>
-      floorBucket(b, HOUR),
-    );
-    await io.upsertRollups('1h', rowsOf(signalId, hourly, hours));
-
-    const dayOf = dayBucketer(m.time_zone);
-    const days = new Set([...hours].map(dayOf));
-    const dayFrom = Math.min(...days);
-    const dayTo = dayRange(Math.max(...days), m.time_zone)[1];
-    // Hours tile a local day only where the zone's offset is a whole number of hours.
-    const source =
-      dayAlignedToHours(dayFrom, m.time_zone) && dayAlignedToHours(dayTo - 1, m.time_zone) ? '1h' : '5m';
-    const daily = rollUp(await repo.readRollupRange(db, source, signalId, dayFrom, dayTo), dayOf);
-    await io.upsertRollups('1d', rowsOf(signalId, daily, days));
+    const dayOfZone = new Map<string, (ts: number) => number>();
+    for (const resolution of ['1h', '1d'] as const) {
+      const wanted: { signal_id: number; bucket: number }[] = [];
+      const parts = new Map<number, { change: Map<number, number>; added: Map<number, Aggregate> }>();
+      for (const [signalId, list] of bySignal) {
+        const zone = meta.get(signalId)!.time_zone;
+        let dayOf = dayOfZone.get(zone);
+        if (!dayOf) dayOfZone.set(zone, (dayOf = dayBucketer(zone)));
+        const bucketOf = bucketerFor(resolution, dayOf);
+        const change = new Map<number, number>();
+        // A 5-minute bucket lies within one hour and one local day (zone offsets are whole quarter hours).
+        for (const [five, d] of deltaChange.get(signalId)!) {
+          const bucket = bucketOf(five);
+          change.set(bucket, (change.get(bucket) ?? 0) + d);
+        }
+        const added = aggregatePoints(list, bucketOf, false);
+        for (const bucket of new Set([...change.keys(), ...added.keys()]))
+          wanted.push({ signal_id: signalId, bucket });
+        parts.set(signalId, { change, added });
+      }
+      const old = new Map(
+        (await io.readRollupKeys(resolution, wanted)).map((r) => [`${r.signal_id}:${r.bucket}`, r]),
+      );
+      const rows: repo.RollupRow[] = [];
+      for (const { signal_id: signalId, bucket } of wanted) {
+        const { change, added } = parts.get(signalId)!;
+        const before = old.get(`${signalId}:${bucket}`);
+        const points = added.get(bucket);
+        const merged =
+          before && points
+            ? mergeAggregates(aggregateOf(before), points)
+            : before
+              ? aggregateOf(before)
+              : points;
+        if (!merged) continue;
+        rows.push({
+          signal_id: signalId,
+          bucket,
+          ...merged,
+          delta: (before?.delta ?? 0) + (change.get(bucket) ?? 0),
+        });
+      }
+      await io.upsertRollups(resolution, rows);
+    }
   }
-}
-
-function rowsOf(signalId: number, buckets: Map<number, Aggregate>, keep: Set<number>): repo.RollupRow[] {
-  const out: repo.RollupRow[] = [];
-  for (const [bucket, agg] of buckets)
-    if (keep.has(bucket)) out.push({ signal_id: signalId, bucket, ...agg });
-  return out;
 }
 
 /** The newest of these points per device. */

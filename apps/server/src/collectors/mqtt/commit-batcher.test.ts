@@ -66,6 +66,23 @@ describe('CommitBatcher', () => {
     ]);
   });
 
+  it('keeps filling a batch whose window ended while another commits, and sends it whole after (group commit)', async () => {
+    const { batches, store, hold } = recordingStore();
+    const batcher = new CommitBatcher(store, 5, 100);
+    const release = hold();
+    const first = batcher.enqueue([point(1)]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toEqual([[1]]);
+    const later = [batcher.enqueue([point(2)])];
+    await new Promise((r) => setTimeout(r, 20));
+    // Its window is over, but the store is busy: it takes more instead of queueing up.
+    later.push(batcher.enqueue([point(3)]), batcher.enqueue([point(4)]));
+    expect(batches).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
   it('rejects every message of a batch that could not be stored, and goes on with the next', async () => {
     const { batches, store } = recordingStore(2);
     const batcher = new CommitBatcher(store, 60_000, 2);

@@ -5,13 +5,13 @@
  * server is down and delivers it when it is back (MQTT 5 §3.1.2.4, §4.8.2).
  *
  * Acknowledged means stored: a message's PUBACK goes out only after the transaction that holds its points
- * has committed. mqtt.js sends the PUBACK of a QoS 1 message when `client.handleMessage(packet, callback)`
- * calls back, and parses the connection's next packet only then (client.js `work`/`nextTickWork`; the
- * publish handler's `customHandleAcks` and `handleMessage` are both in that chain), so one connection holds
- * exactly one message at a time. Hence several connections in one share group: the broker hands each
- * message to one of them, each holds one, and the commit batcher stores the messages of all of them in one
- * transaction (up to `maxBatchMessages`, or `batchWindowMs` after the first), then acknowledges each. While
- * one batch commits the connections outside it fill the next.
+ * has committed. mqtt.js would send the PUBACK when `handleMessage` calls back and read the connection's
+ * next packet only then, which holds a connection to one message at a time; the collector instead lets
+ * mqtt.js read on at once and writes the PUBACKs itself after the commit (puback-queue.ts). Each
+ * connection thus holds up to its Receive Maximum of messages, and the commit batcher stores the messages
+ * of all connections together (up to `maxBatchMessages`, `batchWindowMs` after the first, longer while the
+ * previous batch commits), then acknowledges each. The connections share the load and let several server
+ * nodes share one group.
  *
  * A server that dies between receipt and commit, or between commit and PUBACK, gets the message again on
  * the next connection of that client id; one already committed comes back as a duplicate, which the
@@ -24,6 +24,7 @@ import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import { RateLimitedWarn, type CollectorContext, type CollectorLog } from '../collector-context';
 import { loadTopicDevice, type TopicDevice } from '../collectors.repository';
 import { CommitBatcher } from './commit-batcher';
+import { PubackQueue } from './puback-queue';
 import {
   BROKER_DROPPED_TOPIC,
   brokerDroppedCount,
@@ -41,15 +42,18 @@ export interface MqttCollectorOptions {
   /** Broker and client id; default config.mqtt. Connection i > 0 uses `{clientId}-{i}`. */
   url?: string;
   clientId?: string;
-  /** Connections in the share group, each holding one message at a time; default config.mqtt (16). */
+  /** Connections in the share group; default config.mqtt (16). */
   connections?: number;
   /** Shared-subscription group; every node of one deployment uses the same; default config.mqtt. */
   shareGroup?: string;
-  /** A batch is stored when it holds this many messages … (default: half the connections) */
+  /** A batch is stored when it holds this many messages … (default 2,000) */
   maxBatchMessages?: number;
   /** … or this long after its first message (ms). */
   batchWindowMs?: number;
-  /** Messages the broker may send a connection ahead of its PUBACKs (MQTT 5 Receive Maximum). */
+  /**
+   * Messages the broker may send a connection ahead of its PUBACKs (MQTT 5 Receive Maximum; Mosquitto
+   * also caps it at its max_inflight_messages). Connections × this bounds the messages in hand.
+   */
   receiveMaximum?: number;
   /** How long the broker keeps a connection's session while it is away (s). */
   sessionExpiryS?: number;
@@ -95,6 +99,8 @@ export interface MqttCollector {
 
 /** A key the cache does not know triggers a re-read of the device at most this often. */
 const REFRESH_ON_MISS_MS = 1000;
+/** What the collector tells mqtt.js instead of "acknowledge": the PUBACK comes later, from puback-queue.ts. */
+const HELD = new Error('acknowledged after commit');
 /** Default session expiry: a week, so that a long outage of the server loses nothing the broker holds. */
 const SESSION_EXPIRY_S = 7 * 86_400;
 
@@ -109,7 +115,7 @@ export function startMqttCollector(
   if (!url || !clientId) throw new Error('startMqttCollector needs config.mqtt');
   const connections = options.connections ?? ctx.config.mqtt?.connections ?? 16;
   const shareGroup = options.shareGroup ?? ctx.config.mqtt?.shareGroup ?? 'solar';
-  const maxBatchMessages = options.maxBatchMessages ?? Math.max(1, Math.ceil(connections / 2));
+  const maxBatchMessages = options.maxBatchMessages ?? 2_000;
   const ttl = options.deviceCacheTtlMs ?? 10_000;
   const topics = telemetryTopics(options.topicRoot ?? 'solar');
   const filter = sharedFilter(shareGroup, topics.filter);
@@ -197,6 +203,7 @@ export function startMqttCollector(
   // --- The connections ---
   const inHand = new Set<Promise<void>>();
   const clients: MqttClient[] = [];
+  const ackQueues: PubackQueue[] = [];
   const subscribed = new Set<number>();
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
@@ -223,6 +230,8 @@ export function startMqttCollector(
       // answers sessionPresent: the collector then stayed connected and received nothing ever again.
       resubscribe: false,
     });
+    // The PUBACKs of this connection, written after the commit (see the module comment).
+    const acks = new PubackQueue(() => (client.connected ? client.stream : undefined));
     client.handleMessage = (packet, callback) => {
       const dropped = brokerDroppedCount(packet.topic, packet.payload);
       if (dropped !== undefined) {
@@ -235,19 +244,26 @@ export function startMqttCollector(
         callback(new Error('collector stopping'));
         return;
       }
+      // QoS 1 (the subscription's): held until stored, mqtt.js reads on meanwhile. QoS 0 has no PUBACK.
+      const entry =
+        packet.qos === 1 && packet.messageId !== undefined ? acks.receive(packet.messageId) : undefined;
       const work = handle(packet).then(
         () => {
-          if (!aborted) callback();
+          if (entry) acks.settle(entry, !aborted);
         },
         (error: unknown) => {
           // Only a batch that failed for good lands here: leave it unacknowledged.
           log.error({ err: error, topic: packet.topic }, 'mqtt: message not stored');
-          if (!aborted) callback(error instanceof Error ? error : new Error(String(error)));
+          if (entry) acks.settle(entry, false);
         },
       );
       inHand.add(work);
       void work.finally(() => inHand.delete(work));
+      // An error makes mqtt.js skip its own PUBACK and read the next packet (puback-queue.ts).
+      callback(entry ? HELD : undefined);
     };
+    ackQueues.push(acks);
+    client.on('close', () => acks.reset());
     client.on('connect', (connack) => {
       log.info({ url, clientId: id, sessionPresent: connack.sessionPresent }, 'mqtt: connected');
       // Every time, even when the session is present: subscribing again to the same filter replaces the
@@ -285,6 +301,8 @@ export function startMqttCollector(
       stopping = true;
       await batcher.flush().catch(() => undefined);
       await Promise.allSettled([...inHand]);
+      // The PUBACKs of what was stored go out before the DISCONNECT.
+      for (const acks of ackQueues) acks.drain();
       await Promise.all(clients.map((c) => c.endAsync()));
     },
     async abort() {
