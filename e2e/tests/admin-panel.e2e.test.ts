@@ -94,6 +94,8 @@ describe('the admin panel', () => {
         t('en_US', 'admin.health.mqtt.notConfigured'),
         30_000,
       );
+      // So is the Modbus poller's (turned off on this server: the demo's devices are simulated in process).
+      await expectText(page.getByTestId('modbus-health'), t('en_US', 'admin.health.modbus.notConfigured'));
       // At 390 px the last tab sits half under the tab bar's "more" button: a click event on the tab itself.
       await page.getByRole('tab', { name: t('en_US', 'admin.tabs.backup') }).dispatchEvent('click');
       await page.getByTestId('backup-download').waitFor({ timeout: 30_000 });

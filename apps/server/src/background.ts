@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startLeasedModbusPoller } from './collectors/modbus/leased-poller';
+import { modbusCollectorStatus, startLeasedModbusPoller } from './collectors/modbus/leased-poller';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import { runWhileLeader } from './cluster/lease';
@@ -44,6 +44,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
         startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false }),
       )
     : undefined;
+  if (modbus) ctx.collectors.modbus = modbusCollectorStatus(ctx.lease, modbus);
   // The live engine judges what arrives once the history is written and worked into the demo's faults.
   let stopping = false;
   const alarms = (simulator?.backfilled ?? Promise.resolve(false)).then(async (wroteHistory) => {
@@ -97,6 +98,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       await modbus?.stop();
       await mqtt?.stop();
       delete ctx.collectors.mqtt;
+      delete ctx.collectors.modbus;
       // Last, so that what is raised while the rest shuts down is still mailed.
       await alarmNotifications.stop();
     },

@@ -195,13 +195,7 @@ export type CollectionHealthItem = z.infer<typeof collectionHealthItem>;
 export const collectionHealthAnswer = z.object({
   generated_at: z.string(),
   items: z.array(collectionHealthItem),
-  /**
-   * Collector states (MQTT connection, broker drops, Modbus poll timings): filled by the collectors'
-   * own health reporting (issue 13, MQTT part); empty until then.
-   */
-  collectors: z.array(
-    z.object({ name: z.string(), state: z.string(), detail: z.record(z.string(), z.unknown()) }),
-  ),
+  // The collectors' own states (MQTT connections, broker drops, Modbus poll timings): GET health/collectors.
 });
 export type CollectionHealthAnswer = z.infer<typeof collectionHealthAnswer>;
 

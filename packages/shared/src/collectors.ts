@@ -44,14 +44,57 @@ export const mqttCollectorHealth = z.object({
 });
 export type MqttCollectorHealth = z.infer<typeof mqttCollectorHealth>;
 
-/** GET /api/health/collectors: the collectors that run; `mqtt` is null when no broker is configured. */
-export const collectorsHealthAnswer = z.object({ mqtt: mqttCollectorHealth.nullable() });
-export type CollectorsHealth = z.infer<typeof collectorsHealthAnswer>;
-
 /** Polls missed in a row after which a device is in communication loss. */
 export const COMM_LOSS_MISSED_POLLS = 3;
 export const COMM_STATES = ['online', 'lost', 'unknown'] as const;
 export type CommState = (typeof COMM_STATES)[number];
+
+/** How many of a device's most recent polls its poll-time figures describe. */
+export const MODBUS_POLL_WINDOW = 60;
+
+/**
+ * One Modbus device as its poller sees it: communication state and how long its polls take (the time from the
+ * first register read to the last answer or timeout, over its last MODBUS_POLL_WINDOW polls), so a slow or
+ * hanging device shows before it is lost.
+ */
+export const modbusDevicePolling = z.object({
+  device_id: z.number().int(),
+  plant_id: z.number().int(),
+  /** Null only for a plant deleted since the poller last read its devices. */
+  plant_name: z.string().nullable(),
+  device_name: z.string(),
+  state: z.enum(COMM_STATES),
+  poll_interval_s: z.number().int(),
+  /** Polls since the poller started polling it on this node, and of those the ones without an answer. */
+  polls: z.number().int(),
+  failed_polls: z.number().int(),
+  last_poll_at: z.string().nullable(),
+  last_poll_ms: z.number().nullable(),
+  p95_poll_ms: z.number().nullable(),
+  max_poll_ms: z.number().nullable(),
+  last_error: z.string().nullable(),
+});
+export type ModbusDevicePolling = z.infer<typeof modbusDevicePolling>;
+
+/**
+ * The Modbus poller: it polls on one node of a cluster only, the holder of the jobs lease (`polling_here`);
+ * the devices and their timings are this node's, so they are empty on the others.
+ */
+export const modbusCollectorHealth = z.object({
+  polling_here: z.boolean(),
+  devices: z.array(modbusDevicePolling),
+});
+export type ModbusCollectorHealth = z.infer<typeof modbusCollectorHealth>;
+
+/**
+ * GET /api/health/collectors: the collectors that run; `mqtt` is null when no broker is configured, `modbus`
+ * when the poller is turned off (MODBUS_POLLER=false).
+ */
+export const collectorsHealthAnswer = z.object({
+  mqtt: mqttCollectorHealth.nullable(),
+  modbus: modbusCollectorHealth.nullable(),
+});
+export type CollectorsHealth = z.infer<typeof collectorsHealthAnswer>;
 
 /** SunSpec models the product ships signal mappings for. */
 export const SUNSPEC_SHIPPED_MODELS = Object.keys(SUNSPEC_MODELS).map(Number);

@@ -1,4 +1,4 @@
-import type { MqttCollectorHealth } from '@solar/shared';
+import type { ModbusCollectorHealth, MqttCollectorHealth } from '@solar/shared';
 
 /**
  * The collectors that run in the background, for the health route: built empty in buildApp, filled by
@@ -6,4 +6,5 @@ import type { MqttCollectorHealth } from '@solar/shared';
  */
 export interface RunningCollectors {
   mqtt?: { health(): MqttCollectorHealth };
+  modbus?: { health(): ModbusCollectorHealth };
 }

@@ -1,4 +1,5 @@
 import { runWhileLeader, type Lease } from '../../cluster/lease';
+import type { ModbusCollectorHealth } from '@solar/shared';
 import type { CollectorLog } from '../collector-context';
 import type { DeviceStateEvent, ModbusPoller } from './modbus-poller';
 
@@ -52,6 +53,7 @@ export async function startLeasedModbusPoller(
       await leader.stop();
     },
     states: () => current?.states() ?? new Map(),
+    polling: () => current?.polling() ?? [],
     reload: () => current?.reload() ?? Promise.resolve(),
     onDeviceState(listener) {
       listeners.add(listener);
@@ -59,3 +61,11 @@ export async function startLeasedModbusPoller(
     },
   };
 }
+
+/** The poller's part of GET health/collectors: whether this node polls, and its devices' poll times. */
+export const modbusCollectorStatus = (
+  lease: Pick<Lease, 'isHeld'>,
+  poller: Pick<ModbusPoller, 'polling'>,
+): { health(): ModbusCollectorHealth } => ({
+  health: () => ({ polling_here: lease.isHeld(), devices: poller.polling() }),
+});

@@ -5,7 +5,12 @@
  * is kept in `device_status` and announced in-process with `onDeviceState` (the alarms raise
  * "communication loss" from it).
  */
-import { COMM_LOSS_MISSED_POLLS, type CommState } from '@solar/shared';
+import {
+  COMM_LOSS_MISSED_POLLS,
+  MODBUS_POLL_WINDOW,
+  type CommState,
+  type ModbusDevicePolling,
+} from '@solar/shared';
 import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { CollectorContext, CollectorLog } from '../collector-context';
@@ -77,6 +82,32 @@ export interface ModbusPoller {
   reload(): Promise<void>;
   /** Calls `listener` on every state change; returns the unsubscribe function. Listener errors are logged. */
   onDeviceState(listener: (event: DeviceStateEvent) => void): () => void;
+  /** Every device polled now with its state and poll times (the admin's collection health). */
+  polling(): ModbusDevicePolling[];
+}
+
+/** How long a device's recent polls took, and how many there were. */
+class PollTimes {
+  polls = 0;
+  failed = 0;
+  lastAt: number | null = null;
+  private readonly recent: number[] = [];
+
+  add(ms: number, answered: boolean, at: number): void {
+    this.polls++;
+    if (!answered) this.failed++;
+    this.lastAt = at;
+    this.recent.push(ms);
+    if (this.recent.length > MODBUS_POLL_WINDOW) this.recent.shift();
+  }
+
+  /** Last, 95th percentile (nearest rank) and longest of the recent polls, in ms; null before the first. */
+  figures(): { last: number | null; p95: number | null; max: number | null } {
+    if (!this.recent.length) return { last: null, p95: null, max: null };
+    const sorted = [...this.recent].sort((a, b) => a - b);
+    const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1]!;
+    return { last: this.recent[this.recent.length - 1]!, p95, max: sorted[sorted.length - 1]! };
+  }
 }
 
 interface Loop {
@@ -90,6 +121,7 @@ interface Loop {
   timer: NodeJS.Timeout | undefined;
   running: Promise<void> | undefined;
   stopped: boolean;
+  times: PollTimes;
 }
 
 /** One connection per address and timeout: gateways and multi-unit servers often take a single client. */
@@ -188,6 +220,7 @@ export function startModbusPoller(
   const pollOnce = async (loop: Loop) => {
     const { device, plan, client } = loop;
     const at = ctx.now();
+    const startedMs = performance.now();
     const results: ReadResult[] = [];
     for (const read of plan.reads) {
       if (loop.stopped || results.some((r) => r.kind === 'transport')) {
@@ -212,6 +245,8 @@ export function startModbusPoller(
     }
     if (loop.stopped) return;
     const outcome = judgePoll(results);
+    // The device's own time: the reads, not the storing after them.
+    loop.times.add(Math.round((performance.now() - startedMs) * 10) / 10, outcome.answered, at);
     if (!outcome.answered) {
       await setStatus(loop, statusAfterPoll(loop.status, outcome, at, lossAfter), at);
       return;
@@ -304,6 +339,7 @@ export function startModbusPoller(
         timer: undefined,
         running: undefined,
         stopped: false,
+        times: new PollTimes(),
       };
       loops.set(device.id, loop);
       fingerprints.set(device.id, deviceFingerprint(device));
@@ -354,6 +390,27 @@ export function startModbusPoller(
     onDeviceState(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    polling() {
+      return [...loops.values()].map(({ device, status, times }) => {
+        const { last, p95, max } = times.figures();
+        return {
+          device_id: device.id,
+          plant_id: device.plant_id,
+          // The health route names the plant; the poller knows only its id.
+          plant_name: null,
+          device_name: device.name,
+          state: status.comm_state,
+          poll_interval_s: device.poll_interval_s,
+          polls: times.polls,
+          failed_polls: times.failed,
+          last_poll_at: times.lastAt === null ? null : new Date(times.lastAt).toISOString(),
+          last_poll_ms: last,
+          p95_poll_ms: p95,
+          max_poll_ms: max,
+          last_error: status.last_error,
+        };
+      });
     },
   };
 }

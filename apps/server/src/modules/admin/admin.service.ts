@@ -83,7 +83,7 @@ export class AdminService {
     });
     // Problems first, then the list's own order (plant, device); the sort is stable.
     items.sort((a, b) => Number(b.has_problem) - Number(a.has_problem));
-    return { generated_at: new Date(now).toISOString(), items, collectors: [] };
+    return { generated_at: new Date(now).toISOString(), items };
   }
 
   async ingestKeys(actor: Actor): Promise<AdminIngestKeyList> {

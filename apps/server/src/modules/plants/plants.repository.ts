@@ -157,3 +157,14 @@ export async function countDevices(db: Db, plantId: number): Promise<number> {
 export async function deletePlant(db: Db, id: number): Promise<void> {
   await db.deleteFrom('plants').where('id', '=', id).execute();
 }
+
+/** Names of these plants by id (for answers that list devices of any plant, such as the collectors' health). */
+export async function plantNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('plants')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  CollectorsHealth,
   Device,
   IngestCountsAnswer,
   LatestValue,
@@ -14,6 +15,7 @@ import {
   type SunSpecServer,
   type SunSpecUnit,
 } from '@solar/simulator';
+import { modbusCollectorStatus } from '../../collectors/modbus/leased-poller';
 import { startModbusPoller, type DeviceStateEvent } from '../../collectors/modbus/modbus-poller';
 import { startFakeModbusServer, type FakeModbusServer } from '../../collectors/test/fake-modbus-server';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
@@ -259,6 +261,34 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
             .executeTakeFirstOrThrow()
         ).comm_state;
       await until(async () => (await commState()) === 'lost');
+
+      // The admin sees each device's poll times: the silent one waits out its 300 ms timeout on every poll,
+      // the meter answers at once; the operator may not look.
+      t.ctx.collectors.modbus = modbusCollectorStatus(t.ctx.lease, poller);
+      const health = await t.http.get('/api/health/collectors', { token: admin.token });
+      expect(health.statusCode, health.body).toBe(200);
+      const modbus = health.json<CollectorsHealth>().modbus!;
+      expect(modbus.polling_here).toBe(t.ctx.lease.isHeld());
+      const silent = modbus.devices.find((d) => d.device_id === inverter.id)!;
+      const answering = modbus.devices.find((d) => d.device_id === meter.id)!;
+      expect(silent).toMatchObject({
+        state: 'lost',
+        device_name: inverter.name,
+        plant_id: tree.plantId,
+        plant_name: expect.any(String),
+        poll_interval_s: 1,
+      });
+      expect(silent.failed_polls).toBeGreaterThanOrEqual(3);
+      expect(silent.polls).toBeGreaterThan(silent.failed_polls);
+      expect(silent.max_poll_ms).toBeGreaterThanOrEqual(250);
+      expect(silent.last_poll_ms).toBeGreaterThanOrEqual(250);
+      expect(silent.last_error).toBeTruthy();
+      expect(answering).toMatchObject({ state: 'online', failed_polls: 0 });
+      expect(answering.p95_poll_ms).toBeLessThan(250);
+      expect(Date.parse(answering.last_poll_at!)).toBeGreaterThan(Date.now() - 10_000);
+      const panelViewer = await makeUser(t, { permissions: pairs(['admin_panel'], ['view']) });
+      expect((await t.http.get('/api/health/collectors', { token: panelViewer.token })).statusCode).toBe(403);
+      delete t.ctx.collectors.modbus;
       expect(
         events.some((e) => e.deviceId === inverter.id && e.state === 'lost' && e.previous === 'online'),
       ).toBe(true);

@@ -5,7 +5,12 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
-import type { CollectionHealthItem, MqttCollectorHealth } from '@solar/shared';
+import type {
+  CollectionHealthItem,
+  ModbusCollectorHealth,
+  ModbusDevicePolling,
+  MqttCollectorHealth,
+} from '@solar/shared';
 import { useIsAdmin } from '../../../lib/permissions';
 import { useCollectionHealth, useCollectorsHealth } from '../api/fleet';
 
@@ -48,6 +53,99 @@ function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
   );
 }
 
+/** A Modbus device not answering, or whose polls take more than half its interval at p95. */
+const pollingProblem = (d: ModbusDevicePolling) =>
+  d.state !== 'online' || (d.p95_poll_ms ?? 0) > d.poll_interval_s * 500;
+
+/** The Modbus poller: whether this node polls, and each device's poll times, slow and silent ones first. */
+function ModbusState({ modbus }: { modbus: ModbusCollectorHealth | null }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language.replace('_', '-');
+  const ms = (value: number | null) =>
+    value === null ? '—' : t('admin.health.modbus.ms', { value: value.toLocaleString(locale) });
+  if (!modbus)
+    return (
+      <Alert
+        type="info"
+        showIcon
+        data-testid="modbus-health"
+        message={t('admin.health.modbus.notConfigured')}
+      />
+    );
+  if (!modbus.polling_here)
+    return (
+      <Alert type="info" showIcon data-testid="modbus-health" message={t('admin.health.modbus.elsewhere')} />
+    );
+  if (modbus.devices.length === 0)
+    return <Alert type="info" showIcon data-testid="modbus-health" message={t('admin.health.modbus.none')} />;
+  const devices = [...modbus.devices].sort(
+    (a, b) =>
+      Number(pollingProblem(b)) - Number(pollingProblem(a)) || (b.p95_poll_ms ?? 0) - (a.p95_poll_ms ?? 0),
+  );
+  const problems = devices.filter(pollingProblem).length;
+  const columns: ColumnsType<ModbusDevicePolling> = [
+    {
+      key: 'device',
+      title: t('admin.health.device'),
+      render: (_, d) => (
+        <>
+          <div>{d.device_name}</div>
+          <Typography.Text type="secondary">{d.plant_name}</Typography.Text>
+        </>
+      ),
+    },
+    {
+      key: 'state',
+      title: t('admin.health.communication'),
+      render: (_, d) => (
+        <Tag color={d.state === 'online' ? 'green' : d.state === 'lost' ? 'red' : 'default'}>
+          {t(`admin.health.state.${d.state}`)}
+        </Tag>
+      ),
+    },
+    {
+      key: 'last',
+      title: t('admin.health.modbus.lastPoll'),
+      align: 'right',
+      render: (_, d) => ms(d.last_poll_ms),
+    },
+    { key: 'p95', title: t('admin.health.modbus.p95'), align: 'right', render: (_, d) => ms(d.p95_poll_ms) },
+    { key: 'max', title: t('admin.health.modbus.max'), align: 'right', render: (_, d) => ms(d.max_poll_ms) },
+    {
+      key: 'failed',
+      title: t('admin.health.modbus.failed'),
+      align: 'right',
+      render: (_, d) => `${d.failed_polls.toLocaleString(locale)} / ${d.polls.toLocaleString(locale)}`,
+    },
+    {
+      key: 'interval',
+      title: t('admin.health.modbus.interval'),
+      align: 'right',
+      responsive: ['md'],
+      render: (_, d) => t('admin.health.modbus.seconds', { value: d.poll_interval_s }),
+    },
+  ];
+  return (
+    <Space direction="vertical" size="small" style={{ width: '100%' }} data-testid="modbus-health">
+      <Alert
+        type={problems ? 'warning' : 'success'}
+        showIcon
+        message={t('admin.health.modbus.summary', { devices: devices.length, problems })}
+      />
+      <Table<ModbusDevicePolling>
+        rowKey="device_id"
+        size="small"
+        data-testid="modbus-table"
+        columns={columns}
+        dataSource={devices}
+        scroll={{ x: 'max-content' }}
+        rowClassName={(d) => (pollingProblem(d) ? 'admin-health-problem' : '')}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+      />
+    </Space>
+  );
+}
+
 /** Data collection health per device, problems first (the server's order). */
 export function CollectionHealth() {
   const { t, i18n } = useTranslation();
@@ -57,6 +155,8 @@ export function CollectionHealth() {
   const mqtt = collectors.data ? <MqttState mqtt={collectors.data.mqtt} /> : null;
   // Problems first: a broken broker connection above the devices, a healthy one below them.
   const mqttFirst = collectors.data?.mqtt ? mqttProblem(collectors.data.mqtt) : false;
+  const modbus = collectors.data ? <ModbusState modbus={collectors.data.modbus} /> : null;
+  const modbusFirst = collectors.data?.modbus?.devices.some(pollingProblem) ?? false;
   const locale = i18n.language.replace('_', '-');
   const items = query.data?.items ?? [];
   const problems = items.filter((i) => i.has_problem).length;
@@ -115,6 +215,7 @@ export function CollectionHealth() {
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       {mqttFirst && mqtt}
+      {modbusFirst && modbus}
       {query.data && (
         <Alert
           type={problems ? 'warning' : 'success'}
@@ -134,21 +235,7 @@ export function CollectionHealth() {
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
       />
       {!mqttFirst && mqtt}
-      {/* Collector states (MQTT connection, broker drops, Modbus poll timings) are listed here once the
-          collectors report them (collectors in the answer). */}
-      {(query.data?.collectors.length ?? 0) > 0 && (
-        <Table
-          rowKey="name"
-          size="small"
-          data-testid="collectors-table"
-          dataSource={query.data?.collectors}
-          columns={[
-            { key: 'name', dataIndex: 'name', title: t('admin.health.collector') },
-            { key: 'state', dataIndex: 'state', title: t('admin.health.communication') },
-          ]}
-          pagination={false}
-        />
-      )}
+      {!modbusFirst && modbus}
     </Space>
   );
 }
