@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
+import { readCookie } from './cookies';
 
 let once: Promise<string | null> | null = null;
 
@@ -9,7 +11,11 @@ let once: Promise<string | null> | null = null;
  */
 async function fetchLogoUrl(): Promise<string | null> {
   try {
-    const response = await fetch('/api/settings/public', { headers: { Accept: 'application/json' } });
+    // Like every API call (spec), it carries the anti-forgery header when the cookie is there.
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const xsrf = readCookie(document.cookie, XSRF_COOKIE);
+    if (xsrf) headers[XSRF_HEADER] = xsrf;
+    const response = await fetch('/api/settings/public', { headers, credentials: 'include' });
     if (!response.ok) return null;
     const body = (await response.json()) as { logo_url?: unknown };
     // Only our own logo route: the answer is ours, but an image source is worth one check.
