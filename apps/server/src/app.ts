@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
-import { ensureSchema, openDatabase } from './db/database';
+import { ensureSchema, openDatabase, type OpenOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
@@ -62,11 +62,13 @@ export interface BuildOptions {
   now?: () => number;
   /** Interval and batch of the scheduled reports' runner (defaults: the runner's). */
   reportSchedules?: ReportScheduleRunnerOptions;
+  /** Told of every database statement (Kysely's log hook): tests count a request's round trips with it. */
+  onQuery?: OpenOptions['onQuery'];
 }
 
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
-  const handle = openDatabase(config.database);
+  const handle = openDatabase(config.database, { onQuery: options.onQuery });
   const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
   if (schema) await ensureSchema(handle, schema);
   await migrateToLatest(handle, schema);
@@ -231,6 +233,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const ingestKeys = new IngestKeysService(ctx);
   await app.register(authPlugin, {
     db: ctx.db,
+    dialect: handle.dialect,
     tokens: ctx.tokens,
     verifyIngestKey: (key) => ingestKeys.verify(key),
     sessionSeen: (sessionId) => ctx.sessions.seen(sessionId),

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config';
 import type { Database } from './schema';
@@ -47,8 +47,14 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
+/** What tests may watch: `onQuery` is told of every statement (Kysely's log hook), e.g. to count round trips. */
+export interface OpenOptions {
+  onQuery?: (event: LogEvent) => void;
+}
+
 /** Opens the embedded SQLite database (WAL) or a PostgreSQL pool, as the configuration says. */
-export function openDatabase(config: AppConfig['database']): DatabaseHandle {
+export function openDatabase(config: AppConfig['database'], options: OpenOptions = {}): DatabaseHandle {
+  const log = options.onQuery ? { log: options.onQuery } : {};
   if (config.dialect === 'sqlite') {
     const sqlite = new SQLite(config.file);
     sqlite.pragma('journal_mode = WAL');
@@ -60,7 +66,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
     );
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log });
     return {
       db,
       dialect: 'sqlite',
@@ -86,7 +92,7 @@ export function openDatabase(config: AppConfig['database']): DatabaseHandle {
     // A database that does not answer fails the request (503, plugins/errors.ts) instead of queueing it forever.
     connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
   const handle: DatabaseHandle = {
     db,
     dialect: 'postgres',

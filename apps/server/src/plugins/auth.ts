@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { E, hasPermission, type Method, type Page, type Permission, type UserUnit } from '@solar/shared';
-import type { Db } from '../db/database';
+import type { Db, Dialect } from '../db/database';
 import type { TokenService } from '../lib/tokens';
 import { sendProblem } from './errors';
-import { findRolePermissions, findSessionUser, findUserUnits } from './session.repository';
+import { findSessionCaller } from './session.repository';
 
 /**
  * Who may call a route. Every /api route declares one in `config.access`; the server refuses to start
@@ -110,6 +110,8 @@ export const authPlugin = fp(
     app: FastifyInstance,
     options: {
       db: Db;
+      /** Picks the JSON functions of the one statement that loads the caller (session.repository.ts). */
+      dialect: Dialect;
       tokens: TokenService;
       /** Checks an X-Api-Key ingest key; without it `ingest` routes take user tokens only. */
       verifyIngestKey?: (key: string) => Promise<IngestPrincipal | null>;
@@ -117,7 +119,7 @@ export const authPlugin = fp(
       sessionSeen?: (sessionId: string) => void;
     },
   ) => {
-    const { db, tokens, verifyIngestKey, sessionSeen } = options;
+    const { db, dialect, tokens, verifyIngestKey, sessionSeen } = options;
     app.decorateRequest('caller', null);
     app.decorateRequest('ingestKey', null);
     app.decorate('accessTable', [] as AccessEntry[]);
@@ -141,15 +143,14 @@ export const authPlugin = fp(
       if (!token) return null;
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const user = await findSessionUser(db, Number(claims.sub));
+      // One statement, one round trip: the user with its permissions and units (issue 11). No cache, so a
+      // password change, deactivation, role, company or unit change or revocation counts on the next request.
+      const user = await findSessionCaller(db, dialect, Number(claims.sub));
       // The version ends tokens issued before a password change even within the same second, where the
       // whole-second iat cannot tell them apart (issue 13, hole 1).
       if (!user || !user.isActive || claims.version !== user.tokenVersion) return null;
       if (claims.iat < user.tokensValidAfter) return null;
-      const [permissions, units] = await Promise.all([
-        findRolePermissions(db, user.roleId),
-        findUserUnits(db, user.id),
-      ]);
+      const { permissions, units } = user;
       if (claims.sessionId !== undefined) sessionSeen?.(claims.sessionId);
       return {
         userId: user.id,

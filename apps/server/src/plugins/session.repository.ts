@@ -1,4 +1,5 @@
-import type { Db } from '../db/database';
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../db/database';
 import type { Method, Page, Permission, UserUnit } from '@solar/shared';
 
 export interface SessionRow {
@@ -47,6 +48,86 @@ export async function findSessionUser(db: Db, userId: number): Promise<SessionRo
       companyId: row.company_id,
     }
   );
+}
+
+/** The session user with what a request's checks need: its role's permissions and its units. */
+export interface SessionCallerRow extends SessionRow {
+  permissions: Permission[];
+  units: UserUnit[];
+}
+
+/**
+ * The session user, its role's permissions and its units in ONE statement: one database round trip per
+ * authenticated request (issue 11), read from one snapshot, so the permissions always belong to the role
+ * the row names. Nothing is cached: every change (password, deactivation, role, company, units, revoked
+ * sessions) is seen by the very next request. The two lists come back as JSON arrays of [a, b] pairs,
+ * aggregated by a correlated subquery each (no join, which would multiply permissions by units).
+ */
+export async function findSessionCaller(
+  db: Db,
+  dialect: Dialect,
+  userId: number,
+): Promise<SessionCallerRow | undefined> {
+  // Permissions in (page, method) order under the database's collation, as findRolePermissions returns them.
+  const permissions =
+    dialect === 'postgres'
+      ? sql<unknown>`(select coalesce(json_agg(json_build_array(rp.page, rp.method) order by rp.page, rp.method), '[]')
+          from role_permissions rp where rp.role_id = users.role_id)`
+      : sql<unknown>`(select json_group_array(json_array(rp.page, rp.method))
+          from (select page, method from role_permissions where role_id = users.role_id order by page, method) rp)`;
+  const units =
+    dialect === 'postgres'
+      ? sql<unknown>`(select coalesce(json_agg(json_build_array(uu.unit_type, uu.unit_id)), '[]')
+          from user_units uu where uu.user_id = users.id)`
+      : sql<unknown>`(select json_group_array(json_array(uu.unit_type, uu.unit_id))
+          from user_units uu where uu.user_id = users.id)`;
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('roles', 'roles.id', 'users.role_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.surname',
+      'users.role_id',
+      'roles.is_admin',
+      'users.is_active',
+      'users.tokens_valid_after',
+      'users.token_version',
+      'users.language_id',
+      'users.company_id',
+      permissions.as('permissions'),
+      units.as('units'),
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    surname: row.surname,
+    roleId: row.role_id,
+    isAdmin: row.is_admin === 1,
+    isActive: row.is_active === 1,
+    tokensValidAfter: row.tokens_valid_after,
+    tokenVersion: Number(row.token_version),
+    languageId: row.language_id,
+    companyId: row.company_id,
+    permissions: jsonPairs(row.permissions).map(([page, method]) => ({
+      page: page as Page,
+      method: method as Method,
+    })),
+    units: jsonPairs(row.units).map(([unitType, unitId]) => ({
+      unit_type: unitType as UserUnit['unit_type'],
+      unit_id: Number(unitId),
+    })),
+  };
+}
+
+/** A JSON array of pairs: text from SQLite's json functions, already parsed by pg for PostgreSQL's json. */
+function jsonPairs(value: unknown): [unknown, unknown][] {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(parsed)) throw new Error('session caller: expected a JSON array');
+  return parsed as [unknown, unknown][];
 }
 
 export async function findRolePermissions(db: Db, roleId: number): Promise<Permission[]> {
