@@ -11,7 +11,7 @@ import {
   type Locale,
   type Permission,
 } from '@solar/shared';
-import { newPage, screenshot } from './browser';
+import { collectPageErrors, newPage, screenshot } from './browser';
 import { repoRoot } from './server';
 
 /** Interface texts of one locale, read from packages/i18n/locales/<locale>.json. */
@@ -314,4 +314,40 @@ export async function pickOption(
     { timeout: 10_000, interval: 200 },
   );
   if (escape) await page.keyboard.press('Escape');
+}
+
+/**
+ * A new page at `width` (390 px unless said) in a language and theme, signed in as `account` unless it is
+ * null, opened on `path`; `errors` collects its console and page errors.
+ */
+export async function openAs(
+  browser: Browser,
+  baseURL: string,
+  account: { email: string; password: string } | null,
+  path: string,
+  options: { locale: string; theme: 'light' | 'dark'; width?: number },
+): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  const token = account ? [{ name: 'token', value: await tokenFor(baseURL, account) }] : [];
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: options.width ?? 390, height: 844 },
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: baseURL,
+          localStorage: [
+            ...token,
+            { name: 'locale', value: options.locale },
+            { name: 'theme', value: options.theme },
+          ],
+        },
+      ],
+    },
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(path);
+  return { page, errors, close: () => context.close() };
 }

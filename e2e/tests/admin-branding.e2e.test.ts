@@ -1,44 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectText, t, tokenFor } from '../src/console';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectText, openAs, t } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 import { solidPng } from '../src/tiles';
 
-type Theme = 'light' | 'dark';
-
-/** A page at 390 px in a language and theme, signed in as `account` unless it is null. */
-async function open(
+/** A page of this server (see openAs). */
+const open = (
   browser: Browser,
   server: RunningServer,
   account: { email: string; password: string } | null,
   path: string,
-  options: { locale: string; theme: Theme },
-): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const token = account ? [{ name: 'token', value: await tokenFor(server.url, account) }] : [];
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width: 390, height: 844 },
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: server.url,
-          localStorage: [
-            ...token,
-            { name: 'locale', value: options.locale },
-            { name: 'theme', value: options.theme },
-          ],
-        },
-      ],
-    },
-  });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
-  await page.goto(path);
-  return { page, errors, close: () => context.close() };
-}
+  options: { locale: string; theme: 'light' | 'dark'; width?: number },
+) => openAs(browser, server.url, account, path, options);
 
 /** The page is no wider than the phone. */
 const overflowOf = (page: Page) =>

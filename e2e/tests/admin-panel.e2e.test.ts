@@ -1,40 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectPath, expectText, menuTestId, t, tokenFor } from '../src/console';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient, expectPath, expectText, menuTestId, openAs, t } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
-/** A signed-in page in a language, theme and width, on `path`. */
-async function open(
+/** A page of this server (see openAs). */
+const open = (
   browser: Browser,
   server: RunningServer,
-  account: { email: string; password: string },
+  account: { email: string; password: string } | null,
   path: string,
-  options: { locale: string; theme: 'light' | 'dark'; width: number },
-): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width: options.width, height: 844 },
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: server.url,
-          localStorage: [
-            { name: 'token', value: await tokenFor(server.url, account) },
-            { name: 'locale', value: options.locale },
-            { name: 'theme', value: options.theme },
-          ],
-        },
-      ],
-    },
-  });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
-  await page.goto(path);
-  return { page, errors, close: () => context.close() };
-}
+  options: { locale: string; theme: 'light' | 'dark'; width?: number },
+) => openAs(browser, server.url, account, path, options);
 
 describe('the admin panel', () => {
   let server: RunningServer;
