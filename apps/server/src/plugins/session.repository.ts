@@ -15,9 +15,9 @@ export interface SessionRow {
   companyId: number | null;
 }
 
-/** The current state of a signed-in user: tokens are re-checked against it on every request. */
-export async function findSessionUser(db: Db, userId: number): Promise<SessionRow | undefined> {
-  const row = await db
+/** The users row joined with its role, as every session read starts (the columns SessionRow needs). */
+const sessionUserSelect = (db: Db) =>
+  db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .select([
@@ -31,23 +31,29 @@ export async function findSessionUser(db: Db, userId: number): Promise<SessionRo
       'users.token_version',
       'users.language_id',
       'users.company_id',
-    ])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      name: row.name,
-      surname: row.surname,
-      roleId: row.role_id,
-      isAdmin: row.is_admin === 1,
-      isActive: row.is_active === 1,
-      tokensValidAfter: row.tokens_valid_after,
-      tokenVersion: Number(row.token_version),
-      languageId: row.language_id,
-      companyId: row.company_id,
-    }
-  );
+    ]);
+
+type SessionUserColumns = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof sessionUserSelect>['executeTakeFirst']>>
+>;
+
+const toSessionRow = (row: SessionUserColumns): SessionRow => ({
+  id: row.id,
+  name: row.name,
+  surname: row.surname,
+  roleId: row.role_id,
+  isAdmin: row.is_admin === 1,
+  isActive: row.is_active === 1,
+  tokensValidAfter: row.tokens_valid_after,
+  tokenVersion: Number(row.token_version),
+  languageId: row.language_id,
+  companyId: row.company_id,
+});
+
+/** The current state of a signed-in user: tokens are re-checked against it on every request. */
+export async function findSessionUser(db: Db, userId: number): Promise<SessionRow | undefined> {
+  const row = await sessionUserSelect(db).where('users.id', '=', userId).executeTakeFirst();
+  return row && toSessionRow(row);
 }
 
 /** The session user with what a request's checks need: its role's permissions and its units. */
@@ -81,37 +87,13 @@ export async function findSessionCaller(
           from user_units uu where uu.user_id = users.id)`
       : sql<unknown>`(select json_group_array(json_array(uu.unit_type, uu.unit_id))
           from user_units uu where uu.user_id = users.id)`;
-  const row = await db
-    .selectFrom('users')
-    .innerJoin('roles', 'roles.id', 'users.role_id')
-    .select([
-      'users.id',
-      'users.name',
-      'users.surname',
-      'users.role_id',
-      'roles.is_admin',
-      'users.is_active',
-      'users.tokens_valid_after',
-      'users.token_version',
-      'users.language_id',
-      'users.company_id',
-      permissions.as('permissions'),
-      units.as('units'),
-    ])
+  const row = await sessionUserSelect(db)
+    .select([permissions.as('permissions'), units.as('units')])
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    id: row.id,
-    name: row.name,
-    surname: row.surname,
-    roleId: row.role_id,
-    isAdmin: row.is_admin === 1,
-    isActive: row.is_active === 1,
-    tokensValidAfter: row.tokens_valid_after,
-    tokenVersion: Number(row.token_version),
-    languageId: row.language_id,
-    companyId: row.company_id,
+    ...toSessionRow(row),
     permissions: jsonPairs(row.permissions).map(([page, method]) => ({
       page: page as Page,
       method: method as Method,
