@@ -144,15 +144,21 @@ describe('query client (spec §9)', () => {
   });
 });
 
+/** A browser with a stored token `tok` and an XSRF-TOKEN cookie `xs`; answers the token store. */
+function stubSignedInBrowser(): Map<string, string> {
+  const store = new Map<string, string>([['token', 'tok']]);
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  });
+  vi.stubGlobal('document', { cookie: 'XSRF-TOKEN=xs' });
+  return store;
+}
+
 describe('api client', () => {
   it('sends bearer and XSRF headers, and logs out on a 401 outside login', async () => {
-    const store = new Map<string, string>([['token', 'tok']]);
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    });
-    vi.stubGlobal('document', { cookie: 'XSRF-TOKEN=xs' });
+    const store = stubSignedInBrowser();
     const calls: [string, RequestInit][] = [];
     vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
       calls.push([url, init]);
@@ -192,13 +198,7 @@ describe('api client', () => {
   });
 
   it('fetches binaries with the same headers, turns a problem into an ApiError and ends the session on 401', async () => {
-    const store = new Map<string, string>([['token', 'tok']]);
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    });
-    vi.stubGlobal('document', { cookie: 'XSRF-TOKEN=xs' });
+    const store = stubSignedInBrowser();
     const calls: [string, RequestInit][] = [];
     vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
       calls.push([url, init]);
