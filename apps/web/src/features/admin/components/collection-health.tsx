@@ -53,6 +53,16 @@ function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
   );
 }
 
+/** A device's name over its plant's: device names repeat across plants (every plant has its INV-01). */
+function DeviceCell({ device }: { device: { device_name: string; plant_name: string | null } }) {
+  return (
+    <>
+      <div>{device.device_name}</div>
+      <Typography.Text type="secondary">{device.plant_name}</Typography.Text>
+    </>
+  );
+}
+
 /** A Modbus device not answering, or whose polls take more than half its interval at p95. */
 const pollingProblem = (d: ModbusDevicePolling) =>
   d.state !== 'online' || (d.p95_poll_ms ?? 0) > d.poll_interval_s * 500;
@@ -87,12 +97,7 @@ function ModbusState({ modbus }: { modbus: ModbusCollectorHealth | null }) {
     {
       key: 'device',
       title: t('admin.health.device'),
-      render: (_, d) => (
-        <>
-          <div>{d.device_name}</div>
-          <Typography.Text type="secondary">{d.plant_name}</Typography.Text>
-        </>
-      ),
+      render: (_, d) => <DeviceCell device={d} />,
     },
     {
       key: 'state',
@@ -165,12 +170,7 @@ export function CollectionHealth() {
     {
       key: 'device',
       title: t('admin.health.device'),
-      render: (_, d) => (
-        <>
-          <div>{d.device_name}</div>
-          <Typography.Text type="secondary">{d.plant_name}</Typography.Text>
-        </>
-      ),
+      render: (_, d) => <DeviceCell device={d} />,
     },
     {
       key: 'communication',
