@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { recordFigure } from '../../apps/server/bench/report';
 import { ApiClient } from '../src/console';
+import type { SignalProfile } from './load-client';
 import { repoRoot } from '../src/server';
 
 const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
@@ -62,7 +63,10 @@ export async function startConsole(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'solar-resilience-'));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', serverEntry], {
+  // RESILIENCE_SERVER_FLAGS: extra Node flags for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // to profile it under a suite's load (the load clients and the test process stay unprofiled).
+  const extraFlags = (process.env.RESILIENCE_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...extraFlags, '--enable-source-maps', serverEntry], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -163,11 +167,13 @@ const unitOf = (name: string) => (/ms\b|_ms/.test(name) ? 'ms' : /mib/i.test(nam
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A plant of the demo with its ingest key and its signal ids (from the telemetry catalog). */
+/** A plant of the demo with its ingest key, its signal ids (from the telemetry catalog) and their kinds. */
 export interface IngestTarget {
   plantId: number;
   key: string;
   signals: number[];
+  /** `profiles[i]` is what `signals[i]` carries. */
+  profiles: SignalProfile[];
 }
 
 /** Rotates an ingest key for each of the first `count` demo plants and lists their active signals. */
@@ -175,13 +181,26 @@ export async function ingestTargets(api: ApiClient, count: number): Promise<Inge
   const { plants } = await api.get<{ plants: { id: number }[] }>('telemetry/catalog');
   const out: IngestTarget[] = [];
   for (const plant of plants.slice(0, count)) {
-    const catalog = await api.get<{ devices: { signals: { id: number }[] }[] }>(
-      `telemetry/catalog?plant_id=${plant.id}`,
-    );
-    const signals = catalog.devices.flatMap((d) => d.signals.map((s) => s.id));
+    const catalog = await api.get<{
+      devices: { signals: { id: number; key: string; is_counter: boolean }[] }[];
+    }>(`telemetry/catalog?plant_id=${plant.id}`);
+    const signals = catalog.devices.flatMap((d) => d.signals);
     if (!signals.length) continue;
     const { key } = await api.post<{ key: string }>(`plants/${plant.id}/ingest-key`, {});
-    out.push({ plantId: plant.id, key, signals });
+    out.push({
+      plantId: plant.id,
+      key,
+      signals: signals.map((s) => s.id),
+      profiles: signals.map((s) =>
+        s.key === 'status_code'
+          ? 'status'
+          : s.key === 'event_bits'
+            ? 'events'
+            : s.is_counter
+              ? 'counter'
+              : 'gauge',
+      ),
+    });
   }
   if (!out.length) throw new Error('no demo plant with signals');
   return out;

@@ -21,7 +21,7 @@ export interface UsersTask {
 export interface IngestTask {
   kind: 'ingest';
   url: string;
-  targets: { key: string; signals: number[] }[];
+  targets: { key: string; signals: number[]; profiles: SignalProfile[] }[];
   pointsPerSecond: number;
   batchPoints: number;
   /** Timestamps of this process start here and step by one second per row set (unique per process). */
@@ -35,6 +35,23 @@ export interface LoadResult {
   requests: number;
   points: number;
   firstErrors: string[];
+}
+
+/**
+ * What a signal carries, so that a load sends what devices send: a SunSpec status register stays at 4
+ * (MPPT, producing), an event register at 0 (no event bit set), an energy counter rises, and every other
+ * signal is a gauge. Random values in the status and event registers would make every inverter report a
+ * new fault every second: an alarm storm, which is a scenario of its own, not a plant's normal day.
+ */
+export type SignalProfile = 'status' | 'events' | 'counter' | 'gauge';
+
+/** The value a signal of `profile` sends at the `second`-th second of a load run. */
+export function deviceValue(profile: SignalProfile, second: number): number {
+  if (profile === 'status') return 4;
+  if (profile === 'events') return 0;
+  if (profile === 'counter') return 1000 + second * 0.01;
+  // 0 … 0.99: inside the default validity bounds of every unit (kW, W/m², °C, V, A, %).
+  return (second % 100) / 100;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -119,10 +136,8 @@ async function runIngest(task: IngestTask): Promise<LoadResult> {
     const rows: { signal_id: number; ts: number; value: number }[] = [];
     while (rows.length < task.batchPoints) {
       const ts = task.startMs + second++ * 1000;
-      for (const signal_id of target.signals) {
-        if (rows.length === task.batchPoints) break;
-        rows.push({ signal_id, ts, value: (second % 1000) / 10 });
-      }
+      for (let i = 0; i < target.signals.length && rows.length < task.batchPoints; i++)
+        rows.push({ signal_id: target.signals[i]!, ts, value: deviceValue(target.profiles[i]!, second) });
     }
     const body = JSON.stringify({ points: rows });
     const started = performance.now();
