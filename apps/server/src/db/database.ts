@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kyse
 import pg from 'pg';
 import type { AppConfig } from '../config';
 import type { Database } from './schema';
+import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -66,7 +67,7 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
     sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
     );
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...log });
     return {
       db,
       dialect: 'sqlite',
