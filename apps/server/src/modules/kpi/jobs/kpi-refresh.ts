@@ -43,17 +43,26 @@ export function startKpiRefresh(
   const mark = async (points: readonly StoredPoint[]) => {
     const unknown = [...new Set(points.map((p) => p.plant_id))].filter((id) => !zones.has(id));
     if (unknown.length) for (const [id, tz] of await repo.readTimeZones(ctx.db, unknown)) zones.set(id, tz);
+    // Distinct 15-minute slots per plant first (numbers, no string per point: a batch is thousands of
+    // points of a few plants), then one calendar lookup per slot and zone: no zone offset splits a slot.
+    const slotsByPlant = new Map<number, Set<number>>();
+    for (const p of points) {
+      let slots = slotsByPlant.get(p.plant_id);
+      if (!slots) slotsByPlant.set(p.plant_id, (slots = new Set()));
+      slots.add(floorBucket(p.ts, SLOT_MS));
+    }
     const fresh = new Map<string, { plantId: number; date: string }>();
     const slotDate = new Map<string, string>();
-    for (const p of points) {
-      const tz = zones.get(p.plant_id);
+    for (const [plantId, slots] of slotsByPlant) {
+      const tz = zones.get(plantId);
       if (!tz) continue;
-      // One calendar lookup per 15-minute slot and zone: no zone offset splits such a slot.
-      const slotKey = `${tz}:${floorBucket(p.ts, SLOT_MS)}`;
-      let date = slotDate.get(slotKey);
-      if (date === undefined) slotDate.set(slotKey, (date = localDate(p.ts, tz)));
-      const key = `${p.plant_id}:${date}`;
-      if (!marked.has(key) && !fresh.has(key)) fresh.set(key, { plantId: p.plant_id, date });
+      for (const slot of slots) {
+        const slotKey = `${tz}:${slot}`;
+        let date = slotDate.get(slotKey);
+        if (date === undefined) slotDate.set(slotKey, (date = localDate(slot, tz)));
+        const key = `${plantId}:${date}`;
+        if (!marked.has(key) && !fresh.has(key)) fresh.set(key, { plantId, date });
+      }
     }
     if (fresh.size === 0) return;
     await repo.markDirty(ctx.db, [...fresh.values()], ctx.now());
