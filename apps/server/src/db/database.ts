@@ -67,7 +67,10 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
     sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
     );
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...log });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      ...log,
+    });
     return {
       db,
       dialect: 'sqlite',
