@@ -5,6 +5,7 @@ import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../..
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import type { AlarmEngine } from './engine/alarm-engine';
 import type { AlarmChange } from './engine/alarm-feed';
+import { CHATTER_HOLD_MS, CHATTER_RAISES, CHATTER_WINDOW_MS } from './engine/chatter-guard';
 
 describe(`alarms (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -308,6 +309,51 @@ describe(`alarms (${dialectUnderTest})`, () => {
     await ingest([{ signal_id: st.id, ts: ts + 3_000, value: 4 }]);
     mine = (await alarmsOf(operator.token)).filter((a) => a.source === 'device_status');
     expect(mine.map((a) => a.status_id)).toEqual([4]);
+  });
+
+  it('a chattering event register raises a few alarms and holds the last one until it stays normal', async () => {
+    const device = await save(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'INV-chatter',
+      type: 'inverter',
+      protocol: 'http',
+    });
+    const evt = await save(t, admin.token, '/api/signals/0', {
+      device_id: device.id,
+      key: 'event_bits',
+      name: 'Events',
+    });
+    await engine.reloadRules();
+    const chatterOf = async () =>
+      (await alarmsOf(admin.token, { device_id: String(device.id) }))
+        .filter((a) => a.source === 'device_status')
+        .sort((a, b) => a.id - b.id);
+    // Bit 2 (AC disconnect) set every other second for two minutes: 60 raises and 60 clears unguarded.
+    const start = Date.now() - 10 * 60_000;
+    await ingest(
+      Array.from({ length: 120 }, (_, i) => ({
+        signal_id: evt.id,
+        ts: start + i * 1_000,
+        value: i % 2 ? 0 : 4,
+      })),
+    );
+    let mine = await chatterOf();
+    expect(mine).toHaveLength(CHATTER_RAISES);
+    expect(mine.map((a) => a.status_id)).toEqual([4, 4, 1]);
+    // Normal since the burst's last point: for less than the hold still active, past it cleared.
+    const quiet = start + 119_000;
+    await ingest([{ signal_id: evt.id, ts: quiet + CHATTER_HOLD_MS - 1_000, value: 0 }]);
+    expect((await chatterOf()).map((a) => a.status_id)).toEqual([4, 4, 1]);
+    await ingest([{ signal_id: evt.id, ts: quiet + CHATTER_HOLD_MS + 1_000, value: 0 }]);
+    mine = await chatterOf();
+    expect(mine.map((a) => a.status_id)).toEqual([4, 4, 4]);
+    // Quiet again for longer than the window: the next fault raises and clears at once, as any alarm does.
+    const later = quiet + CHATTER_HOLD_MS + CHATTER_WINDOW_MS + 5_000;
+    await ingest([
+      { signal_id: evt.id, ts: later, value: 4 },
+      { signal_id: evt.id, ts: later + 1_000, value: 0 },
+    ]);
+    expect((await chatterOf()).map((a) => a.status_id)).toEqual([4, 4, 4, 4]);
   });
 
   it('substation alarms: active alarms of transformers, relays and meters only, never cached', async () => {

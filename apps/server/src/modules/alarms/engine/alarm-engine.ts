@@ -28,6 +28,7 @@ import {
   type RuleRow,
 } from './alarm-store.repository';
 import { createAlarmWriter } from './alarm-writer';
+import { ChatterGuard } from './chatter-guard';
 import { EVENT_BIT_ALARMS, MSG, STATUS_ALARMS, eventBitsSet } from './device-codes';
 import {
   DEFAULT_PLANT_CONDITION_OPTIONS,
@@ -253,20 +254,32 @@ export function createAlarmEngine(
     if (!before || before.ts <= p.ts) m.set(p.device_id, { ts: p.ts, value: p.value, intervalMs });
   };
 
+  /** Device status and event codes, with chattering ones held active (chatter-guard.ts). */
+  const chatter = new ChatterGuard();
+  const raiseCode = (key: string, at: number, request: () => RaiseRequest) => {
+    if (writer.isActive(key)) return chatter.present(key, at);
+    chatter.raised(key, at);
+    writer.raise(request());
+  };
+  const clearCode = (key: string, at: number) => {
+    if (writer.isActive(key) && chatter.mayClear(key, at)) writer.clear(key, at);
+  };
+
   const builtIn = (p: StoredPoint, c: CatalogRow) => {
     const intervalMs = Math.max(1, c.poll_interval_s) * 1000;
     if ((STATUS_KEYS as readonly string[]).includes(c.key)) {
       for (const [code, alarm] of STATUS_ALARMS) {
         const key = `st:${p.device_id}:${code}`;
-        if (p.value === code) writer.raise(deviceRaise(p, key, 'device_status', alarm, { code }));
-        else writer.clear(key, p.ts);
+        if (p.value === code)
+          raiseCode(key, p.ts, () => deviceRaise(p, key, 'device_status', alarm, { code }));
+        else clearCode(key, p.ts);
       }
     } else if ((EVENT_KEYS as readonly string[]).includes(c.key)) {
       const set = new Set(eventBitsSet(p.value));
       for (const [bit, alarm] of EVENT_BIT_ALARMS) {
         const key = `evt:${p.device_id}:${bit}`;
-        if (set.has(bit)) writer.raise(deviceRaise(p, key, 'device_status', alarm, { bit }));
-        else writer.clear(key, p.ts);
+        if (set.has(bit)) raiseCode(key, p.ts, () => deviceRaise(p, key, 'device_status', alarm, { bit }));
+        else clearCode(key, p.ts);
       }
     } else if ((POWER_KEYS as readonly string[]).includes(c.key)) {
       remember(power, p, intervalMs);
