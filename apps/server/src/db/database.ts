@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { AppConfig } from '../config';
 import type { Database } from './schema';
 import { withStatementCache } from './statement-cache';
+import { startWalCheckpointer, type WalCheckpointStats } from './wal-checkpointer';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,6 +46,8 @@ export interface DatabaseHandle {
   poolStats: () => { total: number; idle: number; waiting: number; max: number } | undefined;
   /** Where a lost idle PostgreSQL connection is reported (set once the server's logger exists). */
   log?: { warn: (details: object, message: string) => void };
+  /** What the SQLite file database's checkpoint thread has done (db/wal-checkpointer.ts); else undefined. */
+  walCheckpoints: () => WalCheckpointStats | undefined;
   close: () => Promise<void>;
 }
 
@@ -71,7 +74,12 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       ...log,
     });
-    return {
+    // WAL checkpoints off the event loop (a file database only). Its warnings go to the server's log once
+    // it is set; before that (or without a server) to the process's warnings.
+    const checkpointer = startWalCheckpointer(sqlite, (details, message) =>
+      handle.log ? handle.log.warn(details, message) : process.emitWarning(message),
+    );
+    const handle: DatabaseHandle = {
       db,
       dialect: 'sqlite',
       sqlite,
@@ -79,8 +87,14 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
         await sql`select 1`.execute(db);
       },
       poolStats: () => undefined,
-      close: () => db.destroy(),
+      walCheckpoints: () => checkpointer?.stats(),
+      // The thread closes its connection first; the main one, closing last, then checkpoints as before.
+      close: async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      },
     };
+    return handle;
   }
   const int8: number = pg.types.builtins.INT8;
   const types = {
@@ -109,6 +123,7 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
       waiting: pool.waitingCount,
       max: pool.options.max,
     }),
+    walCheckpoints: () => undefined,
     close: () => db.destroy(),
   };
   // A client whose server went away (PostgreSQL stopped or restarted: 57P01) emits 'error': an idle one on
