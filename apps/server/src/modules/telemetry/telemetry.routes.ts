@@ -25,7 +25,7 @@ import { binaryFile, noContent, problems } from '../../plugins/openapi';
 import { parseIngestFast } from './fast-ingest';
 import { IngestKeysService } from './ingest-keys.service';
 import { toCsv, toXlsx } from './telemetry.export';
-import { telemetryAnswerSerializer } from './telemetry.serializer';
+import { latestAnswerSerializer, telemetryAnswerSerializer } from './telemetry.serializer';
 import { TelemetryService, type Sender } from './telemetry.service';
 
 /** The sender of an ingest request: its X-Api-Key owner, else the signed-in user. */
@@ -117,6 +117,9 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         querystring: latestQuery,
         response: { 200: latestAnswer, ...problems(404) },
       },
+      // The app-wide zod serializer's contract without its walk over every value (telemetry.serializer.ts).
+      serializerCompiler: (route) =>
+        latestAnswerSerializer(route as unknown as Parameters<typeof latestAnswerSerializer>[0]),
     },
     (request) => service.latest(actorOf(request), request.query),
   );

@@ -223,7 +223,17 @@ export class TelemetryService {
           : !!(await repo.plantOf(this.ctx.db, scope, q.plant_id!));
       if (!ok) throw notFound();
     }
-    return { items: rows.map((r) => ({ ...r, ts: iso(r.ts) })) };
+    // One object per value, built once in the answer's shape (the rows' own objects are not copied twice).
+    return {
+      items: rows.map((r) => ({
+        signal_id: r.signal_id,
+        device_id: r.device_id,
+        key: r.key,
+        unit: r.unit,
+        ts: iso(r.ts),
+        value: r.value,
+      })),
+    };
   }
 
   /**
