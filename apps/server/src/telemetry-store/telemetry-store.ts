@@ -8,7 +8,11 @@ import type { IngestCounts } from './ingest-counts';
 import type { PointToStore, StoredPoint, StoreOptions, StoreResult, TelemetryHub } from './telemetry-hub';
 import { SqliteStoreIo } from './sqlite-store-io';
 import { kyselyStoreIo, type StoreIo } from './store-io';
+import { Semaphore } from '../lib/semaphore';
 import * as repo from './telemetry-store.repository';
+
+/** Ingest batches inside their transaction at once per process (see `TelemetryStore.batches`). */
+export const STORE_BATCHES_IN_FLIGHT = 2;
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
 export interface Logger {
@@ -49,6 +53,15 @@ export class TelemetryStore implements TelemetryHub {
     if (ctx.sqlite) this.sqliteIo = new SqliteStoreIo(ctx.sqlite);
   }
 
+  /**
+   * Batches in their transaction at once, per process. On PostgreSQL every batch waits for the rollup lock
+   * (`lockRollups`) while it holds a pooled connection: under the load suite (20 batches a second) the
+   * waiting batches took the whole pool and the pages' reads queued behind them for seconds. Two is enough
+   * to overlap one batch's raw insert with another's rollups; the other batches wait here, holding
+   * nothing. SQLite has one connection, which Kysely serialises anyway.
+   */
+  private readonly batches = new Semaphore(STORE_BATCHES_IN_FLIGHT);
+
   /** The batch's reads and writes inside its transaction `trx`. */
   private io(trx: Db): StoreIo {
     return this.sqliteIo ?? kyselyStoreIo(trx, this.ctx.dialect);
@@ -76,16 +89,18 @@ export class TelemetryStore implements TelemetryHub {
     }
     const metaOf = meta;
     let conflictingByDevice = new Map<number, number>();
-    const inserted = await db.transaction().execute(async (trx) => {
-      const io = this.io(trx);
-      const { rows, storedValues } = await io.insertRaw(known);
-      if (rows.length < known.length)
-        conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
-      if (rows.length === 0) return rows;
-      await repo.lockRollups(trx, dialect);
-      await this.maintain(io, rows, metaOf);
-      return rows;
-    });
+    const inserted = await this.batches.run(() =>
+      db.transaction().execute(async (trx) => {
+        const io = this.io(trx);
+        const { rows, storedValues } = await io.insertRaw(known);
+        if (rows.length < known.length)
+          conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
+        if (rows.length === 0) return rows;
+        await repo.lockRollups(trx, dialect);
+        await this.maintain(io, rows, metaOf);
+        return rows;
+      }),
+    );
     const duplicates = known.length - inserted.length;
     let conflicting = 0;
     for (const n of conflictingByDevice.values()) conflicting += n;
