@@ -65,7 +65,10 @@ export class ChatterGuard {
     return this.normalSince.has(key);
   }
 
-  /** Drops a key's raise times once none is within the window (memory stays per chattering device). */
+  /**
+   * Drops a key's raise times once none is within the window. A key cleared soon after its one raise keeps
+   * its entry until its next clear: memory is bounded by the device codes in use (17 per device), not time.
+   */
   private forgetIfQuiet(key: string, at: number) {
     const times = this.raises.get(key);
     if (times && at - times[times.length - 1]! >= CHATTER_WINDOW_MS) this.raises.delete(key);
