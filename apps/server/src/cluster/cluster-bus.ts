@@ -51,6 +51,9 @@ interface Part {
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: longer messages are sent in parts below it. */
 export const NOTIFY_PART_BYTES = 7000;
 
+/** At most this many payloads go in one NOTIFY statement; a longer queue leaves in several, in order. */
+export const NOTIFY_BATCH_PAYLOADS = 500;
+
 /** The channel of one deployment: its schema is part of it, so parallel test schemas never hear each other. */
 export function clusterChannel(schema: string): string {
   const name = `solar_cluster_${schema}`;
@@ -258,19 +261,39 @@ export function createPostgresBus(options: {
   };
   void connect();
 
+  // Messages leave in the order they were published. Each NOTIFY statement is a transaction on some pool
+  // connection, and two of them in flight at once may commit in either order, so one is in flight at a
+  // time and what is published meanwhile goes out together in the next one (in order, in one statement).
+  // PostgreSQL delivers identical payloads sent in one transaction once: only a repeat of a message that
+  // is already on its way is merged, and every topic's handlers treat a repeat as a no-op.
+  let queued: string[] = [];
+  let sending: Promise<void> | undefined;
+  const send = () => {
+    if (sending || queued.length === 0) return;
+    const batch = queued.splice(0, NOTIFY_BATCH_PAYLOADS);
+    sending = options
+      .notify(channel, batch)
+      .catch((error: unknown) => log.error({ err: error, payloads: batch.length }, 'cluster: NOTIFY failed'))
+      .finally(() => {
+        sending = undefined;
+        send();
+      });
+  };
+
   return {
     nodeId,
     transport: 'postgres',
     publish(topic, data) {
-      const payloads = notifyPayloads({ n: nodeId, t: topic, d: data });
-      options
-        .notify(channel, payloads)
-        .catch((error: unknown) => log.error({ err: error, topic }, 'cluster: NOTIFY failed'));
+      queued.push(...notifyPayloads({ n: nodeId, t: topic, d: data }));
+      send();
     },
     on: (topic, handler) => handlers.on(topic, handler),
     onResync: (handler) => handlers.onResync(handler),
     ready: () => readyPromise,
     async stop() {
+      // What was published before stopping still goes out.
+      while (sending) await sending;
+      queued = [];
       stopped = true;
       clearTimeout(reconnectTimer);
       clearInterval(probeTimer);

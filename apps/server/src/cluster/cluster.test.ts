@@ -19,6 +19,11 @@ import { acquireLease, createLease, readLease, releaseLease } from './lease';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/**
+ * Node ids are unique to this run: other suites on the same PostgreSQL and Redis (two-nodes.test.ts runs
+ * beside this file) start nodes called node-b too, and the cut below finds its listener by name.
+ */
+const run = randomBytes(4).toString('hex');
 
 const redisAnswers = () =>
   new Promise<boolean>((resolve) => {
@@ -60,22 +65,27 @@ async function crossTalk(make: (nodeId: string, schema: string) => ClusterBus) {
   const a = make('node-a', schema);
   const b = make('node-b', schema);
   const stranger = make('node-c', `${schema}_other`);
-  await Promise.all([a.ready(), b.ready(), stranger.ready()]);
-  const heard = { a: [] as unknown[], b: [] as unknown[], stranger: [] as unknown[] };
-  a.on('session', (d) => heard.a.push(d));
-  b.on('session', (d) => heard.b.push(d));
-  stranger.on('session', (d) => heard.stranger.push(d));
-  const big = { kind: 'user', userId: 7, padding: 'x'.repeat(20_000) };
-  a.publish('session', { kind: 'role', roleId: 3 });
-  a.publish('session', big);
-  a.publish('rules', null);
-  await vi.waitFor(() => expect(heard.b).toHaveLength(2), { timeout: 5_000, interval: 20 });
-  await new Promise((r) => setTimeout(r, 300));
-  expect(heard.b).toEqual([{ kind: 'role', roleId: 3 }, big]);
-  // No echo to the sender, nothing across deployments.
-  expect(heard.a).toEqual([]);
-  expect(heard.stranger).toEqual([]);
-  await Promise.all([a.stop(), b.stop(), stranger.stop()]);
+  try {
+    await Promise.all([a.ready(), b.ready(), stranger.ready()]);
+    const heard = { a: [] as unknown[], b: [] as unknown[], stranger: [] as unknown[] };
+    a.on('session', (d) => heard.a.push(d));
+    b.on('session', (d) => heard.b.push(d));
+    stranger.on('session', (d) => heard.stranger.push(d));
+    const big = { kind: 'user', userId: 7, padding: 'x'.repeat(20_000) };
+    // Published back to back, as a busy node does: they must arrive in this order.
+    const burst = Array.from({ length: 40 }, (_, i) => ({ kind: 'user', userId: 100 + i }));
+    const sent = [{ kind: 'role', roleId: 3 }, big, ...burst, big];
+    for (const message of sent) a.publish('session', message);
+    a.publish('rules', null);
+    await vi.waitFor(() => expect(heard.b).toHaveLength(sent.length), { timeout: 5_000, interval: 20 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heard.b).toEqual(sent);
+    // No echo to the sender, nothing across deployments.
+    expect(heard.a).toEqual([]);
+    expect(heard.stranger).toEqual([]);
+  } finally {
+    await Promise.all([a.stop(), b.stop(), stranger.stop()]);
+  }
 }
 
 describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY', () => {
@@ -88,7 +98,7 @@ describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY', (
   it('delivers to the other nodes of the schema only, long messages in parts', async () => {
     await crossTalk((nodeId, schema) =>
       createPostgresBus({
-        nodeId,
+        nodeId: `${nodeId}-${run}`,
         url: TEST_DATABASE_URL!,
         schema,
         log: quiet,
@@ -114,25 +124,28 @@ async function resyncAfterCut(
   const schema = `t_${randomBytes(5).toString('hex')}`;
   const a = make('node-a', schema);
   const b = make('node-b', schema);
-  await Promise.all([a.ready(), b.ready()]);
-  const heard: unknown[] = [];
-  let resyncs = 0;
-  b.on('session', (d) => heard.push(d));
-  b.onResync(() => resyncs++);
-  a.publish('session', { kind: 'user', userId: 1 });
-  await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 5_000, interval: 20 });
-  expect(resyncs).toBe(0);
-  await cut('node-b');
-  // Published in the gap: no one listens for node-b now.
-  a.publish('session', { kind: 'user', userId: 2 });
-  await vi.waitFor(() => expect(resyncs).toBe(1), { timeout: 10_000, interval: 20 });
-  a.publish('session', { kind: 'user', userId: 3 });
-  await vi.waitFor(() => expect(heard).toContainEqual({ kind: 'user', userId: 3 }), {
-    timeout: 5_000,
-    interval: 20,
-  });
-  expect(resyncs).toBe(1);
-  await Promise.all([a.stop(), b.stop()]);
+  try {
+    await Promise.all([a.ready(), b.ready()]);
+    const heard: unknown[] = [];
+    let resyncs = 0;
+    b.on('session', (d) => heard.push(d));
+    b.onResync(() => resyncs++);
+    a.publish('session', { kind: 'user', userId: 1 });
+    await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 5_000, interval: 20 });
+    expect(resyncs).toBe(0);
+    await cut('node-b');
+    // Published in the gap: no one listens for node-b now.
+    a.publish('session', { kind: 'user', userId: 2 });
+    await vi.waitFor(() => expect(resyncs).toBe(1), { timeout: 10_000, interval: 20 });
+    a.publish('session', { kind: 'user', userId: 3 });
+    await vi.waitFor(() => expect(heard).toContainEqual({ kind: 'user', userId: 3 }), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect(resyncs).toBe(1);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
 }
 
 describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY, connection cut', () => {
@@ -145,7 +158,7 @@ describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY, co
   it('notices pg_terminate_backend on its listener, listens again and tells its subscribers to resync', async () => {
     const make = (nodeId: string, schema: string) =>
       createPostgresBus({
-        nodeId,
+        nodeId: `${nodeId}-${run}`,
         url: TEST_DATABASE_URL!,
         schema,
         log: quiet,
@@ -161,7 +174,7 @@ describe.skipIf(!TEST_DATABASE_URL)('cluster bus on PostgreSQL LISTEN/NOTIFY, co
       (
         await sql<{
           pid: number;
-        }>`select pid from pg_stat_activity where application_name = ${listenerApplicationName(nodeId)}`.execute(
+        }>`select pid from pg_stat_activity where application_name = ${listenerApplicationName(`${nodeId}-${run}`)}`.execute(
           t.ctx.db,
         )
       ).rows.map((r) => r.pid);
@@ -188,8 +201,6 @@ describe('cluster bus on Redis pub/sub', () => {
     const admin = createClient({ url: REDIS_URL });
     await admin.connect();
     try {
-      // The node ids are unique to this run: other suites on this Redis keep their connections.
-      const run = randomBytes(4).toString('hex');
       const subscriberIds = async (nodeId: string) =>
         (await admin.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'pubsub']))
           .split('\n')
