@@ -15,12 +15,13 @@ import type { PointToStore } from './telemetry-hub';
  */
 describe(`batch store equals point-by-point store (${dialectUnderTest})`, () => {
   let t: TestApp;
+  let admin: Awaited<ReturnType<typeof makeUser>>;
   /** [batched, one by one] signal ids, for a power signal and for a counter. */
   const pairs: { counter: boolean; batched: number; single: number }[] = [];
 
   beforeAll(async () => {
     t = await createTestApp();
-    const admin = await makeUser(t, { admin: true });
+    admin = await makeUser(t, { admin: true });
     const tree = await makeTree(t, admin.token, 'Prop');
     for (const counter of [false, true]) {
       const [batched, single] = await Promise.all(
@@ -124,6 +125,54 @@ describe(`batch store equals point-by-point store (${dialectUnderTest})`, () => 
       },
     );
   }
+
+  // PostgreSQL runs batches of other devices side by side and batches of one device one after the other
+  // (lockRollups); SQLite runs them one after the other on its one connection. Either way, batches sent all
+  // at once — both devices in each, out of order, counters among stored points — must leave the rollups
+  // that their points give when aggregated from scratch: no batch's read-merge-write may lose another's.
+  it('leaves rollups equal to a build from scratch when batches of shared devices run at once', async () => {
+    const random = seeded(77);
+    const signals: { id: number; counter: boolean }[] = [];
+    for (const name of ['ConcA', 'ConcB', 'ConcC']) {
+      const tree = await makeTree(t, admin.token, name);
+      const energy = await save(t, admin.token, '/api/signals/0', {
+        device_id: tree.deviceId,
+        key: 'total_energy',
+        name: 'Energy',
+        unit: 'kWh',
+        is_counter: true,
+      });
+      signals.push({ id: tree.signalId, counter: false }, { id: energy.id as number, counter: true });
+    }
+    const offered: PointToStore[] = signals.flatMap(({ id, counter }) =>
+      randomSeries(random, counter, base + 3 * 86_400_000, 120).map((p) => ({ signal_id: id, ...p })),
+    );
+    const shuffle = <T>(list: T[]) => {
+      for (let i = list.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [list[i], list[j]] = [list[j]!, list[i]!];
+      }
+      return list;
+    };
+    // Half the points in batches of one device (pairs of them run side by side), half in mixed ones.
+    const pools = new Map<string, PointToStore[]>();
+    for (const p of shuffle(offered)) {
+      const pool =
+        random() < 0.5 ? `device ${Math.floor(signals.findIndex((s) => s.id === p.signal_id) / 2)}` : 'mixed';
+      pools.set(pool, [...(pools.get(pool) ?? []), p]);
+    }
+    const batches: PointToStore[][] = [];
+    for (const pool of pools.values())
+      for (let i = 0; i < pool.length; i += 20) batches.push(pool.slice(i, i + 20));
+    shuffle(batches);
+    const results = await Promise.all(batches.map((batch) => t.ctx.telemetry.store(batch)));
+    expect(results.reduce((n, r) => n + r.inserted + r.duplicates, 0)).toBe(offered.length);
+    for (const { id, counter } of signals) {
+      const expected = await fromScratch(id, counter);
+      for (const table of ROLLUP_TABLES)
+        expect(await rowsOf(table, id), `${table} of signal ${id}`).toEqual(expected[table]);
+    }
+  });
 });
 
 /**

@@ -239,9 +239,37 @@ async function insertRawPostgres(db: Db, points: readonly RawRow[]): Promise<Raw
   return { rows: rows.map((r) => ({ signal_id: r.signal_id, ts: Number(r.ts), value: r.value })) };
 }
 
-/** Serialises rollup maintenance across processes sharing one PostgreSQL (released at commit). */
-export async function lockRollups(db: Db, dialect: Dialect): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${5_470_001})`.execute(db);
+/** The advisory lock key of rollup maintenance: alone (bigint) for all rollups, with a device id (two int4s) for one device's. */
+export const ROLLUP_LOCK_KEY = 5_470_001;
+
+/** A batch of more devices than this locks all rollups at once instead of each device's (bounded lock table). */
+export const ROLLUP_DEVICE_LOCKS_MAX = 256;
+
+/**
+ * Serialises rollup maintenance of the same devices across the transactions and processes sharing one
+ * PostgreSQL (released at commit): the rollups, latest values and last-data time of a device are read,
+ * merged and written back, so two batches of one device must not interleave. Batches of other devices
+ * go on at once (the load suite's batches, one plant each, queued behind one database-wide lock before).
+ *
+ * Each device's lock is taken in ascending id order in one statement, so two batches sharing devices never
+ * wait on each other in a cycle; every batch first holds the all-rollups key shared. A batch of more than
+ * ROLLUP_DEVICE_LOCKS_MAX devices (an MQTT batch of a whole fleet) takes that key exclusive instead: each
+ * advisory lock takes a slot of PostgreSQL's shared lock table (max_locks_per_transaction × connections,
+ * 6,400 by default), and thousands per batch could exhaust it. The lock is taken after the raw insert,
+ * whose only waits (a concurrent insert of the same key) happen before a batch holds any of these locks.
+ */
+export async function lockRollups(db: Db, dialect: Dialect, deviceIds: readonly number[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  if (deviceIds.length > ROLLUP_DEVICE_LOCKS_MAX) {
+    await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK_KEY}::bigint)`.execute(db);
+    return;
+  }
+  const ascending = Int32Array.from(new Set(deviceIds)).sort();
+  // unnest yields the array in its order, and the aggregate takes the locks row by row in that order.
+  await sql`select pg_advisory_xact_lock_shared(${ROLLUP_LOCK_KEY}::bigint),
+      (select count(pg_advisory_xact_lock(${ROLLUP_LOCK_KEY}::int4, d)) from unnest(${[...ascending]}::int4[]) as t(d))`.execute(
+    db,
+  );
 }
 
 /** The stored latest point of each signal. */

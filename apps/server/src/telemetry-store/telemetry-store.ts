@@ -54,11 +54,11 @@ export class TelemetryStore implements TelemetryHub {
   }
 
   /**
-   * Batches in their transaction at once, per process. On PostgreSQL every batch waits for the rollup lock
-   * (`lockRollups`) while it holds a pooled connection: under the load suite (20 batches a second) the
-   * waiting batches took the whole pool and the pages' reads queued behind them for seconds. Two is enough
-   * to overlap one batch's raw insert with another's rollups; the other batches wait here, holding
-   * nothing. SQLite has one connection, which Kysely serialises anyway.
+   * Batches in their transaction at once, per process. On PostgreSQL a batch waits for the rollup locks of
+   * its devices (`lockRollups`) while it holds a pooled connection: under the load suite (20 batches a
+   * second), when one lock served all devices, the waiting batches took the whole pool and the pages' reads
+   * queued behind them for seconds. Two is enough to overlap one batch's raw insert with another's rollups;
+   * the other batches wait here, holding nothing. SQLite has one connection, which Kysely serialises anyway.
    */
   private readonly batches = new Semaphore(STORE_BATCHES_IN_FLIGHT);
 
@@ -96,7 +96,7 @@ export class TelemetryStore implements TelemetryHub {
         if (rows.length < known.length)
           conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
         if (rows.length === 0) return rows;
-        await repo.lockRollups(trx, dialect);
+        await repo.lockRollups(trx, dialect, devicesOf(rows, metaOf));
         await this.maintain(io, rows, metaOf);
         return rows;
       }),
@@ -398,6 +398,19 @@ export class TelemetryStore implements TelemetryHub {
       await io.upsertRollups(resolution, rows);
     }
   }
+}
+
+/** The devices of these rows, each once. */
+function devicesOf(rows: readonly repo.RawRow[], meta: ReadonlyMap<number, repo.SignalMeta>): number[] {
+  const devices = new Set<number>();
+  let signal = -1;
+  for (const r of rows) {
+    // Rows come in runs of one signal: look each run up once.
+    if (r.signal_id === signal) continue;
+    signal = r.signal_id;
+    devices.add(meta.get(signal)!.device_id);
+  }
+  return [...devices];
 }
 
 /** The newest of these points per device. */
