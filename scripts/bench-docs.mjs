@@ -43,6 +43,55 @@ const met = (value, aim) => {
 };
 const cell = (s) => String(s).replace(/\|/g, '\\|');
 
+/** The paragraph and the figures table of one run's figures of `bench` on `databases`. */
+function renderRun(lines, bench, run, databases) {
+  const m = run.machine ?? {};
+  const ofThese = (x) => x.bench === bench && databases.includes(x.database ?? '');
+  const failed = (run.runs ?? []).filter((r) => ofThese(r) && r.exit_code !== 0);
+  lines.push(
+    `${String(run.date).slice(0, 16).replace('T', ' ')} UTC, commit ${run.commit}${run.dirty ? ' (with uncommitted changes)' : ''}, ` +
+      `${m.cpu ?? '?'} × ${m.cores ?? '?'}, ${m.memory_gib ?? '?'} GiB, Node ${m.node ?? '?'}; ` +
+      `load average ${(m.load_average_at_start ?? []).join(' / ')} at the start of the run, ` +
+      `${(m.load_average_at_end ?? []).join(' / ')} at its end (${run.file}).`,
+    '',
+  );
+  for (const r of failed)
+    lines.push(
+      `The benchmark **failed** (exit code ${r.exit_code}); its last lines:`,
+      '',
+      '```',
+      ...r.output_tail,
+      '```',
+      '',
+    );
+  const figures = (run.figures ?? []).filter(ofThese);
+  if (!figures.length) return;
+  lines.push(
+    '| figure | database | value | aim | | load (1 min) | sizes |',
+    '|---|---|---:|---|---|---:|---|',
+  );
+  for (const f of figures) {
+    const params = Object.entries(f.params ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
+    lines.push(
+      `| ${cell(f.name)} | ${f.database ?? ''} | ${format(f.value, f.unit)} | ${f.aim ? `${f.aim.op} ${format(f.aim.value, f.unit)}` : ''} | ${met(f.value, f.aim)} | ${f.load_average_1m ?? ''} | ${cell(params)} |`,
+    );
+  }
+  for (const f of figures.filter((x) => x.series?.length))
+    lines.push(
+      '',
+      `${f.name} (${f.database}), every sample: ${f.series
+        .map((x) =>
+          Object.entries(x)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(' '),
+        )
+        .join('; ')}.`,
+    );
+  lines.push('');
+}
+
 /** The generated section's text. */
 export function render(runs) {
   const lines = [
@@ -50,68 +99,35 @@ export function render(runs) {
     '',
     '## Latest figures (generated)',
     '',
-    'The newest figures of each benchmark, as `npm run bench` recorded them (docs/benchmarks/*.json). Figures',
+    'The newest figures of each benchmark on each database, as `npm run bench` recorded them (docs/benchmarks/*.json). Figures',
     'measured while the machine was loaded (see the load average) are not comparable with idle ones.',
     '',
   ];
-  /** bench → the newest run that has figures for it. */
+  /**
+   * bench → database → the newest run that has figures of that database for it (or failed it): a run of one
+   * database (BENCH_DB, or a full-size history cached for one) does not hide the other's figures.
+   */
   const newest = new Map();
   for (const run of runs) {
-    const benches = new Set([
-      ...(run.figures ?? []).map((f) => f.bench),
-      ...(run.runs ?? []).filter((r) => r.exit_code !== 0).map((r) => r.bench),
-    ]);
-    for (const bench of benches) newest.set(bench, run);
+    const seen = [
+      ...(run.figures ?? []).map((f) => [f.bench, f.database ?? '']),
+      ...(run.runs ?? []).filter((r) => r.exit_code !== 0).map((r) => [r.bench, r.database ?? '']),
+    ];
+    for (const [bench, database] of seen) {
+      if (!newest.has(bench)) newest.set(bench, new Map());
+      newest.get(bench).set(database, run);
+    }
   }
   if (newest.size === 0) lines.push('No run recorded yet: `npm run bench` writes the first.', '');
-  for (const [bench, run] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
-    const m = run.machine ?? {};
-    const failed = (run.runs ?? []).filter((r) => r.bench === bench && r.exit_code !== 0);
-    lines.push(
-      `### ${bench}`,
-      '',
-      `${String(run.date).slice(0, 16).replace('T', ' ')} UTC, commit ${run.commit}${run.dirty ? ' (with uncommitted changes)' : ''}, ` +
-        `${m.cpu ?? '?'} × ${m.cores ?? '?'}, ${m.memory_gib ?? '?'} GiB, Node ${m.node ?? '?'}; ` +
-        `load average ${(m.load_average_at_start ?? []).join(' / ')} at the start of the run, ` +
-        `${(m.load_average_at_end ?? []).join(' / ')} at its end (${run.file}).`,
-      '',
-    );
-    for (const r of failed)
-      lines.push(
-        `The benchmark **failed** (exit code ${r.exit_code}); its last lines:`,
-        '',
-        '```',
-        ...r.output_tail,
-        '```',
-        '',
-      );
-    const figures = (run.figures ?? []).filter((f) => f.bench === bench);
-    if (!figures.length) continue;
-    lines.push(
-      '| figure | database | value | aim | | load (1 min) | sizes |',
-      '|---|---|---:|---|---|---:|---|',
-    );
-    for (const f of figures) {
-      const params = Object.entries(f.params ?? {})
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ');
-      lines.push(
-        `| ${cell(f.name)} | ${f.database ?? ''} | ${format(f.value, f.unit)} | ${f.aim ? `${f.aim.op} ${format(f.aim.value, f.unit)}` : ''} | ${met(f.value, f.aim)} | ${f.load_average_1m ?? ''} | ${cell(params)} |`,
-      );
+  for (const [bench, byDatabase] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`### ${bench}`, '');
+    // One paragraph and table per run: the databases measured in the same run share them.
+    const parts = new Map();
+    for (const [database, run] of [...byDatabase].sort(([a], [b]) => a.localeCompare(b))) {
+      if (!parts.has(run)) parts.set(run, []);
+      parts.get(run).push(database);
     }
-    const series = figures.filter((f) => f.series?.length);
-    for (const f of series)
-      lines.push(
-        '',
-        `${f.name} (${f.database}), every sample: ${f.series
-          .map((s) =>
-            Object.entries(s)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(' '),
-          )
-          .join('; ')}.`,
-      );
-    lines.push('');
+    for (const [run, databases] of parts) renderRun(lines, bench, run, databases);
   }
   lines.push(END);
   return lines.join('\n');
