@@ -96,7 +96,8 @@ export class TelemetryStore implements TelemetryHub {
         if (rows.length < known.length)
           conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
         if (rows.length === 0) return rows;
-        await repo.lockRollups(trx, dialect, devicesOf(rows, metaOf));
+        // SQLite's one connection runs one batch at a time: only PostgreSQL locks (and needs the devices).
+        if (dialect === 'postgres') await repo.lockRollups(trx, dialect, devicesOf(rows, metaOf));
         await this.maintain(io, rows, metaOf);
         return rows;
       }),
