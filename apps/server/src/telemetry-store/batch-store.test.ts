@@ -142,7 +142,7 @@ describe(`batch store equals point-by-point store (${dialectUnderTest})`, () => 
         unit: 'kWh',
         is_counter: true,
       });
-      signals.push({ id: tree.signalId, counter: false }, { id: energy.id as number, counter: true });
+      signals.push({ id: tree.signalId, counter: false }, { id: energy.id, counter: true });
     }
     const offered: PointToStore[] = signals.flatMap(({ id, counter }) =>
       randomSeries(random, counter, base + 3 * 86_400_000, 120).map((p) => ({ signal_id: id, ...p })),
