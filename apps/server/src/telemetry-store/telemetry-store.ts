@@ -406,7 +406,7 @@ function devicesOf(rows: readonly repo.RawRow[], meta: ReadonlyMap<number, repo.
   const devices = new Set<number>();
   let signal = -1;
   for (const r of rows) {
-    // Rows come in runs of one signal: look each run up once.
+    // A run of rows of one signal (a device's history) is looked up once.
     if (r.signal_id === signal) continue;
     signal = r.signal_id;
     devices.add(meta.get(signal)!.device_id);
