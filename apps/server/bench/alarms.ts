@@ -17,7 +17,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 20_000);
 const RULES = Number(process.env.BENCH_RULES ?? 1000);
 const silent = { info: () => undefined, warn: () => undefined, error: (o: object) => console.error(o) };
 
-const { app, ctx } = await benchApp(process.env.DATABASE_URL);
+const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
 // 10 plants × 10 inverters × 11 signals = 1,100 signals.
 const plants = await seedPlants(ctx.db, 10, 10, 11);
 const all = plants.flatMap((p) => p.signals);
@@ -227,3 +227,4 @@ console.log(
 );
 await bare.stop();
 await app.close();
+await dispose();

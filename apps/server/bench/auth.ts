@@ -9,10 +9,8 @@
  * average. Against PostgreSQL when DATABASE_URL is set. An analysis tool (docs/benchmarks.md), no figure
  * for the generated block.
  */
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ALL_PERMISSIONS } from '@solar/shared';
-import { sql } from 'kysely';
 import {
   findRolePermissions,
   findSessionCaller,
@@ -25,7 +23,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 1_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DATABASE_URL = process.env.DATABASE_URL;
 
-const { app, ctx, dataDir, config } = await benchApp(DATABASE_URL);
+const { app, ctx, dispose } = await benchApp(DATABASE_URL);
 const { db, dialect } = ctx;
 const now = Date.now();
 const role = await db
@@ -128,11 +126,4 @@ for (let round = 0; round < 2; round++) {
 }
 
 await app.close();
-if (config.database.dialect === 'postgres') {
-  const { Client } = (await import('pg')).default;
-  const client = new Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  await client.query(sql`drop schema ${sql.id(config.database.schema)} cascade`.compile(db).sql);
-  await client.end();
-}
-rmSync(dataDir, { recursive: true, force: true });
+await dispose();

@@ -12,7 +12,6 @@ import {
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
 } from 'kysely';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { recordFigure, recordLatencies } from './report';
 import { benchAdminToken, benchApp, pct, rssMiB } from './setup';
@@ -52,7 +51,7 @@ class QueryTimer implements KyselyPlugin {
 }
 
 for (const size of SIZES) {
-  const { app, ctx, dataDir } = await benchApp(process.env.DATABASE_URL);
+  const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
   await app.ready();
   const token = await benchAdminToken(ctx);
   const now = Date.now();
@@ -131,5 +130,5 @@ for (const size of SIZES) {
       console.log(`    ${name.padEnd(20)} ${(v.ms / n).toFixed(1).padStart(7)}  (${v.n / n} per call)`);
   }
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }

@@ -69,7 +69,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * whose memory is sampled every 10 s.
  */
 async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timedSeconds?: number) {
-  const { app, ctx } = await benchApp(databaseUrl);
+  const { app, ctx, dispose } = await benchApp(databaseUrl);
   // 10 plants × 10 inverters × SIGNALS/100 signals: a plant key covers its share of a batch.
   const plants = await seedPlants(ctx.db, PLANTS, 10, Math.max(1, Math.round(PER_PLANT / 10)));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -158,6 +158,7 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
     });
   }
   await app.close();
+  await dispose();
   return { rate, cpuRate, plants: plants.map((p) => p.signals) };
 }
 
@@ -222,6 +223,7 @@ async function runBare(plants: number[][]) {
     points += rows.length;
   }
   db.close();
+  await fresh.dispose();
   const rate = points / (elapsedMs / 1000);
   const cpuRate = points / cpuS;
   console.log(

@@ -13,7 +13,7 @@ import { benchApp, pct, benchAdminToken } from './setup';
 const DAYS = Number(process.env.BENCH_DAYS ?? 14);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 
-const { app, ctx } = await benchApp(process.env.DATABASE_URL);
+const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
 await app.ready();
 await seedOrganisation(ctx);
 const token = await benchAdminToken(ctx);
@@ -58,3 +58,4 @@ for (const [name, ms] of Object.entries(results)) {
   recordLatencies('kpi', name, ms, { params: { days: DAYS, runs: RUNS } });
 }
 await app.close();
+await dispose();

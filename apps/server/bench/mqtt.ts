@@ -58,7 +58,7 @@ function publishInChild(job: object): Promise<{ published: number; seconds: numb
 }
 
 async function run(url: string, label: string, values: number, databaseUrl?: string) {
-  const { app, ctx } = await benchApp(databaseUrl);
+  const { app, ctx, dispose } = await benchApp(databaseUrl);
   await seedPlants(ctx.db, PLANTS, INVERTERS, values);
   const devices = await ctx.db.selectFrom('devices').select(['id', 'plant_id']).orderBy('id').execute();
   const keys = Array.from({ length: values }, (_, s) =>
@@ -126,6 +126,7 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
   });
   await collector.stop();
   await app.close();
+  await dispose();
   return { label, values, pointsPerS: s.stored / seconds, messagesPerS: s.received / seconds };
 }
 

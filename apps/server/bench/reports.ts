@@ -6,7 +6,6 @@
  *    each, a year of kpi_daily) as JSON, XLSX and PDF, with the process's peak RSS.
  * Prints p50/max in ms and the load average. Against PostgreSQL when DATABASE_URL is set.
  */
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
 import { localDate } from '../src/modules/kpi/engine/telemetry-imports';
@@ -55,7 +54,7 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
 
 // 1. The demo's month.
 {
-  const { app, ctx, dataDir } = await benchApp(process.env.DATABASE_URL);
+  const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
   await app.ready();
   await seedOrganisation(ctx);
   const token = await benchAdminToken(ctx);
@@ -83,12 +82,12 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
     line(`monthly production, 6 plants, ${format}`, await timed(app, token, url, RUNS));
   }
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }
 
 // 2. A year of a generated fleet.
 {
-  const { app, ctx, dataDir } = await benchApp(process.env.DATABASE_URL);
+  const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
   await app.ready();
   const token = await benchAdminToken(ctx);
   const now = Date.now();
@@ -115,6 +114,6 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
     });
   }
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }
 clearInterval(sampler);
