@@ -47,14 +47,17 @@ describe.runIf(TEST_DATABASE_URL)('ingest batches in flight (postgres)', () => {
   });
 
   it(`keeps pooled connections free for reads while batches wait for the rollup lock (${STORE_BATCHES_IN_FLIGHT} in flight)`, async () => {
-    await holder.query('select pg_advisory_lock(5470001)');
+    await holder.query(`select pg_advisory_lock(${ROLLUP_LOCK_KEY}::bigint)`);
     const ts = Date.now() - 60_000;
     const batches = signalIds.map((signal_id, i) =>
       t.ctx.telemetry.store([{ signal_id, ts: ts + i, value: i }]),
     );
     await new Promise((r) => setTimeout(r, 300));
     // The lock is released after 1.5 s: a read that needs a connection held by a waiting batch waits that long.
-    const release = setTimeout(() => void holder.query('select pg_advisory_unlock(5470001)'), 1_500);
+    const release = setTimeout(
+      () => void holder.query(`select pg_advisory_unlock(${ROLLUP_LOCK_KEY}::bigint)`),
+      1_500,
+    );
     const started = performance.now();
     await t.ctx.db.selectFrom('plants').select('id').execute();
     const readMs = performance.now() - started;
@@ -91,7 +94,7 @@ describe.runIf(TEST_DATABASE_URL)('ingest batches in flight (postgres)', () => {
     const ids = Array.from({ length: ROLLUP_DEVICE_LOCKS_MAX + 1 }, (_, i) => 1_000_000 + i);
     let locked = false;
     const fleet = t.ctx.db.transaction().execute(async (trx) => {
-      await lockRollups(trx, 'postgres', ids);
+      await lockRollups(trx, ids);
       locked = true;
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks
         where locktype = 'advisory' and pid = pg_backend_pid()`.execute(trx);

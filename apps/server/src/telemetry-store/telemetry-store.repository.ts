@@ -246,8 +246,8 @@ export const ROLLUP_LOCK_KEY = 5_470_001;
 export const ROLLUP_DEVICE_LOCKS_MAX = 256;
 
 /**
- * Serialises rollup maintenance of the same devices across the transactions and processes sharing one
- * PostgreSQL (released at commit): the rollups, latest values and last-data time of a device are read,
+ * PostgreSQL only (SQLite's one connection runs one batch at a time). Serialises rollup maintenance of the
+ * same devices across the transactions and processes sharing one PostgreSQL (released at commit): the rollups, latest values and last-data time of a device are read,
  * merged and written back, so two batches of one device must not interleave. Batches of other devices
  * go on at once (the load suite's batches, one plant each, queued behind one database-wide lock before).
  *
@@ -258,8 +258,7 @@ export const ROLLUP_DEVICE_LOCKS_MAX = 256;
  * 6,400 by default), and thousands per batch could exhaust it. The lock is taken after the raw insert,
  * whose only waits (a concurrent insert of the same key) happen before a batch holds any of these locks.
  */
-export async function lockRollups(db: Db, dialect: Dialect, deviceIds: readonly number[]): Promise<void> {
-  if (dialect !== 'postgres') return;
+export async function lockRollups(db: Db, deviceIds: readonly number[]): Promise<void> {
   if (deviceIds.length > ROLLUP_DEVICE_LOCKS_MAX) {
     await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK_KEY}::bigint)`.execute(db);
     return;

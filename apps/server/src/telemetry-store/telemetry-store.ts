@@ -97,7 +97,7 @@ export class TelemetryStore implements TelemetryHub {
           conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
         if (rows.length === 0) return rows;
         // SQLite's one connection runs one batch at a time: only PostgreSQL locks (and needs the devices).
-        if (dialect === 'postgres') await repo.lockRollups(trx, dialect, devicesOf(rows, metaOf));
+        if (dialect === 'postgres') await repo.lockRollups(trx, devicesOf(rows, metaOf));
         await this.maintain(io, rows, metaOf);
         return rows;
       }),
