@@ -34,7 +34,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { generateHistory, type HistorySignal } from './history-generator';
 import { recordFigure } from './report';
-import { benchAdminToken, pct, rssMiB, seedPlants } from './setup';
+import { benchAdminToken, dropSchema, pct, rssMiB, seedPlants } from './setup';
 
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 500);
 const DAYS = Number(process.env.BENCH_DAYS ?? 1_826);
@@ -404,14 +404,7 @@ if (SIZES && dialect === 'sqlite') {
 gcObserver.disconnect();
 await app.close();
 if (!CACHE) {
-  if (dialect === 'sqlite') rmSync(dataDir, { recursive: true, force: true });
-  else {
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(
-      `drop schema ${config.database.dialect === 'postgres' ? config.database.schema : ''} cascade`,
-    );
-    await client.end();
-  }
+  // The data directory is made on PostgreSQL too, and was left behind there.
+  rmSync(dataDir, { recursive: true, force: true });
+  if (config.database.dialect === 'postgres') await dropSchema(config.database.url, config.database.schema);
 }

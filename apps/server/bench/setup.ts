@@ -31,16 +31,20 @@ export async function benchApp(databaseUrl?: string) {
   const built = await buildApp(config);
   const dispose = async () => {
     rmSync(dataDir, { recursive: true, force: true });
-    if (!databaseUrl) return;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists ${client.escapeIdentifier(schema)} cascade`);
-    } finally {
-      await client.end();
-    }
+    if (databaseUrl) await dropSchema(databaseUrl, schema);
   };
   return { ...built, dataDir, config, dispose };
+}
+
+/** Drops a benchmark's PostgreSQL schema and everything in it, through a connection of its own. */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${client.escapeIdentifier(schema)} cascade`);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
