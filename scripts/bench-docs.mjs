@@ -43,11 +43,16 @@ const met = (value, aim) => {
 };
 const cell = (s) => String(s).replace(/\|/g, '\\|');
 
+/** The databases a benchmark's run measures (runs recorded before `databases` name one, `database`). */
+const measured = (r) => r.databases ?? [r.database ?? ''];
+
 /** The paragraph and the figures table of one run's figures of `bench` on `databases`. */
 function renderRun(lines, bench, run, databases) {
   const m = run.machine ?? {};
   const ofThese = (x) => x.bench === bench && databases.includes(x.database ?? '');
-  const failed = (run.runs ?? []).filter((r) => ofThese(r) && r.exit_code !== 0);
+  const failed = (run.runs ?? []).filter(
+    (r) => r.bench === bench && r.exit_code !== 0 && measured(r).some((d) => databases.includes(d)),
+  );
   lines.push(
     `${String(run.date).slice(0, 16).replace('T', ' ')} UTC, commit ${run.commit}${run.dirty ? ' (with uncommitted changes)' : ''}, ` +
       `${m.cpu ?? '?'} × ${m.cores ?? '?'}, ${m.memory_gib ?? '?'} GiB, Node ${m.node ?? '?'}; ` +
@@ -111,7 +116,9 @@ export function render(runs) {
   for (const run of runs) {
     const seen = [
       ...(run.figures ?? []).map((f) => [f.bench, f.database ?? '']),
-      ...(run.runs ?? []).filter((r) => r.exit_code !== 0).map((r) => [r.bench, r.database ?? '']),
+      ...(run.runs ?? [])
+        .filter((r) => r.exit_code !== 0)
+        .flatMap((r) => measured(r).map((database) => [r.bench, database])),
     ];
     for (const [bench, database] of seen) {
       if (!newest.has(bench)) newest.set(bench, new Map());

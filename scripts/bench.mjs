@@ -68,8 +68,8 @@ const figuresFile = path.join(os.tmpdir(), `solar-bench-${process.pid}.jsonl`);
 rmSync(figuresFile, { force: true });
 
 const runs = [];
-/** The runs of one benchmark: its databases and the DATABASE_URL each gets (undefined: SQLite). */
 const onlyDb = process.env.BENCH_DB;
+/** The runs of one benchmark: its databases and the DATABASE_URL each gets (undefined: SQLite). */
 const passes = (mode) =>
   mode === 'each' && pgUrl
     ? [undefined, pgUrl].filter((url) => !onlyDb || onlyDb === (url ? 'postgres' : 'sqlite'))
@@ -80,11 +80,18 @@ for (const [name, script, env, mode] of BENCHES) {
     console.log(
       `\n=== ${name} (npm run ${script})${mode === 'each' ? (databaseUrl ? ' on PostgreSQL' : ' on SQLite') : ''}`,
     );
-    runs.push(runOne(name, script, env, databaseUrl));
+    // What the run's figures will name as their database, so that a failed run stands where they would.
+    const databases =
+      mode === 'none'
+        ? ['none']
+        : mode === 'one' && databaseUrl
+          ? ['sqlite', 'postgres']
+          : [databaseUrl ? 'postgres' : 'sqlite'];
+    runs.push(runOne(name, script, env, databaseUrl, databases));
   }
 }
 
-function runOne(name, script, env, databaseUrl) {
+function runOne(name, script, env, databaseUrl, databases) {
   const t0 = Date.now();
   const base = { ...process.env };
   delete base.DATABASE_URL;
@@ -105,6 +112,7 @@ function runOne(name, script, env, databaseUrl) {
   return {
     bench: name,
     database: databaseUrl ? 'postgres' : 'sqlite',
+    databases,
     env,
     exit_code: res.status,
     seconds: Math.round((Date.now() - t0) / 100) / 10,
