@@ -10,30 +10,17 @@ import type { RollupResolution } from '@solar/shared';
 import type { Point } from './aggregate';
 import type { StoreIo } from './store-io';
 import {
+  ROLLUP_COLUMNS,
   ROLLUP_TABLE,
+  rollupConflictSet,
+  type RollupConflict,
   type RawInsert,
   type RawRow,
   type RollupRow,
   type Span,
 } from './telemetry-store.repository';
 
-const COLUMNS = [
-  'signal_id',
-  'bucket',
-  'min',
-  'max',
-  'sum',
-  'count',
-  'first',
-  'first_ts',
-  'last',
-  'last_ts',
-  'delta',
-];
-const ROLLUP_COLUMNS = COLUMNS.map((c) => `"${c}"`).join(', ');
-const ROLLUP_UPDATES = COLUMNS.slice(2)
-  .map((c) => `"${c}" = excluded."${c}"`)
-  .join(', ');
+const ROLLUP_COLUMNS_LIST = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 export class SqliteStoreIo implements StoreIo {
   private statements?: ReturnType<typeof prepare>;
@@ -83,8 +70,12 @@ export class SqliteStoreIo implements StoreIo {
     return Promise.resolve(out);
   }
 
-  upsertRollups(resolution: RollupResolution, rows: readonly RollupRow[]): Promise<void> {
-    const upsert = this.s.upsertRollup[resolution];
+  upsertRollups(
+    resolution: RollupResolution,
+    rows: readonly RollupRow[],
+    conflict: RollupConflict,
+  ): Promise<void> {
+    const upsert = this.s.upsertRollup[conflict][resolution];
     for (const r of rows)
       upsert.run(
         r.signal_id,
@@ -148,30 +139,35 @@ function prepare(sqlite: SQLite.Database) {
       'insert into device_last_data (device_id, ts) values (?, ?) on conflict (device_id) do update set ts = excluded.ts where excluded.ts > device_last_data.ts',
     ),
     readRollup: perResolution((table) =>
-      sqlite.prepare(`select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket = ?`),
+      sqlite.prepare(`select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket = ?`),
     ),
     readRawRange: sqlite.prepare(
       'select ts, value from telemetry_raw where signal_id = ? and ts >= ? and ts < ? order by ts',
     ),
     readRollupRange: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
+        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
       ),
     ),
     rollupBefore: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
+        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
       ),
     ),
     rollupAfter: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
+        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
       ),
     ),
-    upsertRollup: perResolution((table) =>
-      sqlite.prepare(
-        `insert into ${table} (${ROLLUP_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${ROLLUP_UPDATES}`,
-      ),
-    ),
+    upsertRollup: {
+      replace: perResolution((table) => upsertRollup(sqlite, table, 'replace')),
+      merge: perResolution((table) => upsertRollup(sqlite, table, 'merge')),
+    },
   };
+}
+
+function upsertRollup(sqlite: SQLite.Database, table: string, conflict: RollupConflict) {
+  return sqlite.prepare(
+    `insert into ${table} (${ROLLUP_COLUMNS_LIST}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${rollupConflictSet('sqlite', table, conflict)}`,
+  );
 }

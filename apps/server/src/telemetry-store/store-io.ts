@@ -23,7 +23,12 @@ export interface StoreIo {
     resolution: RollupResolution,
     keys: readonly { signal_id: number; bucket: number }[],
   ): Promise<repo.RollupRow[]>;
-  upsertRollups(resolution: RollupResolution, rows: readonly repo.RollupRow[]): Promise<void>;
+  /** Rollup rows written; a stored row with the same key is replaced, or merged with (repo.RollupConflict). */
+  upsertRollups(
+    resolution: RollupResolution,
+    rows: readonly repo.RollupRow[],
+    conflict: repo.RollupConflict,
+  ): Promise<void>;
   /** Raw points of each span (timestamps [from, to)), oldest first, by signal. */
   readRawRanges(spans: readonly repo.Span[]): Promise<Map<number, Point[]>>;
   /** Rollup rows of each span (buckets [from, to)), oldest first, by signal. */
@@ -46,7 +51,8 @@ export function kyselyStoreIo(db: Db, dialect: Dialect): StoreIo {
     upsertLatest: (rows) => repo.upsertLatest(db, dialect, rows),
     upsertDeviceLastData: (rows) => repo.upsertDeviceLastData(db, rows),
     readRollupKeys: (resolution, keys) => repo.readRollupKeys(db, dialect, resolution, keys),
-    upsertRollups: (resolution, rows) => repo.upsertRollups(db, dialect, resolution, rows),
+    upsertRollups: (resolution, rows, conflict) =>
+      repo.upsertRollups(db, dialect, resolution, rows, conflict),
     readRawRanges: (spans) => repo.readRawRanges(db, dialect, spans),
     readRollupRanges: (resolution, spans) => repo.readRollupRanges(db, dialect, resolution, spans),
     rollupNeighbours: (resolution, spans) => repo.rollupNeighboursOf(db, dialect, resolution, spans),

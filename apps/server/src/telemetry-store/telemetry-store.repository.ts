@@ -31,7 +31,7 @@ export const ROLLUP_TABLE: Record<RollupResolution, 'telemetry_5m' | 'telemetry_
   '1d': 'telemetry_1d',
 };
 
-const ROLLUP_COLUMNS = [
+export const ROLLUP_COLUMNS = [
   'signal_id',
   'bucket',
   'min',
@@ -45,6 +45,37 @@ const ROLLUP_COLUMNS = [
   'delta',
 ] as const;
 const quoted = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(',');
+
+/**
+ * How a rollup row meets a stored row with its key: `replace` overwrites it (rows rebuilt from raw);
+ * `merge` combines the two in the statement, as mergeAggregates (aggregate.ts) does, so that new points
+ * join a stored bucket without reading it first. In an UPDATE every right-hand side sees the stored row's
+ * old values, on both databases.
+ */
+export type RollupConflict = 'replace' | 'merge';
+
+/** The `do update set …` list of a rollup upsert into `table`. */
+export function rollupConflictSet(dialect: Dialect, table: string, conflict: RollupConflict): string {
+  if (conflict === 'replace')
+    return ROLLUP_COLUMNS.slice(2)
+      .map((c) => `"${c}" = excluded."${c}"`)
+      .join(', ');
+  const [least, greatest] = dialect === 'postgres' ? ['least', 'greatest'] : ['min', 'max'];
+  const t = (c: string) => `"${table}"."${c}"`;
+  const x = (c: string) => `excluded."${c}"`;
+  return [
+    `"min" = ${least}(${t('min')}, ${x('min')})`,
+    `"max" = ${greatest}(${t('max')}, ${x('max')})`,
+    `"sum" = ${t('sum')} + ${x('sum')}`,
+    `"count" = ${t('count')} + ${x('count')}`,
+    // The stored row wins a tie of first_ts, as the earlier argument of mergeAggregates does.
+    `"first" = case when ${x('first_ts')} < ${t('first_ts')} then ${x('first')} else ${t('first')} end`,
+    `"first_ts" = ${least}(${t('first_ts')}, ${x('first_ts')})`,
+    `"last" = case when ${x('last_ts')} > ${t('last_ts')} then ${x('last')} else ${t('last')} end`,
+    `"last_ts" = ${greatest}(${t('last_ts')}, ${x('last_ts')})`,
+    `"delta" = case when ${t('delta')} is null and ${x('delta')} is null then null else coalesce(${t('delta')}, 0) + coalesce(${x('delta')}, 0) end`,
+  ].join(', ');
+}
 
 const num = (v: unknown) => Number(v);
 const toRollup = (r: Record<string, unknown>): RollupRow => ({
@@ -515,18 +546,17 @@ export async function readRawRange(db: Db, signalId: number, from: number, to: n
   return rows.map((r) => ({ ts: Number(r.ts), value: r.value }));
 }
 
-/** Writes rollup rows, replacing the stored ones with the same keys. */
+/** Writes rollup rows; a stored row with the same key is replaced or merged with (`conflict`). */
 export async function upsertRollups(
   db: Db,
   dialect: Dialect,
   resolution: RollupResolution,
   rows: readonly RollupRow[],
+  conflict: RollupConflict,
 ): Promise<void> {
   const table = ROLLUP_TABLE[resolution];
   const width = ROLLUP_COLUMNS.length;
-  const updates = ROLLUP_COLUMNS.slice(2)
-    .map((c) => `"${c}" = excluded."${c}"`)
-    .join(',');
+  const updates = rollupConflictSet(dialect, table, conflict);
   if (dialect === 'postgres') {
     if (!rows.length) return;
     // One array parameter a column (11) instead of 11 placeholders a row, which PostgreSQL parses and binds

@@ -239,11 +239,11 @@ export class TelemetryStore implements TelemetryHub {
 
   /**
    * New points merged into the rollups without raw reads: each signal's aggregated in memory
-   * (batch-rollups.ts), the stored buckets they share read, merged, and one row written per (signal,
-   * bucket). `inOrder` signals' points all come after their latest stored one, so only the bucket of that
-   * point can already exist; `anyOrder` ones are gauges with points among stored ones, whose every touched
-   * bucket may exist — min, max, sum, count, first and last merge in any order (only a counter's delta
-   * depends on the points around, see recompute).
+   * (batch-rollups.ts), then one row per (signal, bucket) written with the `merge` upsert, which combines it
+   * with a stored row of the same key in the statement — no stored bucket is read. `inOrder` signals' points
+   * all come after their latest stored one (a counter's first step starts from that point's value);
+   * `anyOrder` ones are gauges with points among stored ones: min, max, sum, count, first and last merge in
+   * any order (only a counter's delta depends on the points around, see recompute).
    */
   private async append(
     io: StoreIo,
@@ -253,54 +253,19 @@ export class TelemetryStore implements TelemetryHub {
     meta: ReadonlyMap<number, repo.SignalMeta>,
   ) {
     const fresh: Record<RollupResolution, repo.RollupRow[]> = { '5m': [], '1h': [], '1d': [] };
-    const shared: Record<RollupResolution, { signal_id: number; bucket: number }[]> = {
-      '5m': [],
-      '1h': [],
-      '1d': [],
-    };
     const dayOfZone = new Map<string, (ts: number) => number>();
-    const add = (signalId: number, list: Point[], ordered: boolean) => {
+    const add = (signalId: number, list: Point[], previous: number | null) => {
       const m = meta.get(signalId)!;
-      const before = latest.get(signalId);
       let dayOf = dayOfZone.get(m.time_zone);
       if (!dayOf) dayOfZone.set(m.time_zone, (dayOf = dayBucketer(m.time_zone)));
-      const buckets = batchRollups(list, m.is_counter, ordered ? (before?.value ?? null) : null, dayOf);
-      for (const resolution of RESOLUTIONS) {
-        for (const [bucket, agg] of buckets[resolution]) {
+      const buckets = batchRollups(list, m.is_counter, previous, dayOf);
+      for (const resolution of RESOLUTIONS)
+        for (const [bucket, agg] of buckets[resolution])
           fresh[resolution].push({ signal_id: signalId, bucket, ...agg });
-          if (!ordered) shared[resolution].push({ signal_id: signalId, bucket });
-        }
-        // In order, only the bucket of the latest stored point can already exist.
-        if (ordered && before) {
-          const bucket = bucketerFor(resolution, dayOf)(before.ts);
-          if (buckets[resolution].has(bucket)) shared[resolution].push({ signal_id: signalId, bucket });
-        }
-      }
     };
-    for (const [signalId, list] of inOrder) add(signalId, list, true);
-    for (const [signalId, list] of anyOrder) add(signalId, list, false);
-    for (const resolution of RESOLUTIONS) {
-      const rows = fresh[resolution];
-      if (shared[resolution].length) {
-        const existing = new Map(
-          (await io.readRollupKeys(resolution, shared[resolution])).map((r) => [
-            `${r.signal_id}:${r.bucket}`,
-            r,
-          ]),
-        );
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i]!;
-          const old = existing.get(`${row.signal_id}:${row.bucket}`);
-          if (old)
-            rows[i] = {
-              signal_id: row.signal_id,
-              bucket: row.bucket,
-              ...mergeAggregates(aggregateOf(old), aggregateOf(row)),
-            };
-        }
-      }
-      await io.upsertRollups(resolution, rows);
-    }
+    for (const [signalId, list] of inOrder) add(signalId, list, latest.get(signalId)?.value ?? null);
+    for (const [signalId, list] of anyOrder) add(signalId, list, null);
+    for (const resolution of RESOLUTIONS) await io.upsertRollups(resolution, fresh[resolution], 'merge');
   }
 
   /**
@@ -352,7 +317,7 @@ export class TelemetryStore implements TelemetryHub {
       }
       deltaChange.set(signalId, change);
     }
-    await io.upsertRollups('5m', fiveRows);
+    await io.upsertRollups('5m', fiveRows, 'replace');
 
     const dayOfZone = new Map<string, (ts: number) => number>();
     for (const resolution of ['1h', '1d'] as const) {
@@ -396,7 +361,7 @@ export class TelemetryStore implements TelemetryHub {
           delta: (before?.delta ?? 0) + (change.get(bucket) ?? 0),
         });
       }
-      await io.upsertRollups(resolution, rows);
+      await io.upsertRollups(resolution, rows, 'replace');
     }
   }
 }
