@@ -21,6 +21,7 @@ export class Metrics {
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly ingestStored: Counter;
   private readonly ingestRejected: Counter<'reason'>;
+  private readonly ingestBodies: Counter<'parsed_on'>;
   private readonly ruleEvaluation: Histogram<'kind'>;
   private readonly leases = new Map<string, LeaseProbe>();
   private sseClients: () => number = () => 0;
@@ -46,6 +47,12 @@ export class Metrics {
       name: 'solar_ingest_points_rejected_total',
       help: 'Telemetry points refused or deduplicated, by reason (out_of_range, too_old, …).',
       labelNames: ['reason'],
+      registers,
+    });
+    this.ingestBodies = new Counter({
+      name: 'solar_ingest_bodies_parsed_total',
+      help: 'HTTP ingest bodies by where they were parsed: the parse thread (large bodies) or the event loop.',
+      labelNames: ['parsed_on'],
       registers,
     });
     this.ruleEvaluation = new Histogram({
@@ -106,6 +113,11 @@ export class Metrics {
   /** Points refused or deduplicated for a reason. */
   countRejected(reason: string, n = 1): void {
     if (n > 0) this.ingestRejected.inc({ reason }, n);
+  }
+
+  /** One HTTP ingest body parsed, on the parse thread or on the event loop. */
+  countIngestBody(parsedOn: 'thread' | 'loop'): void {
+    this.ingestBodies.inc({ parsed_on: parsedOn });
   }
 
   /** One evaluation pass of the alarm engine. */

@@ -1,7 +1,26 @@
 import { ID_MAX, TELEMETRY_MAX_POINTS, telemetryIngestBody } from '@solar/shared';
 import type { z } from 'zod';
+import { ingestColumnsOf, type IngestColumnLimits, type IngestColumns } from './ingest-columns';
 
 export type IngestBodyParsed = z.output<typeof telemetryIngestBody>;
+
+/** The bounds telemetryIngestBody puts on the common shape. */
+export const INGEST_COLUMN_LIMITS: IngestColumnLimits = {
+  maxPoints: TELEMETRY_MAX_POINTS,
+  maxId: ID_MAX,
+  maxTs: 8.64e15,
+};
+
+/** Checked columns (ingest-columns.ts) as the parsed body the service takes. */
+export function bodyOfColumns(columns: IngestColumns): IngestBodyParsed {
+  const { signal_id, ts, value } = columns;
+  const points = new Array<IngestBodyParsed['points'][number]>(signal_id.length);
+  for (let i = 0; i < points.length; i++) {
+    const v = value[i]!;
+    points[i] = { signal_id: signal_id[i]!, ts: ts[i]!, value: Number.isNaN(v) ? null : v };
+  }
+  return { points };
+}
 
 /**
  * telemetryIngestBody for the common shape — numeric signal ids and epoch-ms timestamps — without zod's
@@ -10,27 +29,8 @@ export type IngestBodyParsed = z.output<typeof telemetryIngestBody>;
  * which stays the contract and the source of error messages. fast-ingest.test.ts proves both agree.
  */
 export function parseIngestFast(body: unknown): IngestBodyParsed | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const points = (body as { points?: unknown }).points;
-  if (!Array.isArray(points) || points.length < 1 || points.length > TELEMETRY_MAX_POINTS) return undefined;
-  const out = new Array<IngestBodyParsed['points'][number]>(points.length);
-  for (let i = 0; i < points.length; i++) {
-    const p: unknown = points[i];
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) return undefined;
-    const { signal_id, ts, value } = p as { signal_id?: unknown; ts?: unknown; value?: unknown };
-    if (
-      typeof signal_id !== 'number' ||
-      !Number.isInteger(signal_id) ||
-      signal_id < 1 ||
-      signal_id > ID_MAX
-    ) {
-      return undefined;
-    }
-    if (typeof ts !== 'number' || !Number.isInteger(ts) || ts < 0 || ts > 8.64e15) return undefined;
-    if (value !== null && typeof value !== 'number') return undefined;
-    out[i] = { signal_id, ts, value };
-  }
-  return { points: out };
+  const columns = ingestColumnsOf(body, INGEST_COLUMN_LIMITS);
+  return columns && bodyOfColumns(columns);
 }
 
 /** The parsed body: the fast path when it applies, else the zod schema. */

@@ -1,5 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  validatorCompiler,
+  type FastifyPluginAsyncZod,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import {
   energyAnswer,
   energyQuery,
@@ -22,7 +26,9 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
 import { binaryFile, noContent, problems } from '../../plugins/openapi';
-import { parseIngestFast } from './fast-ingest';
+import { INGEST_COLUMN_LIMITS, parseIngestFast } from './fast-ingest';
+import { parseLargeBodiesOnThread, ThreadCheckedBody } from './ingest-body-parser';
+import { IngestParseThread } from './ingest-parse-thread';
 import { IngestKeysService } from './ingest-keys.service';
 import { toCsv, toXlsx } from './telemetry.export';
 import { latestAnswerSerializer, telemetryAnswerSerializer } from './telemetry.serializer';
@@ -42,31 +48,41 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
   const keys = new IngestKeysService(ctx);
   const tags = ['telemetry'];
 
-  app.post(
-    '/telemetry',
-    {
-      config: { access: access.ingest('device_management', 'update') },
-      schema: {
-        summary: 'Store telemetry points (ingest)',
-        operationId: 'ingestTelemetry',
-        tags,
-        description:
-          'Up to 10,000 points. Authenticated by `X-Api-Key` (a device or plant ingest key) or a user token with device_management/update. A malformed body stores nothing (400); single points are refused with a reason.',
-        body: telemetryIngestBody,
-        response: { 200: telemetryIngestAnswer },
-      },
-      // The zod schema is the contract; the common numeric shape takes a checked fast path with the same result.
-      validatorCompiler: (route) => {
-        const zod = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
-        if (route.httpPart !== 'body') return zod;
-        return (data) => {
-          const fast = parseIngestFast(data);
-          return fast ? { value: fast } : zod(data);
-        };
-      },
-    },
-    (request) => service.ingest(senderOf(request), request.body),
+  // Ingest in a context of its own: only its JSON parser hands large bodies to the parse thread.
+  const parseThread = new IngestParseThread(INGEST_COLUMN_LIMITS, (details, message) =>
+    app.log.warn(details, message),
   );
+  app.addHook('onClose', () => parseThread.close());
+  app.register((context, _options, done) => {
+    parseLargeBodiesOnThread(context, parseThread, (parsedOn) => ctx.metrics.countIngestBody(parsedOn));
+    context.withTypeProvider<ZodTypeProvider>().post(
+      '/telemetry',
+      {
+        config: { access: access.ingest('device_management', 'update') },
+        schema: {
+          summary: 'Store telemetry points (ingest)',
+          operationId: 'ingestTelemetry',
+          tags,
+          description:
+            'Up to 10,000 points. Authenticated by `X-Api-Key` (a device or plant ingest key) or a user token with device_management/update. A malformed body stores nothing (400); single points are refused with a reason.',
+          body: telemetryIngestBody,
+          response: { 200: telemetryIngestAnswer },
+        },
+        // The zod schema is the contract; the common numeric shape takes a checked fast path with the same result.
+        validatorCompiler: (route) => {
+          const zod = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
+          if (route.httpPart !== 'body') return zod;
+          return (data) => {
+            if (data instanceof ThreadCheckedBody) return { value: data.body };
+            const fast = parseIngestFast(data);
+            return fast ? { value: fast } : zod(data);
+          };
+        },
+      },
+      (request) => service.ingest(senderOf(request), request.body),
+    );
+    done();
+  });
 
   app.get(
     '/telemetry',

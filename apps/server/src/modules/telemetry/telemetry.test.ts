@@ -437,6 +437,55 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(many).toEqual({ stored: 10_000, duplicates: 0, conflicting_duplicates: 0, rejected: [] });
   });
 
+  it('parses large bodies on the parse thread, with the answers and refusals of the event loop', async () => {
+    const parsedOn = async (where: 'thread' | 'loop') => {
+      const text = await t.ctx.metrics.registry.getSingleMetricAsString('solar_ingest_bodies_parsed_total');
+      return Number(new RegExp(`parsed_on="${where}"} (\\d+)`).exec(text)?.[1] ?? 0);
+    };
+    const post = (payload: string) =>
+      t.http.post('/api/telemetry', payload, {
+        headers: { 'x-api-key': deviceKey, 'content-type': 'application/json' },
+        xsrf: false,
+      });
+    const start = Date.now() - 30 * DAY;
+    const points = Array.from({ length: 3_000 }, (_, i) => ({
+      signal_id: tree.signalId,
+      ts: start + i * 1000,
+      value: i % 7 === 0 ? null : i / 4,
+    }));
+    const large = JSON.stringify({ points });
+    expect(large.length).toBeGreaterThan(64 * 1024);
+    const [thread0, loop0] = [await parsedOn('thread'), await parsedOn('loop')];
+    const before = await rawCount();
+    const res = await post(large);
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json<TelemetryIngestAnswer>();
+    // A null value is refused per point, as from a small body; the rest is stored.
+    const nulls = points.filter((p) => p.value === null).length;
+    expect(answer.stored).toBe(points.length - nulls);
+    expect(answer.rejected).toHaveLength(nulls);
+    expect(answer.rejected[0]).toMatchObject({ index: 0, signal_id: tree.signalId });
+    expect(await rawCount()).toBe(before + points.length - nulls);
+    expect(await parsedOn('thread')).toBe(thread0 + 1);
+
+    // Invalid JSON, a poisoning key and ISO timestamps: the event loop's parser and the zod schema answer,
+    // as for a small body.
+    const small = JSON.stringify({ points: points.slice(0, 2) });
+    const broken = (body: string) => `${body.slice(0, -1)},}`;
+    const poisoned = (body: string) => `${body.slice(0, -1)},"__proto__":{"admin":true}}`;
+    for (const make of [broken, poisoned]) {
+      const [bigAnswer, smallAnswer] = [await post(make(large)), await post(make(small))];
+      expect(bigAnswer.statusCode).toBe(400);
+      expect(bigAnswer.body).toBe(smallAnswer.body);
+    }
+    const iso = points.map((p, i) => ({ ...p, ts: new Date(start + DAY + i * 1000).toISOString() }));
+    const isoAnswer = await post(JSON.stringify({ points: iso }));
+    expect(isoAnswer.statusCode, isoAnswer.body).toBe(200);
+    expect(isoAnswer.json<TelemetryIngestAnswer>().stored).toBe(points.length - nulls);
+    expect(await parsedOn('thread')).toBe(thread0 + 1);
+    expect(await parsedOn('loop')).toBe(loop0 + 5);
+  });
+
   it('keeps a company user to the own company: 404 on reads, out_of_scope on ingest', async () => {
     const operator = await makeUser(t, {
       companyId: tree.companyId,
