@@ -98,6 +98,7 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
   );
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const series: MemorySample[] = [];
   const sampler = setInterval(
     () => {
@@ -113,6 +114,7 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
   const results = await Promise.all(done);
   const elapsedS = (performance.now() - t0) / 1000;
   const cpuS = cpuSeconds(process.cpuUsage(cpu0));
+  const loopBusy = performance.eventLoopUtilization(elu0).utilization;
   clearInterval(sampler);
   const points = results.reduce((a, r) => a + r.points, 0);
   const errors = results.reduce((a, r) => a + r.errors, 0);
@@ -127,7 +129,8 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
       `RSS ${rssStart} → max ${rssMax} → ${rssEnd} MiB; load ${load()}`,
   );
   console.log(
-    `[${label}] server process CPU ${cpuS.toFixed(1)} s = ${cpuRate.toFixed(0)} points per CPU second`,
+    `[${label}] server process CPU ${cpuS.toFixed(1)} s = ${cpuRate.toFixed(0)} points per CPU second; ` +
+      `event loop busy ${(100 * loopBusy).toFixed(0)} % of the run`,
   );
   if (timedSeconds) recordMemory(label, timedSeconds, rate, series);
   else {
