@@ -46,10 +46,21 @@ export function startKpiRefresh(
     // Distinct 15-minute slots per plant first (numbers, no string per point: a batch is thousands of
     // points of a few plants), then one calendar lookup per slot and zone: no zone offset splits a slot.
     const slotsByPlant = new Map<number, Set<number>>();
+    // A batch comes in runs of one plant and one slot (a gateway's catch-up, a logger's message): a point
+    // in the same plant and slot as the one before adds nothing.
+    let plant = -1;
+    let slot = Number.NaN;
+    let slots: Set<number> | undefined;
     for (const p of points) {
-      let slots = slotsByPlant.get(p.plant_id);
-      if (!slots) slotsByPlant.set(p.plant_id, (slots = new Set()));
-      slots.add(floorBucket(p.ts, SLOT_MS));
+      const s = floorBucket(p.ts, SLOT_MS);
+      if (p.plant_id === plant && s === slot) continue;
+      if (p.plant_id !== plant) {
+        plant = p.plant_id;
+        slots = slotsByPlant.get(plant);
+        if (!slots) slotsByPlant.set(plant, (slots = new Set()));
+      }
+      slot = s;
+      slots!.add(s);
     }
     const fresh = new Map<string, { plantId: number; date: string }>();
     const slotDate = new Map<string, string>();
