@@ -7,7 +7,7 @@
  */
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 import { aggregatePoints, rollUp, type Aggregate, type Point } from './aggregate';
-import { dayBucket, floorBucket } from './buckets';
+import { bucketRun, dayBucket, floorBucket } from './buckets';
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
 const HOUR = FIXED_BUCKET_MS['1h'];
@@ -46,7 +46,7 @@ export function batchRollups(
   previous: number | null,
   dayOf: (ts: number) => number,
 ): Record<RollupResolution, Map<number, Aggregate>> {
-  const fives = aggregatePoints(points, (ts) => floorBucket(ts, FIVE_MIN), isCounter, previous);
+  const fives = aggregatePoints(points, bucketRun(FIVE_MIN), isCounter, previous);
   const rows = [...fives].map(([bucket, agg]) => ({ bucket, ...agg }));
   return {
     '5m': fives,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bucketOf,
+  bucketRun,
   dayAlignedToHours,
   dayBucket,
   dayRange,
@@ -18,6 +19,21 @@ describe('bucket math', () => {
     expect(floorBucket(Date.UTC(2026, 10, 23, 10, 5), 300_000)).toBe(Date.UTC(2026, 10, 23, 10, 5));
     expect(floorBucket(-1, 300_000)).toBe(-300_000);
     expect(bucketOf(Date.UTC(2026, 0, 1, 13, 59), '1h', 'UTC')).toBe(Date.UTC(2026, 0, 1, 13));
+    expect(Object.is(floorBucket(-300_000, 300_000), -300_000)).toBe(true);
+  });
+
+  it('floors a run of instants as floorBucket does, in order or not, bucket edges and negatives included', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const run = bucketRun(300_000);
+    let ts = Date.UTC(2026, 10, 27) - 1;
+    const instants = [-300_001, -300_000, -1, 0, 299_999, 300_000, ts, ts + 1, ts + 300_000, ts];
+    for (let i = 0; i < 5_000; i++) {
+      // Mostly forward by up to a minute, sometimes back by up to ten: runs and jumps both.
+      ts += random() < 0.9 ? Math.floor(random() * 60_000) : -Math.floor(random() * 600_000);
+      instants.push(ts, ts - (ts % 300_000));
+    }
+    for (const t of instants) expect(run(t), String(t)).toBe(floorBucket(t, 300_000));
   });
 
   it('starts an Istanbul day at 21:00 UTC the day before (UTC+3 all year)', () => {

@@ -2,7 +2,7 @@ import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 import type SQLite from 'better-sqlite3';
 import type { Db, Dialect } from '../db/database';
 import { aggregateOf, aggregatePoints, mergeAggregates, type Aggregate, type Point } from './aggregate';
-import { floorBucket } from './buckets';
+import { bucketRun, floorBucket } from './buckets';
 import { batchRollups, bucketerFor, dayBucketer } from './batch-rollups';
 import type { IngestCounts } from './ingest-counts';
 import type { PointToStore, StoredPoint, StoreOptions, StoreResult, TelemetryHub } from './telemetry-hub';
@@ -302,12 +302,7 @@ export class TelemetryStore implements TelemetryHub {
     const deltaChange = new Map<number, Map<number, number>>();
     for (const { signal_id: signalId } of spans) {
       const previous = around.get(signalId)?.previous?.last ?? null;
-      const fives = aggregatePoints(
-        raw.get(signalId) ?? [],
-        (ts) => floorBucket(ts, FIVE_MIN),
-        true,
-        previous,
-      );
+      const fives = aggregatePoints(raw.get(signalId) ?? [], bucketRun(FIVE_MIN), true, previous);
       const change = new Map<number, number>();
       // Every stored bucket of the span still has its points (raw is only added to here).
       for (const row of stored.get(signalId) ?? []) change.set(row.bucket, -(row.delta ?? 0));

@@ -3,4 +3,4 @@
  * store's move (telemetry → telemetry-store) touches one line.
  */
 export { counterDelta } from '../../../telemetry-store/aggregate';
-export { dayStart, floorBucket, localDate, nextDate } from '../../../telemetry-store/buckets';
+export { bucketRun, dayStart, floorBucket, localDate, nextDate } from '../../../telemetry-store/buckets';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../context';
 import type { StoredPoint } from '../../../telemetry-store/telemetry-hub';
-import { floorBucket, localDate } from '../engine/telemetry-imports';
+import { bucketRun, localDate } from '../engine/telemetry-imports';
 import * as repo from '../kpi.repository';
 import { KpiService } from '../kpi.service';
 
@@ -51,8 +51,9 @@ export function startKpiRefresh(
     let plant = -1;
     let slot = Number.NaN;
     let slots: Set<number> | undefined;
+    const slotOf = bucketRun(SLOT_MS);
     for (const p of points) {
-      const s = floorBucket(p.ts, SLOT_MS);
+      const s = slotOf(p.ts);
       if (p.plant_id === plant && s === slot) continue;
       if (p.plant_id !== plant) {
         plant = p.plant_id;
