@@ -107,7 +107,10 @@ export class TelemetryStore implements TelemetryHub {
     for (const n of conflictingByDevice.values()) conflicting += n;
     if (duplicates > 0 && this.ctx.counts) this.countDuplicates(known, inserted, meta, conflictingByDevice);
     if (inserted.length > 0 && this.listeners.size > 0) {
+      const placed = options.placed === true;
       const stored: StoredPoint[] = inserted.map((p) => {
+        // An insert that answers new row objects (PostgreSQL's fallback) gets them placed here.
+        if (placed && 'plant_id' in p) return p as StoredPoint;
         const m = meta.get(p.signal_id)!;
         return {
           signal_id: p.signal_id,

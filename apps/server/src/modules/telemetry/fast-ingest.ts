@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { ingestColumnsOf, type IngestColumnLimits, type IngestColumns } from './ingest-columns';
 
 export type IngestBodyParsed = z.output<typeof telemetryIngestBody>;
+/** What the ingest route hands the service: the parsed body, or the parse thread's columns of it. */
+export type IngestBody = IngestBodyParsed | IngestColumns;
 
 /** The bounds telemetryIngestBody puts on the common shape. */
 export const INGEST_COLUMN_LIMITS: IngestColumnLimits = {
@@ -20,6 +22,19 @@ export function bodyOfColumns(columns: IngestColumns): IngestBodyParsed {
     points[i] = { signal_id: signal_id[i]!, ts: ts[i]!, value: Number.isNaN(v) ? null : v };
   }
   return { points };
+}
+
+/** A parsed body's points as columns (a null value as NaN, as the parse thread answers it). */
+export function columnsOfPoints(points: IngestBodyParsed['points']): IngestColumns {
+  const n = points.length;
+  const columns = { signal_id: new Float64Array(n), ts: new Float64Array(n), value: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const p = points[i]!;
+    columns.signal_id[i] = p.signal_id;
+    columns.ts[i] = p.ts;
+    columns.value[i] = p.value ?? Number.NaN;
+  }
+  return columns;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bodyOfColumns, type IngestBodyParsed } from './fast-ingest';
+import type { IngestColumns } from './ingest-columns';
 import { PARSE_THREAD_MIN_BYTES, type IngestParseThread } from './ingest-parse-thread';
 
 /** An ingest body whose points the parse thread has checked already (the route's validator takes it as is). */
 export class ThreadCheckedBody {
-  constructor(readonly body: IngestBodyParsed) {}
+  constructor(readonly columns: IngestColumns) {}
 }
 
 /**
@@ -28,7 +28,7 @@ export function parseLargeBodiesOnThread(
         const columns = await thread.parse(raw);
         if (columns) {
           counted('thread');
-          return new ThreadCheckedBody(bodyOfColumns(columns));
+          return new ThreadCheckedBody(columns);
         }
       }
       counted('loop');

@@ -73,7 +73,8 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
           const zod = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
           if (route.httpPart !== 'body') return zod;
           return (data) => {
-            if (data instanceof ThreadCheckedBody) return { value: data.body };
+            // Checked on the parse thread: its columns go to the service, which takes both shapes.
+            if (data instanceof ThreadCheckedBody) return { value: data.columns };
             const fast = parseIngestFast(data);
             return fast ? { value: fast } : zod(data);
           };

@@ -25,9 +25,9 @@ import { scopeOf } from '../../lib/scope';
 import type { IngestPrincipal } from '../../plugins/auth';
 import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
-import type { PointToStore } from '../../telemetry-store/telemetry-hub';
+import type { StoredPoint } from '../../telemetry-store/telemetry-hub';
 import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
-import type { IngestBodyParsed } from './fast-ingest';
+import { columnsOfPoints, type IngestBody } from './fast-ingest';
 import * as repo from './telemetry.repository';
 
 export type TelemetryQueryParsed = z.output<typeof telemetryQuery>;
@@ -81,10 +81,11 @@ export class TelemetryService {
    * bounds) and stores the accepted ones in one batch. Refusals are per point, and counted per device
    * where the device is the sender's: a point for a signal out of reach says nothing about that device.
    */
-  async ingest(sender: Sender, body: IngestBodyParsed): Promise<TelemetryIngestAnswer> {
+  async ingest(sender: Sender, body: IngestBody): Promise<TelemetryIngestAnswer> {
     const { db, dialect } = this.ctx;
-    const ids = [...new Set(body.points.map((p) => p.signal_id))];
-    const signals = await loadSignalMeta(db, dialect, ids);
+    const columns = 'points' in body ? columnsOfPoints(body.points) : body;
+    const { signal_id: ids, ts: stamps, value: values } = columns;
+    const signals = await loadSignalMeta(db, dialect, [...new Set(ids)]);
     let inReach: (s: SignalMeta) => boolean;
     if ('key' in sender) {
       const { deviceId, plantId } = sender.key;
@@ -96,12 +97,14 @@ export class TelemetryService {
     }
     const window = timeWindow(this.ctx.now(), this.ctx.settings.current().raw_retention_days);
     const keyDevice = 'key' in sender ? sender.key.deviceId : null;
-    const accepted: PointToStore[] = [];
+    const accepted: StoredPoint[] = [];
     const rejected: TelemetryIngestAnswer['rejected'] = [];
     const reachCache = new Map<number, PointRejection | null>();
-    for (let index = 0; index < body.points.length; index++) {
-      const point = body.points[index]!;
-      const { signal_id, ts, value } = point;
+    for (let index = 0; index < ids.length; index++) {
+      const signal_id = ids[index]!;
+      const ts = stamps[index]!;
+      const raw = values[index]!;
+      const value = Number.isNaN(raw) ? null : raw;
       let reason = reachCache.get(signal_id);
       if (reason === undefined) {
         const s = signals.get(signal_id);
@@ -109,20 +112,18 @@ export class TelemetryService {
         reachCache.set(signal_id, reason);
       }
       let deviceId: number | null = keyDevice;
-      if (reason === null) {
-        const s = signals.get(signal_id)!;
-        reason = checkPoint(ts, value, s.bounds, window);
-        deviceId = s.device_id;
-      } else if (reason === 'inactive_signal') deviceId = signals.get(signal_id)!.device_id;
+      const s = reason === null || reason === 'inactive_signal' ? signals.get(signal_id)! : undefined;
+      if (s && reason === null) reason = checkPoint(ts, value, s.bounds, window);
+      if (s) deviceId = s.device_id;
       if (reason) {
         rejected.push({ index, signal_id, reason });
         this.ctx.ingestCounts.add(deviceId, reason);
       } else {
-        // An accepted point has a number value: it is a PointToStore as it is, no copy (10,000 a batch).
-        accepted.push(point as PointToStore);
+        // The one object made per accepted point: stored, then handed to the listeners as it is (`placed`).
+        accepted.push({ signal_id, ts, value: value!, device_id: s!.device_id, plant_id: s!.plant_id });
       }
     }
-    const result = await this.ctx.telemetry.store(accepted, { meta: signals });
+    const result = await this.ctx.telemetry.store(accepted, { meta: signals, placed: true });
     return {
       stored: result.inserted + result.duplicates,
       duplicates: result.duplicates,

@@ -457,7 +457,10 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(large.length).toBeGreaterThan(64 * 1024);
     const [thread0, loop0] = [await parsedOn('thread'), await parsedOn('loop')];
     const before = await rawCount();
+    const heard: object[] = [];
+    const off = t.ctx.telemetry.onStored((stored) => heard.push(...stored));
     const res = await post(large);
+    off();
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json<TelemetryIngestAnswer>();
     // A null value is refused per point, as from a small body; the rest is stored.
@@ -467,6 +470,9 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(answer.rejected[0]).toMatchObject({ index: 0, signal_id: tree.signalId });
     expect(await rawCount()).toBe(before + points.length - nulls);
     expect(await parsedOn('thread')).toBe(thread0 + 1);
+    // The listeners hear each stored point with its device and plant, and only those.
+    expect(heard).toHaveLength(points.length - nulls);
+    expect(heard[0]).toEqual({ ...points[1], device_id: tree.deviceId, plant_id: tree.plantId });
 
     // Invalid JSON, a poisoning key and ISO timestamps: the event loop's parser and the zod schema answer,
     // as for a small body.
