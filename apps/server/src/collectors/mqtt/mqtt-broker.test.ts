@@ -159,6 +159,9 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)(
             `${burst.noSubscribers.length} answered "no matching subscribers" (dropped by the broker), ` +
             `sent again in ${resent.rounds} round(s); stored ${await stored()} of ${n}\n`,
         );
+        // When every message got through before the restart took effect, this point comes while the
+        // collector's connections are still reconnecting (they retry every reconnect period): wait for them.
+        await until(() => collector.health().connected === 16, 30_000, 100).catch(() => undefined);
         expect(collector.health().connected).toBe(16);
       } finally {
         await logger.endAsync();
