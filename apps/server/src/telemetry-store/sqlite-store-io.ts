@@ -10,7 +10,7 @@ import type { RollupResolution } from '@solar/shared';
 import type { Point } from './aggregate';
 import type { StoreIo } from './store-io';
 import {
-  ROLLUP_COLUMNS,
+  ROLLUP_COLUMN_LIST,
   ROLLUP_TABLE,
   rollupConflictSet,
   type RollupConflict,
@@ -19,8 +19,6 @@ import {
   type RollupRow,
   type Span,
 } from './telemetry-store.repository';
-
-const ROLLUP_COLUMNS_LIST = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 export class SqliteStoreIo implements StoreIo {
   private statements?: ReturnType<typeof prepare>;
@@ -139,24 +137,24 @@ function prepare(sqlite: SQLite.Database) {
       'insert into device_last_data (device_id, ts) values (?, ?) on conflict (device_id) do update set ts = excluded.ts where excluded.ts > device_last_data.ts',
     ),
     readRollup: perResolution((table) =>
-      sqlite.prepare(`select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket = ?`),
+      sqlite.prepare(`select ${ROLLUP_COLUMN_LIST} from ${table} where signal_id = ? and bucket = ?`),
     ),
     readRawRange: sqlite.prepare(
       'select ts, value from telemetry_raw where signal_id = ? and ts >= ? and ts < ? order by ts',
     ),
     readRollupRange: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
+        `select ${ROLLUP_COLUMN_LIST} from ${table} where signal_id = ? and bucket >= ? and bucket < ? order by bucket`,
       ),
     ),
     rollupBefore: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
+        `select ${ROLLUP_COLUMN_LIST} from ${table} where signal_id = ? and bucket < ? order by bucket desc limit 1`,
       ),
     ),
     rollupAfter: perResolution((table) =>
       sqlite.prepare(
-        `select ${ROLLUP_COLUMNS_LIST} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
+        `select ${ROLLUP_COLUMN_LIST} from ${table} where signal_id = ? and bucket > ? order by bucket asc limit 1`,
       ),
     ),
     upsertRollup: {
@@ -168,6 +166,6 @@ function prepare(sqlite: SQLite.Database) {
 
 function upsertRollup(sqlite: SQLite.Database, table: string, conflict: RollupConflict) {
   return sqlite.prepare(
-    `insert into ${table} (${ROLLUP_COLUMNS_LIST}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${rollupConflictSet('sqlite', table, conflict)}`,
+    `insert into ${table} (${ROLLUP_COLUMN_LIST}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${rollupConflictSet('sqlite', table, conflict)}`,
   );
 }

@@ -31,7 +31,7 @@ export const ROLLUP_TABLE: Record<RollupResolution, 'telemetry_5m' | 'telemetry_
   '1d': 'telemetry_1d',
 };
 
-export const ROLLUP_COLUMNS = [
+const ROLLUP_COLUMNS = [
   'signal_id',
   'bucket',
   'min',
@@ -44,7 +44,8 @@ export const ROLLUP_COLUMNS = [
   'last_ts',
   'delta',
 ] as const;
-const quoted = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(',');
+/** The rollup tables' columns, quoted, in the order rollup statements list them. */
+export const ROLLUP_COLUMN_LIST = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 /**
  * How a rollup row meets a stored row with its key: `replace` overwrites it (rows rebuilt from raw);
@@ -278,9 +279,10 @@ export const ROLLUP_DEVICE_LOCKS_MAX = 256;
 
 /**
  * PostgreSQL only (SQLite's one connection runs one batch at a time). Serialises rollup maintenance of the
- * same devices across the transactions and processes sharing one PostgreSQL (released at commit): the rollups, latest values and last-data time of a device are read,
- * merged and written back, so two batches of one device must not interleave. Batches of other devices
- * go on at once (the load suite's batches, one plant each, queued behind one database-wide lock before).
+ * same devices across the transactions and processes sharing one PostgreSQL (released at commit): the
+ * rollups, latest values and last-data time of a device are read, merged and written back, so two batches
+ * of one device must not interleave. Batches of other devices go on at once (the load suite's batches, one
+ * plant each, queued behind one database-wide lock before).
  *
  * Each device's lock is taken in ascending id order in one statement, so two batches sharing devices never
  * wait on each other in a cycle; every batch first holds the all-rollups key shared. A batch of more than
@@ -564,7 +566,7 @@ export async function upsertRollups(
     // a row twice in one statement, so each (signal, bucket) must come once (the store's rows do).
     const col = <K extends keyof RollupRow>(key: K) => rows.map((r) => r[key]);
     await sql`
-      insert into ${sql.table(table)} (${sql.raw(quoted)})
+      insert into ${sql.table(table)} (${sql.raw(ROLLUP_COLUMN_LIST)})
       select * from unnest(
         ${col('signal_id')}::integer[], ${col('bucket')}::bigint[], ${col('min')}::double precision[],
         ${col('max')}::double precision[], ${col('sum')}::double precision[], ${col('count')}::integer[],
@@ -590,7 +592,7 @@ export async function upsertRollups(
         r.delta,
       );
     }
-    const text = `insert into "${table}" (${quoted}) values ${valuesList(dialect, part.length, width)} on conflict ("signal_id","bucket") do update set ${updates}`;
+    const text = `insert into "${table}" (${ROLLUP_COLUMN_LIST}) values ${valuesList(dialect, part.length, width)} on conflict ("signal_id","bucket") do update set ${updates}`;
     await db.executeQuery(compiled(text, params));
   }
 }
