@@ -142,7 +142,6 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
     rate,
     cpuRate,
     p50: pct(latencies, 50),
-    loopBusy,
     plants: plants.map((p) => p.signals),
   };
 }
