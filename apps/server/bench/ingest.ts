@@ -19,11 +19,13 @@
  *     flat-memory check; the clients build each body just before posting it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import type { ClientResult, ClientTask } from './ingest-client';
 import { batchOf, type BenchRow } from './ingest-batches';
+import type { AppContext } from '../src/context';
 import { recordFigure } from './report';
 import { benchApp, pct, rssMiB, seedPlants } from './setup';
 
@@ -72,7 +74,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * whose memory is sampled every 10 s.
  */
 async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timedSeconds?: number) {
-  const { app, ctx, dispose } = await benchApp(databaseUrl);
+  const { app, ctx, config, dispose } = await benchApp(databaseUrl);
+  const wal = walWatch(config.database.dialect === 'sqlite' ? config.database.file : undefined, ctx);
   // 10 plants × 10 inverters × SIGNALS/100 signals: a plant key covers its share of a batch.
   const plants = await seedPlants(ctx.db, PLANTS, 10, Math.max(1, Math.round(PER_PLANT / 10)));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -135,6 +138,8 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
     `[${label}] server process CPU ${cpuS.toFixed(1)} s = ${cpuRate.toFixed(0)} points per CPU second; ` +
       `event loop busy ${(100 * loopBusy).toFixed(0)} % of the run`,
   );
+  const walSummary = await wal.stop();
+  if (walSummary) console.log(`[${label}] ${walSummary}`);
   if (timedSeconds) recordMemory(label, timedSeconds, rate, series);
   await app.close();
   await dispose();
@@ -143,6 +148,34 @@ async function runHttp(label: 'sqlite' | 'postgres', databaseUrl?: string, timed
     cpuRate,
     p50: pct(latencies, 50),
     plants: plants.map((p) => p.signals),
+  };
+}
+
+/**
+ * The SQLite WAL file's size, read every second, and the catch-ups of db/wal-checkpointer.ts: sustained
+ * ingest is what grew the WAL without bound before the main connection caught the checkpoints up.
+ */
+function walWatch(file: string | undefined, ctx: AppContext) {
+  let largest = 0;
+  const read = () => {
+    try {
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+    } catch {
+      // Not there yet (or gone): nothing to read.
+    }
+  };
+  const timer = file ? setInterval(read, 1_000) : undefined;
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      if (!file) return undefined;
+      read();
+      const figure = async (name: string) =>
+        Number((await ctx.metrics.registry.getSingleMetricAsString(name)).match(/^\w+ (\S+)$/m)?.[1] ?? NaN);
+      const catchUps = await figure('solar_sqlite_wal_catch_ups');
+      const longest = await figure('solar_sqlite_wal_catch_up_longest_seconds');
+      return `WAL file at most ${mib(largest)} MiB (read every second); ${catchUps} catch-ups, the longest ${(longest * 1000).toFixed(0)} ms`;
+    },
   };
 }
 

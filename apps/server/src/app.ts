@@ -86,6 +86,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const metrics = new Metrics();
   metrics.setPool(handle.poolStats);
+  metrics.setWal(handle.walCheckpoints);
   ingestCounts.onCount = (reason, n) => metrics.countRejected(reason, n);
   telemetry.onStored((points) => metrics.countStored(points.length));
   // Several nodes (issue 13): what other nodes must hear travels on the cluster bus; the singleton jobs run

@@ -207,6 +207,114 @@ describe('WAL checkpoints on a thread of their own', () => {
   });
 });
 
+/**
+ * Writes transactions of 100 rows (about 300 KB of WAL) one after the other for `ms`, each on the next turn
+ * of the event loop, as sustained ingest does: no gap in which the thread's checkpoint could find the WAL
+ * wholly copied. Answers how often the WAL started over (its file offset went back) and its largest size.
+ */
+async function writeWithoutGaps(
+  sqlite: SQLite.Database,
+  file: string,
+  ms: number,
+): Promise<{ restarts: number; largestWalBytes: number }> {
+  const insert = sqlite.prepare('insert into filler (payload) values (randomblob(?))');
+  const batch = sqlite.transaction(() => {
+    for (let i = 0; i < 100; i++) insert.run(ROW_BYTES);
+  });
+  // The WAL's end: sqlite_master's change counter would not do, the WAL index's mxFrame is not exposed; a
+  // PASSIVE checkpoint of our own would checkpoint. The file offset of the last frame is what moves back.
+  const frames = () => (sqlite.pragma('wal_checkpoint(NOOP)') as { log: number }[])[0]!.log;
+  let restarts = 0;
+  let largestWalBytes = 0;
+  let previous = 0;
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    batch();
+    const now = frames();
+    if (now < previous) restarts += 1;
+    previous = now;
+    largestWalBytes = Math.max(largestWalBytes, statSync(`${file}-wal`).size);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { restarts, largestWalBytes };
+}
+
+describe('a WAL under writes that leave no gap', () => {
+  let dir: string;
+  let file: string;
+  let sqlite: SQLite.Database;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'solar-checkpointer-'));
+    file = path.join(dir, 'solar.db');
+    sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.exec('create table filler (id integer primary key, payload blob not null)');
+  });
+  afterEach(() => {
+    sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts over once past the bound: the main connection catches the checkpoint up', async () => {
+    const catchUpBytes = 8 * 2 ** 20;
+    // The same load first with nothing to catch up (an unreachable bound), as before the catch-up existed.
+    const unchecked = startWalCheckpointer(sqlite, () => {}, { catchUpBytes: Number.POSITIVE_INFINITY })!;
+    const before = await writeWithoutGaps(sqlite, file, 2_000);
+    await unchecked.stop();
+    expect(unchecked.stats().catchUps).toBe(0);
+    // The thread's checkpoints never found the WAL wholly copied when a write began.
+    expect(before.restarts).toBeLessThanOrEqual(1);
+    expect(before.largestWalBytes).toBeGreaterThan(4 * catchUpBytes);
+
+    sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(path.join(tmpdir(), 'solar-checkpointer-'));
+    file = path.join(dir, 'solar.db');
+    sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.exec('create table filler (id integer primary key, payload blob not null)');
+
+    const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes })!;
+    try {
+      const after = await writeWithoutGaps(sqlite, file, 2_000);
+      const stats = checkpointer.stats();
+      expect(stats.catchUps).toBeGreaterThanOrEqual(3);
+      expect(after.restarts).toBeGreaterThanOrEqual(3);
+      expect(stats.longestCatchUpMs).toBeGreaterThan(0);
+      expect(after.largestWalBytes).toBeLessThan(before.largestWalBytes / 2);
+    } finally {
+      await checkpointer.stop();
+    }
+  });
+
+  it('never catches up inside a transaction of the main connection, and does once it ends', async () => {
+    const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes: 2 * 2 ** 20 })!;
+    try {
+      // A transaction that spans turns of the event loop, as a Kysely one does; 4 MiB written inside it.
+      sqlite.exec('BEGIN');
+      writePages(sqlite, 1_000);
+      sqlite.exec('COMMIT');
+      sqlite.exec('BEGIN');
+      writePages(sqlite, 10);
+      // The thread sees the WAL past the bound and asks; the main connection is in its transaction.
+      await until(() => checkpointer.stats().walPages >= 1_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(checkpointer.stats().catchUps).toBe(0);
+      sqlite.exec('COMMIT');
+      await until(() => checkpointer.stats().catchUps === 1);
+      // Its next write starts the WAL over.
+      writePages(sqlite, 1);
+      const row = (sqlite.pragma('wal_checkpoint(NOOP)') as { log: number }[])[0]!;
+      expect(row.log).toBeLessThan(10);
+    } finally {
+      await checkpointer.stop();
+    }
+  });
+});
+
 describe('an in-memory database', () => {
   it('keeps SQLite’s own checkpoints (no thread)', async () => {
     const handle = openDatabase({ dialect: 'sqlite', file: ':memory:' });

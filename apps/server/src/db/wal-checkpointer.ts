@@ -17,6 +17,16 @@ import type SQLite from 'better-sqlite3';
  * while they wait for readers, and the main thread's next commit would then wait on *its* busy handler,
  * synchronously. The WAL file's size is bounded by `journal_size_limit` instead (below).
  *
+ * The WAL starts over only when a write begins while every frame in it has been copied. Under writes that
+ * follow each other without a gap (sustained ingest near the storage limit), a checkpoint that copied
+ * everything finishes while the next transaction is already appending, so that moment never comes: the
+ * WAL grew by 90-170 MB/s, to 70 GB in one bench run, until the disk was full. Past WAL_CATCH_UP_BYTES the
+ * thread therefore asks the main thread to catch up, and the main connection runs one PASSIVE checkpoint
+ * itself, between two of its own transactions: it copies the frames the thread has not (no other writer
+ * exists to append more), and its next write starts the WAL over. That costs the event loop one stall per
+ * WAL_CATCH_UP_BYTES of writes (the copy of what the thread had left, and an fsync) instead of an unbounded
+ * file; PASSIVE still waits for no one.
+ *
  * If the thread cannot start, fails or exits, the main connection turns its auto-checkpoint back on and
  * says so in the log: the database is never left without checkpoints.
  */
@@ -45,6 +55,16 @@ export const CHECKPOINT_SOON_MS = 50;
  */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 2 ** 20;
 
+/**
+ * The WAL size past which the main connection catches the checkpoint up itself (see above): 256 MiB, four
+ * times journal_size_limit, so that ordinary loads, whose WAL starts over by itself, never reach it.
+ */
+export const WAL_CATCH_UP_BYTES = 256 * 2 ** 20;
+/** How soon the main thread tries again when a transaction or a read held its connection. */
+const CATCH_UP_RETRY_MS = 5;
+/** How long the thread stands aside for a catch-up it asked for before it checkpoints (and asks) again. */
+const CATCH_UP_WAIT_MS = 1_000;
+
 /** What the thread has done since the database was opened (for health and metrics). */
 export interface WalCheckpointStats {
   /** False once the thread has stopped or failed (the main connection then checkpoints by itself). */
@@ -57,8 +77,19 @@ export interface WalCheckpointStats {
   walPages: number;
   /** Of those, pages already copied into the database file. */
   checkpointedPages: number;
+  /** The database's page size (bytes). */
+  pageBytes: number;
   /** When the last checkpoint ran (epoch ms), 0 before the first. */
   lastCheckpointAt: number;
+  /** Checkpoints the main connection ran itself because the WAL had grown past WAL_CATCH_UP_BYTES. */
+  catchUps: number;
+  /** The longest of those, in ms: the event loop's stall. */
+  longestCatchUpMs: number;
+}
+
+export interface WalCheckpointerOptions {
+  /** WAL_CATCH_UP_BYTES unless a test makes it smaller. */
+  catchUpBytes?: number;
 }
 
 export interface WalCheckpointer {
@@ -76,13 +107,20 @@ const Slot = {
   WalPages: 2,
   CheckpointedPages: 3,
   LastCheckpointAt: 4,
-  Count: 5,
+  /** Set (to the time) by the thread when it hands a catch-up to the main connection, 0 once that ran. */
+  CatchUpAskedAt: 5,
+  Count: 6,
 } as const;
 
 /**
  * The thread's code: plain CommonJS, run with `eval`, so that it works the same from the esbuild bundle
  * (dist/server.js) and from the TypeScript sources under vitest/tsx, with no worker file to ship or
  * transpile. It requires better-sqlite3 by the absolute path the main thread resolved.
+ *
+ * Past the catch-up bound it asks the main thread for a catch-up ('catch-up' message) and stands aside
+ * until that has run: a checkpoint of its own would hold the checkpoint lock and make the main
+ * connection's one busy. If the main thread has not caught up within CATCH_UP_WAIT_MS (a transaction or a
+ * read held its connection), the thread checkpoints again and asks again.
  */
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -96,6 +134,11 @@ let timer;
 let previousLog = 0;
 function checkpoint() {
   let delay = workerData.intervalMs;
+  const askedAt = figures[${Slot.CatchUpAskedAt}];
+  if (askedAt > 0 && Date.now() - askedAt < workerData.catchUpWaitMs) {
+    timer = setTimeout(checkpoint, workerData.soonMs);
+    return;
+  }
   try {
     const row = db.pragma('wal_checkpoint(PASSIVE)')[0];
     figures[${Slot.Checkpoints}] += 1;
@@ -106,6 +149,11 @@ function checkpoint() {
       figures[${Slot.CheckpointedPages}] = row.checkpointed;
       if (row.log >= workerData.burstPages && row.log !== previousLog) delay = workerData.soonMs;
       previousLog = row.log;
+      if (row.log >= workerData.catchUpPages) {
+        figures[${Slot.CatchUpAskedAt}] = Date.now();
+        parentPort.postMessage('catch-up');
+        delay = workerData.soonMs;
+      }
     }
   } catch (error) {
     // Another connection checkpointing, or a lock held by another process: try again later. Anything else
@@ -133,10 +181,12 @@ export function startWalCheckpointer(
   sqlite: SQLite.Database,
   /** Never called before this function has returned. */
   warn: (details: object, message: string) => void,
+  options: WalCheckpointerOptions = {},
 ): WalCheckpointer | undefined {
   if (sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal') return undefined;
   // Set even if the thread does not start: it only bounds the WAL file left on disk.
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  const pageBytes = sqlite.pragma('page_size', { simple: true }) as number;
   const figures = new Float64Array(new SharedArrayBuffer(Slot.Count * Float64Array.BYTES_PER_ELEMENT));
   let running = false;
   let stopping = false;
@@ -165,6 +215,8 @@ export function startWalCheckpointer(
         intervalMs: CHECKPOINT_INTERVAL_MS,
         soonMs: CHECKPOINT_SOON_MS,
         burstPages: SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+        catchUpPages: Math.ceil((options.catchUpBytes ?? WAL_CATCH_UP_BYTES) / pageBytes),
+        catchUpWaitMs: CATCH_UP_WAIT_MS,
       },
     });
   } catch (error) {
@@ -174,14 +226,52 @@ export function startWalCheckpointer(
     );
     return undefined;
   }
+  let catchUps = 0;
+  let longestCatchUpMs = 0;
+  let catchUpRetry: NodeJS.Timeout | undefined;
+  /** The thread asked: copy what it has not, between two transactions of this connection (see above). */
+  const catchUp = () => {
+    catchUpRetry = undefined;
+    // Asked, and not yet taken back by the thread (which then asks again after its next checkpoint).
+    const askedAt = figures[Slot.CatchUpAskedAt]!;
+    if (!running || askedAt === 0 || Date.now() - askedAt >= CATCH_UP_WAIT_MS) return;
+    // Not inside a transaction (a Kysely one spans awaits) nor while an iterator holds the connection: a
+    // moment later. The thread takes over again if that moment does not come soon.
+    if (!sqlite.open || sqlite.inTransaction) {
+      catchUpRetry = setTimeout(catchUp, CATCH_UP_RETRY_MS).unref();
+      return;
+    }
+    const started = performance.now();
+    let busy: boolean;
+    try {
+      // Busy if another process is checkpointing; SQLITE_LOCKED if the connection is in use after all.
+      busy = (sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[])[0]!.busy !== 0;
+    } catch {
+      busy = true;
+    }
+    if (busy) {
+      catchUpRetry = setTimeout(catchUp, CATCH_UP_RETRY_MS).unref();
+      return;
+    }
+    catchUps += 1;
+    longestCatchUpMs = Math.max(longestCatchUpMs, performance.now() - started);
+    figures[Slot.CatchUpAskedAt] = 0;
+  };
   // Off as soon as the thread exists; an 'error' or 'exit' (including one while it starts: driver not
   // found, file not opened) turns it back on.
   sqlite.pragma('wal_autocheckpoint = 0');
   running = true;
   worker.on('error', (error) => fallBack({ err: error }));
-  worker.on('exit', (code) => fallBack({ exitCode: code }));
+  worker.on('exit', (code) => {
+    clearTimeout(catchUpRetry);
+    fallBack({ exitCode: code });
+  });
   // The thread must not keep the process alive on its own.
   worker.unref();
+
+  worker.on('message', (message) => {
+    if (message === 'catch-up' && !catchUpRetry) catchUp();
+  });
 
   return {
     thread: worker,
@@ -191,11 +281,15 @@ export function startWalCheckpointer(
       busy: figures[Slot.Busy]!,
       walPages: figures[Slot.WalPages]!,
       checkpointedPages: figures[Slot.CheckpointedPages]!,
+      pageBytes,
       lastCheckpointAt: figures[Slot.LastCheckpointAt]!,
+      catchUps,
+      longestCatchUpMs,
     }),
     stop: async () => {
       if (stopping) return;
       stopping = true;
+      clearTimeout(catchUpRetry);
       if (!running) return;
       running = false;
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -8,6 +8,15 @@ export interface PoolStats {
   max: number;
 }
 
+/** What the SQLite checkpoint thread reports (db/wal-checkpointer.ts); undefined on PostgreSQL or in memory. */
+export interface WalFigures {
+  walPages: number;
+  checkpointedPages: number;
+  pageBytes: number;
+  catchUps: number;
+  longestCatchUpMs: number;
+}
+
 /** A lease this node may hold; the lease service registers one per name (decoupled: any function will do). */
 export type LeaseProbe = () => boolean;
 
@@ -26,6 +35,7 @@ export class Metrics {
   private readonly leases = new Map<string, LeaseProbe>();
   private sseClients: () => number = () => 0;
   private pool: () => PoolStats | undefined = () => undefined;
+  private wal: () => WalFigures | undefined = () => undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -66,6 +76,7 @@ export class Metrics {
     const read = {
       sseClients: () => this.sseClients(),
       pool: () => this.pool(),
+      wal: () => this.wal(),
       leases: () => this.leases,
     };
     new Gauge({
@@ -86,6 +97,39 @@ export class Metrics {
         const stats = read.pool();
         if (!stats) return;
         for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+      },
+    });
+    new Gauge({
+      name: 'solar_sqlite_wal_bytes',
+      help: "SQLite's WAL at the checkpoint thread's last checkpoint: its size, and how much of it was copied into the database file; absent on PostgreSQL.",
+      labelNames: ['state'],
+      registers,
+      collect() {
+        this.reset();
+        const wal = read.wal();
+        if (!wal) return;
+        this.set({ state: 'size' }, wal.walPages * wal.pageBytes);
+        this.set({ state: 'copied' }, wal.checkpointedPages * wal.pageBytes);
+      },
+    });
+    new Gauge({
+      name: 'solar_sqlite_wal_catch_ups',
+      help: 'Checkpoints the main SQLite connection ran itself because the WAL had grown past its bound, since the server started; 0 on PostgreSQL.',
+      registers,
+      collect() {
+        this.reset();
+        const wal = read.wal();
+        if (wal) this.set(wal.catchUps);
+      },
+    });
+    new Gauge({
+      name: 'solar_sqlite_wal_catch_up_longest_seconds',
+      help: "The longest of those catch-ups: the event loop's stall; 0 on PostgreSQL.",
+      registers,
+      collect() {
+        this.reset();
+        const wal = read.wal();
+        if (wal) this.set(wal.longestCatchUpMs / 1000);
       },
     });
     new Gauge({
@@ -133,6 +177,11 @@ export class Metrics {
   /** Where the database pool's figures are read from. */
   setPool(source: () => PoolStats | undefined): void {
     this.pool = source;
+  }
+
+  /** Where the SQLite checkpoint thread's figures are read from. */
+  setWal(source: () => WalFigures | undefined): void {
+    this.wal = source;
   }
 
   /** Registers a lease by name: `held` answers whether this node holds it now. */

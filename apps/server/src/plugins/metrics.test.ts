@@ -83,6 +83,22 @@ describe(`GET /metrics (${dialectUnderTest})`, () => {
       expect(valueOf(text, 'solar_db_pool_connections{state="max"}')).toBe(10);
       expect(valueOf(text, 'solar_db_pool_connections{state="total"}')).toBeGreaterThan(0);
     } else expect(text).not.toMatch(/^solar_db_pool_connections\{/m);
+    if (dialectUnderTest === 'sqlite') {
+      // The test database is a file with its checkpoint thread (200 ms apart); the sign-in above wrote to
+      // the WAL; nothing has grown it past its bound.
+      let wal = text;
+      for (let tries = 0; !(valueOf(wal, 'solar_sqlite_wal_bytes{state="size"}')! > 0); tries++) {
+        expect(tries, 'a checkpoint that found the WAL written').toBeLessThan(50);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        wal = await scrape();
+      }
+      expect(valueOf(wal, 'solar_sqlite_wal_bytes{state="copied"}')).toBeGreaterThanOrEqual(0);
+      expect(valueOf(wal, 'solar_sqlite_wal_catch_ups')).toBe(0);
+      expect(valueOf(wal, 'solar_sqlite_wal_catch_up_longest_seconds')).toBe(0);
+    } else {
+      expect(text).not.toMatch(/^solar_sqlite_wal_bytes\{/m);
+      expect(valueOf(text, 'solar_sqlite_wal_catch_ups')).toBe(0);
+    }
   });
 
   it('counts a request in its route pattern histogram, not under its raw URL', async () => {
