@@ -1,10 +1,11 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config';
 import type { Database } from './schema';
+import { createWriterGate, GatedSqliteDialect } from './sqlite-writer-gate';
 import { withStatementCache } from './statement-cache';
-import { startWalCheckpointer, type WalCheckpointStats } from './wal-checkpointer';
+import { startWalCheckpointer, type WalCheckpointer, type WalCheckpointStats } from './wal-checkpointer';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -48,6 +49,10 @@ export interface DatabaseHandle {
   log?: { warn: (details: object, message: string) => void };
   /** What the SQLite file database's checkpoint thread has done (db/wal-checkpointer.ts); else undefined. */
   walCheckpoints: () => WalCheckpointStats | undefined;
+  /** SQLite: how the main connection and the telemetry writer thread take turns (sqlite-writer-gate.ts). */
+  sqliteWriterGate?: Int32Array;
+  /** The SQLite file database's checkpoint thread, while it runs (the telemetry writer hands it catch-ups). */
+  walCheckpointer?: WalCheckpointer;
   close: () => Promise<void>;
 }
 
@@ -70,8 +75,15 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
     sqlite.function('search_fold', { deterministic: true }, (value: unknown) =>
       typeof value === 'string' ? searchFold(value) : typeof value === 'number' ? String(value) : null,
     );
+    const writerGate = createWriterGate();
+    const statements = withStatementCache(sqlite, undefined, { beginImmediate: true });
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      // The telemetry writer thread is a second writing connection (telemetry-store/batch-writer.ts):
+      // transactions begin immediate, and every write first waits its turn (sqlite-writer-gate.ts).
+      dialect: new GatedSqliteDialect({ database: statements }, writerGate, {
+        inTransaction: () => sqlite.inTransaction,
+        isRead: (text) => statements.prepare(text).reader,
+      }),
       ...log,
     });
     // WAL checkpoints off the event loop (a file database only). Its warnings go to the server's log once
@@ -88,6 +100,8 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
       },
       poolStats: () => undefined,
       walCheckpoints: () => checkpointer?.stats(),
+      ...(checkpointer ? { walCheckpointer: checkpointer } : {}),
+      sqliteWriterGate: writerGate,
       // The thread closes its connection first; the main one, closing last, then checkpoints as before.
       close: async () => {
         await checkpointer?.stop();

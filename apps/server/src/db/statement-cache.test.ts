@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,5 +74,36 @@ describe('the SQLite statement cache under Kysely', () => {
     ]);
     await db.destroy();
     expect(sqlite.open).toBe(false);
+  });
+
+  it('begins Kysely’s transactions immediate', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'solar-cache-'));
+    const sqlite = new SQLite(path.join(dir, 'x.db'));
+    const other = new SQLite(path.join(dir, 'x.db'));
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.exec('create table t (id integer primary key, v text)');
+      const db = new Kysely<{ t: { id: Generated<number>; v: string | null } }>({
+        dialect: new SqliteDialect({
+          database: withStatementCache(sqlite, undefined, { beginImmediate: true }),
+        }),
+      });
+      let otherWrite: unknown;
+      await db.transaction().execute(async (trx) => {
+        await trx.selectFrom('t').selectAll().execute();
+        // Immediate: the write lock is held before anything was written.
+        try {
+          other.exec('begin immediate');
+        } catch (error) {
+          otherWrite = (error as { code?: string }).code;
+        }
+      });
+      expect(otherWrite).toBe('SQLITE_BUSY');
+      await db.destroy();
+    } finally {
+      other.close();
+      if (sqlite.open) sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

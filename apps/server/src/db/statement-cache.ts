@@ -15,23 +15,40 @@ export const STATEMENT_CACHE_SIZE = 500;
  * statement of its own. Schema changes need nothing here: SQLite re-prepares a statement whose schema
  * changed when it next runs.
  */
-export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+export interface StatementCacheOptions {
+  /** Kysely's `begin` becomes `begin immediate` (see prepare). */
+  beginImmediate?: boolean;
+}
+
+export function withStatementCache(
+  sqlite: SQLite.Database,
+  size = STATEMENT_CACHE_SIZE,
+  options: StatementCacheOptions = {},
+): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
+  const cachedOrNew = (sql: string): SQLite.Statement => {
+    const cached = cache.get(sql);
+    if (cached && !cached.busy) {
+      // Map order is insertion order: re-inserting marks it the most recently used.
+      cache.delete(sql);
+      cache.set(sql, cached);
+      return cached;
+    }
+    const statement = sqlite.prepare(sql);
+    if (cached) return statement;
+    cache.set(sql, statement);
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return statement;
+  };
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
-      const cached = cache.get(sql);
-      if (cached && !cached.busy) {
-        // Map order is insertion order: re-inserting marks it the most recently used.
-        cache.delete(sql);
-        cache.set(sql, cached);
-        return cached;
-      }
-      const statement = sqlite.prepare(sql);
-      if (cached) return statement;
-      cache.set(sql, statement);
-      if (cache.size > size) cache.delete(cache.keys().next().value!);
-      return statement;
+    prepare(text: string) {
+      // Kysely begins its transactions with a plain (deferred) `begin`. Beside a second writing connection
+      // (the telemetry writer thread) a deferred transaction that has read and then writes fails at once
+      // (SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT once the other committed) instead of waiting for the lock;
+      // `begin immediate` takes the write lock first (sqlite-writer-gate.ts has it wait its turn).
+      const sql = options.beginImmediate && text === 'begin' ? 'begin immediate' : text;
+      return cachedOrNew(sql);
     },
   };
 }
