@@ -1,4 +1,5 @@
-// Bundles the server into dist/server.js. Our own workspace packages (@solar/*) are TypeScript sources
+// Bundles the server into dist/server.js, and the telemetry writer thread's entry into dist/telemetry-writer.js
+// (src/telemetry-store/batch-writer.ts starts it from beside the server's bundle). Our own workspace packages (@solar/*) are TypeScript sources
 // and are bundled in; every other package stays an import resolved from node_modules at run time.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +18,11 @@ const externalPackages = {
 
 await build({
   absWorkingDir: path.dirname(fileURLToPath(import.meta.url)),
-  entryPoints: ['src/server.ts'],
-  outfile: 'dist/server.js',
+  entryPoints: {
+    server: 'src/server.ts',
+    'telemetry-writer': 'src/telemetry-store/batch-writer-thread.ts',
+  },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -26,6 +26,8 @@ export async function benchApp(databaseUrl?: string) {
     DEMO: 'false',
     SIMULATOR: 'false',
     MODBUS_POLLER: 'false',
+    // `SQLITE_WRITER_THREAD=false npm run bench:ingest` measures the event-loop writes for comparison.
+    SQLITE_WRITER_THREAD: process.env.SQLITE_WRITER_THREAD ?? 'true',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
   });
   const built = await buildApp(config);

@@ -43,6 +43,7 @@ import { xsrfPlugin } from './plugins/xsrf';
 import { seedDemo } from './seed/demo';
 import { IngestCounts } from './telemetry-store/ingest-counts';
 import { startRetention } from './telemetry-store/retention';
+import { startBatchWriter, type BatchWriterThread } from './telemetry-store/batch-writer';
 import { TelemetryStore } from './telemetry-store/telemetry-store';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -52,6 +53,8 @@ export interface BuiltApp {
   ctx: AppContext;
   /** What runs beside the HTTP server, once the app is ready (tests drive the demo simulator through it). */
   background: () => BackgroundWork | undefined;
+  /** The SQLite file database's telemetry writer thread (telemetry-store/batch-writer.ts); else undefined. */
+  telemetryWriter?: BatchWriterThread;
 }
 
 /** What tests may set that the environment does not. */
@@ -78,11 +81,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Reads the clock through ctx, so that a test that sets ctx.now moves the counters' clock too.
   const ingestCounts = new IngestCounts({ db: handle.db, now: () => ctx.now() });
+  // SQLite file databases: batches' transactions on a thread of their own (batch-writer.ts).
+  const writer =
+    handle.sqlite && config.sqliteWriterThread
+      ? startBatchWriter(
+          handle.sqlite,
+          handle.sqliteWriterGate!,
+          handle.walCheckpointer,
+          (details, message) =>
+            handle.log ? handle.log.warn(details, message) : process.emitWarning(message),
+        )
+      : undefined;
   const telemetry = new TelemetryStore({
     db: handle.db,
     dialect: handle.dialect,
     sqlite: handle.sqlite,
     counts: ingestCounts,
+    ...(writer ? { writer } : {}),
   });
   const metrics = new Metrics();
   metrics.setPool(handle.poolStats);
@@ -261,6 +276,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let background: BackgroundWork | undefined;
   let reports: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
+    // Batches go to the writer thread from the first one (until then they are written in process).
+    await writer?.ready;
     await cluster.ready();
     await lease.start();
     background = await startBackground(ctx, app.log);
@@ -282,7 +299,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Released last: another node takes the jobs over at once.
     await lease.stop();
     await cluster.stop();
+    // After everything that stores telemetry, before the connections it shares the file with.
+    await writer?.stop();
     await handle.close();
   });
-  return { app, ctx, background: () => background };
+  return { app, ctx, background: () => background, ...(writer ? { telemetryWriter: writer } : {}) };
 }

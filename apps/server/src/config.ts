@@ -57,6 +57,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, - or _')
     .default('solar'),
   MODBUS_POLLER: z.enum(['true', 'false']).default('true'),
+  SQLITE_WRITER_THREAD: z.enum(['true', 'false']).default('true'),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
   MAP_TILE_URL: z
@@ -112,6 +113,8 @@ export interface AppConfig {
   mqtt: { url: string; clientId: string; connections: number; shareGroup: string } | undefined;
   /** Poll active modbus_tcp devices. */
   modbusPoller: boolean;
+  /** SQLite file database: write telemetry batches on a thread of their own (telemetry-store/batch-writer.ts). */
+  sqliteWriterThread: boolean;
   /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
   simulator: { enabled: boolean; backfillDays: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
@@ -175,6 +178,7 @@ export function loadConfig(
         }
       : undefined,
     modbusPoller: e.MODBUS_POLLER === 'true',
+    sqliteWriterThread: e.SQLITE_WRITER_THREAD === 'true',
     // On by default exactly when the demo is: a fresh `npm start` shows live plants.
     simulator: {
       enabled: e.SIMULATOR

@@ -92,10 +92,20 @@ export interface WalCheckpointerOptions {
   catchUpBytes?: number;
 }
 
+/**
+ * Runs a catch-up on another connection (the telemetry writer thread's) between two of its transactions;
+ * answers undefined when it cannot (then the main connection does).
+ */
+export type CatchUpRunner = () => Promise<{ busy: boolean; ms: number }> | undefined;
+
 export interface WalCheckpointer {
   /** The thread itself (tests end it to see the main connection take the checkpoints back). */
   thread: Worker;
   stats: () => WalCheckpointStats;
+  /** Where catch-ups run from now on: `runner`, or with undefined the main connection again. */
+  catchUpWith: (runner: CatchUpRunner | undefined) => void;
+  /** Called once the thread has stopped and the main connection checkpoints inside its commits again. */
+  onFallBack: (listener: () => void) => void;
   /** Stops the thread and waits for it to close its connection (before the main connection closes). */
   stop: () => Promise<void>;
 }
@@ -190,6 +200,7 @@ export function startWalCheckpointer(
   const figures = new Float64Array(new SharedArrayBuffer(Slot.Count * Float64Array.BYTES_PER_ELEMENT));
   let running = false;
   let stopping = false;
+  const fallBackListeners: (() => void)[] = [];
 
   const fallBack = (details: object) => {
     if (!running || stopping) return;
@@ -202,6 +213,7 @@ export function startWalCheckpointer(
       warn({ err: error }, 'could not turn SQLite auto-checkpoint back on');
     }
     warn(details, 'WAL checkpoint thread stopped; SQLite checkpoints inside commits again');
+    for (const listener of fallBackListeners) listener();
   };
 
   let worker: Worker;
@@ -229,16 +241,39 @@ export function startWalCheckpointer(
   let catchUps = 0;
   let longestCatchUpMs = 0;
   let catchUpRetry: NodeJS.Timeout | undefined;
-  /** The thread asked: copy what it has not, between two transactions of this connection (see above). */
+  let catchingUp = false;
+  let catchUpElsewhere: CatchUpRunner | undefined;
+  const finishCatchUp = (busy: boolean, ms: number) => {
+    if (busy) {
+      catchUpRetry = setTimeout(catchUp, CATCH_UP_RETRY_MS).unref();
+      return;
+    }
+    catchUps += 1;
+    longestCatchUpMs = Math.max(longestCatchUpMs, ms);
+    figures[Slot.CatchUpAskedAt] = 0;
+  };
+  /**
+   * The thread asked: copy what it has not, between two transactions of the connection that writes
+   * without a gap: the telemetry writer thread's when it runs (catchUpWith), else this one (see above).
+   */
   const catchUp = () => {
     catchUpRetry = undefined;
     // Asked, and not yet taken back by the thread (which then asks again after its next checkpoint).
     const askedAt = figures[Slot.CatchUpAskedAt]!;
-    if (!running || askedAt === 0 || Date.now() - askedAt >= CATCH_UP_WAIT_MS) return;
+    if (!running || catchingUp || askedAt === 0 || Date.now() - askedAt >= CATCH_UP_WAIT_MS) return;
+    const elsewhere = catchUpElsewhere?.();
+    if (elsewhere) {
+      catchingUp = true;
+      void elsewhere.then(({ busy, ms }) => {
+        catchingUp = false;
+        finishCatchUp(busy, ms);
+      });
+      return;
+    }
     // Not inside a transaction (a Kysely one spans awaits) nor while an iterator holds the connection: a
     // moment later. The thread takes over again if that moment does not come soon.
     if (!sqlite.open || sqlite.inTransaction) {
-      catchUpRetry = setTimeout(catchUp, CATCH_UP_RETRY_MS).unref();
+      finishCatchUp(true, 0);
       return;
     }
     const started = performance.now();
@@ -249,13 +284,7 @@ export function startWalCheckpointer(
     } catch {
       busy = true;
     }
-    if (busy) {
-      catchUpRetry = setTimeout(catchUp, CATCH_UP_RETRY_MS).unref();
-      return;
-    }
-    catchUps += 1;
-    longestCatchUpMs = Math.max(longestCatchUpMs, performance.now() - started);
-    figures[Slot.CatchUpAskedAt] = 0;
+    finishCatchUp(busy, performance.now() - started);
   };
   // Off as soon as the thread exists; an 'error' or 'exit' (including one while it starts: driver not
   // found, file not opened) turns it back on.
@@ -270,7 +299,7 @@ export function startWalCheckpointer(
   worker.unref();
 
   worker.on('message', (message) => {
-    if (message === 'catch-up' && !catchUpRetry) catchUp();
+    if (message === 'catch-up' && !catchUpRetry && !catchingUp) catchUp();
   });
 
   return {
@@ -286,6 +315,12 @@ export function startWalCheckpointer(
       catchUps,
       longestCatchUpMs,
     }),
+    catchUpWith: (runner) => {
+      catchUpElsewhere = runner;
+    },
+    onFallBack: (listener) => {
+      fallBackListeners.push(listener);
+    },
     stop: async () => {
       if (stopping) return;
       stopping = true;

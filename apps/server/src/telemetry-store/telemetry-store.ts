@@ -15,6 +15,20 @@ import * as repo from './telemetry-store.repository';
 export const STORE_BATCHES_IN_FLIGHT = 2;
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
+
+/** What one batch's transaction wrote: the points that were new (in order), and conflicts per device. */
+export interface BatchWritten {
+  rows: repo.RawRow[];
+  conflictingByDevice: Map<number, number>;
+}
+
+/** Runs batches' transactions elsewhere (the SQLite writer thread); undefined when it cannot (stopped). */
+export interface BatchWriter {
+  write(
+    known: readonly PointToStore[],
+    meta: ReadonlyMap<number, repo.SignalMeta>,
+  ): Promise<BatchWritten> | undefined;
+}
 export interface Logger {
   error(obj: unknown, msg?: string): void;
 }
@@ -44,9 +58,16 @@ export class TelemetryStore implements TelemetryHub {
   constructor(
     /**
      * `counts`, when given, hears of each device's identical and conflicting duplicates; `sqlite`, the
-     * embedded database's own handle, lets batches run on prepared statements (sqlite-store-io.ts).
+     * embedded database's own handle, lets batches run on prepared statements (sqlite-store-io.ts);
+     * `writer`, when given and running, runs the batches' transactions instead (batch-writer.ts).
      */
-    private readonly ctx: { db: Db; dialect: Dialect; sqlite?: SQLite.Database; counts?: IngestCounts },
+    private readonly ctx: {
+      db: Db;
+      dialect: Dialect;
+      sqlite?: SQLite.Database;
+      counts?: IngestCounts;
+      writer?: BatchWriter;
+    },
     /** Where listener failures are reported; set once the server's logger exists. */
     public log?: Logger,
   ) {
@@ -88,19 +109,8 @@ export class TelemetryStore implements TelemetryHub {
       if (meta.size < ids.length) known = points.filter((p) => meta!.has(p.signal_id));
     }
     const metaOf = meta;
-    let conflictingByDevice = new Map<number, number>();
-    const inserted = await this.batches.run(() =>
-      db.transaction().execute(async (trx) => {
-        const io = this.io(trx);
-        const { rows, storedValues } = await io.insertRaw(known);
-        if (rows.length < known.length)
-          conflictingByDevice = await this.conflicts(trx, known, rows, metaOf, storedValues);
-        if (rows.length === 0) return rows;
-        // SQLite's one connection runs one batch at a time: only PostgreSQL locks (and needs the devices).
-        if (dialect === 'postgres') await repo.lockRollups(trx, devicesOf(rows, metaOf));
-        await this.maintain(io, rows, metaOf);
-        return rows;
-      }),
+    const { rows: inserted, conflictingByDevice } = await this.batches.run(
+      () => this.ctx.writer?.write(known, metaOf) ?? this.writeBatch(known, metaOf),
     );
     const duplicates = known.length - inserted.length;
     let conflicting = 0;
@@ -129,6 +139,30 @@ export class TelemetryStore implements TelemetryHub {
       }
     }
     return { inserted: inserted.length, duplicates, conflicting };
+  }
+
+  /**
+   * One batch's transaction: the raw insert, the duplicates' conflicts, the latest values and the rollups.
+   * Runs on this store's connection, in process or on the SQLite writer thread (batch-writer-thread.ts).
+   */
+  async writeBatch(
+    known: readonly PointToStore[],
+    meta: ReadonlyMap<number, repo.SignalMeta>,
+  ): Promise<BatchWritten> {
+    const { db, dialect } = this.ctx;
+    let conflictingByDevice = new Map<number, number>();
+    const rows = await db.transaction().execute(async (trx) => {
+      const io = this.io(trx);
+      const { rows, storedValues } = await io.insertRaw(known);
+      if (rows.length < known.length)
+        conflictingByDevice = await this.conflicts(trx, known, rows, meta, storedValues);
+      if (rows.length === 0) return rows;
+      // SQLite's one writer runs one batch at a time: only PostgreSQL locks (and needs the devices).
+      if (dialect === 'postgres') await repo.lockRollups(trx, devicesOf(rows, meta));
+      await this.maintain(io, rows, meta);
+      return rows;
+    });
+    return { rows, conflictingByDevice };
   }
 
   /**

@@ -8,6 +8,7 @@ import { XSRF_COOKIE, XSRF_HEADER } from '@solar/shared';
 import { buildApp, type BuildOptions } from '../app';
 import type { BackgroundWork } from '../background';
 import { loadConfig, type AppConfig } from '../config';
+import type { BatchWriterThread } from '../telemetry-store/batch-writer';
 import type { AppContext } from '../context';
 import { ContractChecker, type Answer, type OpenApiDocument } from './openapi-contract';
 
@@ -20,6 +21,8 @@ export interface TestApp {
   ctx: AppContext;
   /** The app's background work (simulator, engine, digest), once ready. */
   background: () => BackgroundWork | undefined;
+  /** The telemetry writer thread on SQLite (telemetry-store/batch-writer.ts); undefined on PostgreSQL. */
+  telemetryWriter: BatchWriterThread | undefined;
   dataDir: string;
   /** HTTP calls that carry the anti-forgery cookie and header like the console does. */
   http: TestClient;
@@ -166,7 +169,7 @@ export async function createTestApp(
     },
     overrides,
   );
-  const { app, ctx, background } = await underSchemaLock(() => buildApp(config, options));
+  const { app, ctx, background, telemetryWriter } = await underSchemaLock(() => buildApp(config, options));
   await app.ready();
   const outboxDir = config.outboxDir;
   const http = new TestClient(app);
@@ -174,6 +177,7 @@ export async function createTestApp(
     app,
     ctx,
     background,
+    telemetryWriter,
     dataDir,
     http,
     outbox: () => {
