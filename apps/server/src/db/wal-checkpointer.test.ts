@@ -244,18 +244,21 @@ describe('a WAL under writes that leave no gap', () => {
   let file: string;
   let sqlite: SQLite.Database;
 
-  beforeEach(() => {
+  /** A new database file with the filler table, on the server's pragmas. */
+  const open = () => {
     dir = mkdtempSync(path.join(tmpdir(), 'solar-checkpointer-'));
     file = path.join(dir, 'solar.db');
     sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.exec('create table filler (id integer primary key, payload blob not null)');
-  });
-  afterEach(() => {
+  };
+  const close = () => {
     sqlite.close();
     rmSync(dir, { recursive: true, force: true });
-  });
+  };
+  beforeEach(open);
+  afterEach(close);
 
   it('starts over once past the bound: the main connection catches the checkpoint up', async () => {
     const catchUpBytes = 8 * 2 ** 20;
@@ -268,15 +271,8 @@ describe('a WAL under writes that leave no gap', () => {
     expect(before.restarts).toBeLessThanOrEqual(1);
     expect(before.largestWalBytes).toBeGreaterThan(4 * catchUpBytes);
 
-    sqlite.close();
-    rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(path.join(tmpdir(), 'solar-checkpointer-'));
-    file = path.join(dir, 'solar.db');
-    sqlite = new SQLite(file);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.exec('create table filler (id integer primary key, payload blob not null)');
-
+    close();
+    open();
     const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes })!;
     try {
       const after = await writeWithoutGaps(sqlite, file, 2_000);
