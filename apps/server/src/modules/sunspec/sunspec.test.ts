@@ -284,9 +284,12 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
       expect(silent.last_poll_ms).toBeGreaterThanOrEqual(250);
       expect(silent.last_error).toBeTruthy();
       expect(answering).toMatchObject({ state: 'online', failed_polls: 0 });
-      // Faster than a poll that waits out the timeout, measured alongside it: a fixed 250 ms failed once in
-      // a CI run (256.7 ms) when the PostgreSQL suite's parallel files held the event loop.
-      expect(answering.p95_poll_ms).toBeLessThan(silent.last_poll_ms!);
+      // Faster than a poll that waits out the timeout, measured alongside it (a fixed 250 ms failed once in
+      // a CI run, 256.7 ms, when the PostgreSQL suite's parallel files held the event loop). The two units
+      // share one connection (one server address), so a meter poll that starts while the silent unit's
+      // waits out its timeout queues behind it and takes that wait too (302.9 ms against 300.8 in a CI
+      // run): below two such waits. A meter poll that timed out itself would have failed (failed_polls 0).
+      expect(answering.p95_poll_ms).toBeLessThan(2 * silent.last_poll_ms!);
       expect(Date.parse(answering.last_poll_at!)).toBeGreaterThan(Date.now() - 10_000);
       const panelViewer = await makeUser(t, { permissions: pairs(['admin_panel'], ['view']) });
       expect((await t.http.get('/api/health/collectors', { token: panelViewer.token })).statusCode).toBe(403);
