@@ -26,20 +26,6 @@ export function withStatementCache(
   options: StatementCacheOptions = {},
 ): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
-  const cachedOrNew = (sql: string): SQLite.Statement => {
-    const cached = cache.get(sql);
-    if (cached && !cached.busy) {
-      // Map order is insertion order: re-inserting marks it the most recently used.
-      cache.delete(sql);
-      cache.set(sql, cached);
-      return cached;
-    }
-    const statement = sqlite.prepare(sql);
-    if (cached) return statement;
-    cache.set(sql, statement);
-    if (cache.size > size) cache.delete(cache.keys().next().value!);
-    return statement;
-  };
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
@@ -48,7 +34,18 @@ export function withStatementCache(
       // (SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT once the other committed) instead of waiting for the lock;
       // `begin immediate` takes the write lock first (sqlite-writer-gate.ts has it wait its turn).
       const sql = options.beginImmediate && text === 'begin' ? 'begin immediate' : text;
-      return cachedOrNew(sql);
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) {
+        // Map order is insertion order: re-inserting marks it the most recently used.
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sql);
+      if (cached) return statement;
+      cache.set(sql, statement);
+      if (cache.size > size) cache.delete(cache.keys().next().value!);
+      return statement;
     },
   };
 }
