@@ -1,5 +1,4 @@
 export * from './physics/random';
-export * from './physics/solar';
 export * from './physics/clouds';
 export * from './physics/temperature';
 export * from './physics/power';

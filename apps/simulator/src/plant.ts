@@ -1,8 +1,17 @@
 /**
- * A virtual PV plant: its devices' readings at any instant from the physics in ./physics, stateful so that
+ * A virtual PV plant: its devices' readings at any instant from @solar/pv-model's physics and the effects in
+ * ./physics (clouds, faults, inverters), stateful so that
  * energy counters integrate from one sample to the next. Plain data in (the topology the server passes),
  * numbers out; no database, no I/O.
  */
+import {
+  clearSkyGhiHaurwitz,
+  dayOfYear,
+  decomposeGhi,
+  moduleTemperatureFaiman,
+  planeOfArrayIsotropic,
+  sunPosition,
+} from '@solar/pv-model';
 import { SUNSPEC_INVERTER_EVENT1_BITS, SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { DeviceType } from '@solar/shared';
 import { CloudProcess } from './physics/clouds';
@@ -13,18 +22,10 @@ import { dcPowerKw, dcVoltage, inverterAcPower, inverterEfficiency } from './phy
 import { OrnsteinUhlenbeck, createRandom, gaussian, hashString } from './physics/random';
 import type { Random } from './physics/random';
 import {
-  clearSkyGhiHaurwitz,
-  dayOfYear,
-  decomposeGhi,
-  planeOfArrayIsotropic,
-  sunPosition,
-} from './physics/solar';
-import {
   ambientTemperature,
   climateForLatitude,
   firstOrderLag,
   inverterCabinetTemperature,
-  moduleTemperatureFaiman,
   transformerWindingTemperature,
 } from './physics/temperature';
 import type { Climate } from './physics/temperature';

@@ -1,4 +1,4 @@
-import { clearSkyGhiHaurwitz, sunPosition } from '../physics/solar';
+import { clearSkyGhiHaurwitz, sunPosition } from '@solar/pv-model';
 import { drawText } from './font';
 import { encodePng } from './png';
 

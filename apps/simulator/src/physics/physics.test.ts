@@ -1,11 +1,18 @@
+import {
+  clearSkyGhiHaurwitz,
+  dayOfYear,
+  decomposeGhi,
+  moduleTemperatureFaiman,
+  planeOfArrayIsotropic,
+  sunPosition,
+} from '@solar/pv-model';
 import { describe, expect, it } from 'vitest';
 import { CloudProcess, clearSkyIndex } from './clouds';
 import { EnergyCounter, localDate, nextLocalMidnight, trapezoidKwh } from './energy';
 import { FaultProcess, DEFAULT_FAULT_RATES } from './faults';
 import { dcPowerKw, dcVoltage, inverterAcPower, inverterEfficiency } from './power';
 import { OrnsteinUhlenbeck, createRandom } from './random';
-import { clearSkyGhiHaurwitz, dayOfYear, decomposeGhi, planeOfArrayIsotropic, sunPosition } from './solar';
-import { ambientTemperature, climateForLatitude, moduleTemperatureFaiman } from './temperature';
+import { ambientTemperature, climateForLatitude } from './temperature';
 
 const KONYA = { lat: 37.9, lon: 32.5 };
 

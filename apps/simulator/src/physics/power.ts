@@ -1,12 +1,13 @@
 /** DC and AC power of a PV array and its inverter. Pure functions; kW, W/m², °C. */
+import { pvwattsDcPowerKw } from '@solar/pv-model';
 
 /** A typical crystalline-silicon power temperature coefficient, per kelvin. */
 export const GAMMA_PDC_PER_K = -0.004;
 
 /**
- * DC power at the maximum power point, PVWatts model: P = P_STC · POA/1000 · (1 + γ (Tc − 25)), less the
- * array's lumped losses (soiling, mismatch, wiring) and any strings that are out (Dobos 2014, "PVWatts
- * Version 5 Manual", NREL/TP-6A20-62641, eq. 12).
+ * DC power at the maximum power point, PVWatts model: P = P_STC · POA/1000 · (1 + γ (Tc − 25)) (pv-model
+ * pvwattsDcPowerKw, Dobos 2014 eq. 12), less the simulated array's lumped losses (soiling, mismatch,
+ * wiring) and any strings that are out: the simulator's own truth, which the KPI model does not know.
  */
 export function dcPowerKw(
   poaWm2: number,
@@ -16,9 +17,7 @@ export function dcPowerKw(
 ): number {
   if (poaWm2 <= 0) return 0;
   const p =
-    capacityKwp *
-    (poaWm2 / 1000) *
-    (1 + gammaPerK * (cellTemperatureC - 25)) *
+    pvwattsDcPowerKw(poaWm2, cellTemperatureC, capacityKwp, gammaPerK) *
     (1 - lossFraction) *
     (1 - lostStringFraction);
   return Math.max(p, 0);

@@ -1,4 +1,4 @@
-/** Air, module and equipment temperatures. Pure functions; °C, W/m², m/s. */
+/** Air and equipment temperatures (the modules' own is @solar/pv-model's Faiman model). Pure functions; °C, W/m², m/s. */
 
 const DAY_MS = 86_400_000;
 
@@ -43,24 +43,6 @@ export function ambientTemperature(
     climate.annualMeanC + climate.seasonalAmplitudeK * Math.cos((2 * Math.PI * (doy - warmest)) / 365);
   const swing = climate.diurnalAmplitudeK * (1 - 0.6 * cloudCover);
   return seasonal + swing * Math.cos((2 * Math.PI * (solarHour(tsMs, longitude) - 15)) / 24);
-}
-
-/** Faiman model defaults: U0 in W/(m²·K), U1 in W·s/(m³·K) (pvlib's and PVsyst's usual values). */
-export const FAIMAN_U0 = 25;
-export const FAIMAN_U1 = 6.84;
-
-/**
- * Module temperature, Faiman model: Tm = Ta + POA / (U0 + U1 · ws) (Faiman 2008, "Assessing the outdoor
- * operating temperature of photovoltaic modules", Prog. Photovolt. 16:307; adopted in IEC 61853-2).
- */
-export function moduleTemperatureFaiman(
-  poaWm2: number,
-  ambientC: number,
-  windSpeedMs: number,
-  u0 = FAIMAN_U0,
-  u1 = FAIMAN_U1,
-): number {
-  return ambientC + poaWm2 / (u0 + u1 * Math.max(windSpeedMs, 0));
 }
 
 /** One step of a first-order lag towards `target` with time constant `tauS` (thermal inertia). */
