@@ -1,17 +1,19 @@
 /**
  * Expected power and energy of a plant from its plane-of-array irradiance and module temperature, the
  * PVWatts DC model (Dobos 2014, "PVWatts Version 5 Manual", NREL/TP-6A20-62641, eq. 12) with its lumped
- * system losses:  P_exp = P0 × G_POA/1000 × (1 + γ (T_mod − 25 °C)) × (1 − system losses).
+ * system losses:  P_exp = P0 × G_POA/1000 × (1 + γ (T_mod − 25 °C)) × (1 − system losses). The formulas
+ * are @solar/pv-model's; this file holds the plant's defaults and the integration over intervals.
  * Not capped at the AC capacity: clipping is shown as a loss (losses.ts), not hidden in the expectation.
  */
-import { moduleTemperatureFaiman } from '@solar/simulator';
-import { DEFAULT_GAMMA_PER_K, G_STC_WM2, T_STC_C } from './yields';
+import {
+  moduleTemperatureFaiman,
+  PVWATTS_DEFAULT_SYSTEM_LOSS_FRACTION,
+  pvwattsExpectedPowerKw,
+} from '@solar/pv-model';
+import { DEFAULT_GAMMA_PER_K } from './yields';
 
-/**
- * PVWatts' default system losses, 14 % (Dobos 2014, system losses: soiling 2, shading 3, mismatch 2, wiring 2,
- * connections 0.5, light-induced degradation 1.5, nameplate 1, age 0, availability 3 %, combined 14.08 %).
- */
-export const DEFAULT_SYSTEM_LOSS_FRACTION = 0.14;
+/** PVWatts' default system losses, 14 % (pv-model PVWATTS_DEFAULT_SYSTEM_LOSS_FRACTION). */
+export const DEFAULT_SYSTEM_LOSS_FRACTION = PVWATTS_DEFAULT_SYSTEM_LOSS_FRACTION;
 
 /** The per-plant model parameters (editable on the plant form). */
 export interface ExpectedPowerModel {
@@ -36,8 +38,7 @@ export function expectedPowerKw(
   if (!(poaWm2 > 0) || !(model.capacityKwp > 0)) return 0;
   const gamma = model.gammaPerK ?? DEFAULT_GAMMA_PER_K;
   const losses = model.systemLossFraction ?? DEFAULT_SYSTEM_LOSS_FRACTION;
-  const temperatureFactor = moduleTemperatureC === null ? 1 : 1 + gamma * (moduleTemperatureC - T_STC_C);
-  return Math.max(model.capacityKwp * (poaWm2 / G_STC_WM2) * temperatureFactor * (1 - losses), 0);
+  return pvwattsExpectedPowerKw(poaWm2, moduleTemperatureC, model.capacityKwp, gamma, losses);
 }
 
 /** An interval's mean POA irradiance and module temperature. */
@@ -57,7 +58,7 @@ export function expectedEnergyKwh(intervals: Iterable<WeatherInterval>, model: E
 
 /**
  * Module temperature from ambient temperature, irradiance and wind when the station has no module sensor:
- * the Faiman model (Faiman 2008, Prog. Photovolt. 16:307; IEC 61853-2), as the simulator uses.
+ * the Faiman model (Faiman 2008, Prog. Photovolt. 16:307; IEC 61853-2) from @solar/pv-model, with 1 m/s when no wind is known.
  */
 export function estimateModuleTemperatureC(poaWm2: number, ambientC: number, windSpeedMs = 1): number {
   return moduleTemperatureFaiman(Math.max(poaWm2, 0), ambientC, windSpeedMs);

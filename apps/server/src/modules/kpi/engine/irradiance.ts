@@ -1,11 +1,11 @@
 /**
  * Plane-of-array irradiance for the KPIs: the station's POA sensor when it has one (IEC 61724-1:2021
- * requires in-plane irradiance for PR), else its GHI transposed to the plant's plane with the simulator's
- * physics — suncalc sun position, Erbs et al. (1982) diffuse fraction, Liu & Jordan (1963) isotropic sky —
- * and flagged as transposed so the answer can say so.
+ * requires in-plane irradiance for PR), else its GHI transposed to the plant's plane with @solar/pv-model
+ * (docs/pv-model.md) — suncalc (Meeus) sun position, Erbs et al. (1982) diffuse fraction, Liu & Jordan (1963)
+ * isotropic sky — and flagged as transposed so the answer can say so.
  */
 import type { IrradianceSource } from '@solar/shared';
-import { dayOfYear, decomposeGhi, planeOfArrayIsotropic, sunPosition } from '@solar/simulator';
+import { dayOfYear, decomposeGhi, planeOfArrayIsotropic, sunPosition } from '@solar/pv-model';
 
 /** Where and how the plant's modules face. Azimuth clockwise from north (180 = south), as on the plant form. */
 export interface PlantGeometry {

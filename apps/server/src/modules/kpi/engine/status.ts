@@ -4,7 +4,7 @@
  * 1 low, 2 medium, 3 high, 4 high and dangerous), the communication state and daylight.
  */
 import type { AlarmPriority, AlarmSource, OperatingStatus } from '@solar/shared';
-import { sunPosition } from '@solar/simulator';
+import { sunPosition } from '@solar/pv-model';
 
 /** Priorities from which an active alarm makes its subject a fault: 3 high, 4 high and dangerous. */
 export const FAULT_MIN_PRIORITY: AlarmPriority = 3;
@@ -74,7 +74,7 @@ export function communicationState(
   return nowMs - lastDataMs > staleAfterMs(pollIntervalS) ? 'lost' : 'online';
 }
 
-/** Daylight: the sun above the horizon at the plant (suncalc, as the simulator computes it). */
+/** Daylight: the sun above the horizon at the plant (@solar/pv-model sunPosition: suncalc, Meeus). */
 export function isDaylight(tsMs: number, latitude: number, longitude: number): boolean {
   return sunPosition(tsMs, latitude, longitude).elevationDeg > 0;
 }
