@@ -95,6 +95,7 @@ export default tseslint.config(
             'apps/web/tsconfig.json',
             'packages/shared/tsconfig.json',
             'packages/i18n/tsconfig.json',
+            'packages/pv-model/tsconfig.json',
             'apps/server/tsconfig.json',
           ],
           noWarnOnMultipleProjects: true,
@@ -134,6 +135,27 @@ export default tseslint.config(
               except: [`${WEB}/features/*/index.ts`],
               message:
                 'Import a feature through its index.ts (pages only from page-registry.ts or public-app.tsx).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server judges the demo's data with @solar/pv-model, never with the simulator that made it: the
+    // simulator is an optional devDependency, loaded at run time only by load-simulator.ts (docs/pv-model.md).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/simulator/load-simulator.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@solar/simulator',
+              allowTypeImports: true,
+              message:
+                'The simulator is optional: physics from @solar/pv-model, the demo through simulator/load-simulator.ts.',
             },
           ],
         },

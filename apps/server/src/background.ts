@@ -8,6 +8,7 @@ import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
+import { loadSimulator } from './simulator/load-simulator';
 
 /**
  * What runs beside the HTTP server: the demo simulator, the collectors that bring telemetry in, the alarm
@@ -24,15 +25,23 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
+/** Whether the optional simulator package is there; without it the demo plants stay still. */
+async function simulatorInstalled(log: FastifyBaseLogger): Promise<boolean> {
+  if (await loadSimulator()) return true;
+  log.warn('simulator: @solar/simulator is not installed (a devDependency); SIMULATOR is ignored');
+  return false;
+}
+
 /** Starts what the configuration turns on. */
 export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): Promise<BackgroundWork> {
   const { config } = ctx;
   const engine = ctx.alarmEngine;
+  const simulate = config.simulator.enabled && (await simulatorInstalled(log));
   // The demo's first start replays its back-filled month through an engine of its own that publishes
   // nothing: the history gets the alarms it contains, and no one is mailed about the past.
-  const history = config.simulator.enabled ? engine.replayer() : undefined;
+  const history = simulate ? engine.replayer() : undefined;
   await history?.start({ log, listen: false });
-  const simulator = config.simulator.enabled
+  const simulator = simulate
     ? await startInProcessSimulator(ctx, log, { backfillDays: config.simulator.backfillDays, history })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;

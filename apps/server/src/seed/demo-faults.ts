@@ -6,8 +6,9 @@
  * published: this is history, not news.
  */
 import { ALARM_STATUS, type AlarmRecord, type FaultStatus, type Locale } from '@solar/shared';
-import { createRandom, type Random } from '@solar/simulator';
+import type { Random } from '@solar/simulator';
 import type { AppContext } from '../context';
+import { requireSimulator } from '../simulator/load-simulator';
 import type { Actor } from '../lib/actor';
 import { listAlarms } from '../modules/alarms/alarms.repository';
 import { AlarmsService } from '../modules/alarms/alarms.service';
@@ -154,6 +155,9 @@ export async function seedDemoFaults(
       return true;
     });
   if (!candidates.length) return result;
+  // The demo's seeded generator, so the fault log repeats for a history; this runs only after the
+  // simulator wrote one, so its package is there.
+  const { createRandom } = await requireSimulator();
   const random = createRandom(candidates.length * 7919 + candidates[0]!.id);
 
   // A few short underperformance or trip alarms turn out to be nothing: rejected.

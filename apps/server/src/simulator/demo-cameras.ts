@@ -2,8 +2,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { renderCameraPng, type VirtualPlant } from '@solar/simulator';
+import type { VirtualPlant } from '@solar/simulator';
 import type { AppContext } from '../context';
+import { requireSimulator } from './load-simulator';
 import { demoCameraDevices, pointCameraAt } from './simulator.repository';
 
 /** A new frame of the demo stream this often. */
@@ -45,6 +46,7 @@ export async function startDemoCameras(
   options: { frameIntervalMs?: number } = {},
 ): Promise<DemoCameras> {
   const frameIntervalMs = options.frameIntervalMs ?? DEMO_FRAME_INTERVAL_MS;
+  const { renderCameraPng } = await requireSimulator();
   const byPlant = new Map(plants.map((p) => [Number(p.definition.plantId), p]));
   const cameras = new Map((await demoCameraDevices(ctx.db, [...byPlant.keys()])).map((c) => [c.id, c]));
 

@@ -1,17 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommState, DeviceType } from '@solar/shared';
 import { TELEMETRY_MAX_POINTS } from '@solar/shared';
-import {
-  createVirtualPlant,
-  type FaultKind,
-  type FaultRates,
-  type TelemetryPoint,
-  type VirtualPlant,
-} from '@solar/simulator';
+import type { FaultKind, FaultRates, TelemetryPoint, VirtualPlant } from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { startDemoCameras } from './demo-cameras';
+import { requireSimulator } from './load-simulator';
 import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
 
 export interface InProcessSimulator {
@@ -156,7 +151,8 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
 }
 
 /**
- * The demo's plants, alive: every active plant of the database becomes a virtual plant (apps/simulator)
+ * The demo's plants, alive: every active plant of the database becomes a virtual plant (apps/simulator,
+ * loaded on demand: load-simulator.ts)
  * whose readings go in through the same door as real telemetry (ctx.telemetry.store), so everything
  * downstream — rollups, live push, alarms — sees no difference. On a first start it writes `backfillDays`
  * of history in the background while the server already answers, each plant in time order so that
@@ -186,6 +182,7 @@ export async function startInProcessSimulator(
       if (stored !== undefined && Number.isFinite(stored)) device.initialTotalEnergyKwh = stored;
     }
   }
+  const { createVirtualPlant } = await requireSimulator();
   const plants: VirtualPlant[] = topology.map((definition) =>
     createVirtualPlant(definition, { seed: options.seed ?? 1 }),
   );
