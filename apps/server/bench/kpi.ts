@@ -4,6 +4,7 @@
  * the real ingest door, the finished days materialised into kpi_daily by the refresh job, then BENCH_RUNS
  * (200) calls of each. Prints p50/p95 in ms. Against PostgreSQL when DATABASE_URL is set.
  */
+import * as simulatorPackage from '@solar/simulator';
 import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
 import { seedOrganisation } from '../src/seed/organisation';
 import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
@@ -19,7 +20,10 @@ await seedOrganisation(ctx);
 const token = await benchAdminToken(ctx);
 
 let t0 = performance.now();
-const simulator = await startInProcessSimulator(ctx, app.log, { backfillDays: DAYS });
+const simulator = await startInProcessSimulator(ctx, app.log, {
+  simulator: simulatorPackage,
+  backfillDays: DAYS,
+});
 await simulator.backfilled;
 await simulator.stop();
 const backfillS = (performance.now() - t0) / 1000;

@@ -7,6 +7,7 @@
  * Prints p50/max in ms and the load average. Against PostgreSQL when DATABASE_URL is set.
  */
 import { loadavg } from 'node:os';
+import * as simulatorPackage from '@solar/simulator';
 import { startKpiRefresh } from '../src/modules/kpi/jobs/kpi-refresh';
 import { localDate } from '../src/modules/kpi/engine/telemetry-imports';
 import { seedOrganisation } from '../src/seed/organisation';
@@ -59,7 +60,10 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
   await seedOrganisation(ctx);
   const token = await benchAdminToken(ctx);
   let t0 = performance.now();
-  const simulator = await startInProcessSimulator(ctx, app.log, { backfillDays: DAYS });
+  const simulator = await startInProcessSimulator(ctx, app.log, {
+    simulator: simulatorPackage,
+    backfillDays: DAYS,
+  });
   await simulator.backfilled;
   await simulator.stop();
   const backfillS = (performance.now() - t0) / 1000;

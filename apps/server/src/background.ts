@@ -8,7 +8,7 @@ import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
-import { loadSimulator } from './simulator/load-simulator';
+import { loadSimulator, type Simulator } from './simulator/load-simulator';
 
 /**
  * What runs beside the HTTP server: the demo simulator, the collectors that bring telemetry in, the alarm
@@ -25,24 +25,30 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
-/** Whether the optional simulator package is there; without it the demo plants stay still. */
-async function simulatorInstalled(log: FastifyBaseLogger): Promise<boolean> {
-  if (await loadSimulator()) return true;
-  log.warn('simulator: @solar/simulator is not installed (a devDependency); SIMULATOR is ignored');
-  return false;
+/** The optional simulator package when SIMULATOR is on; without the package the demo plants stay still. */
+async function loadDemoSimulator(log: FastifyBaseLogger, enabled: boolean): Promise<Simulator | undefined> {
+  if (!enabled) return undefined;
+  const simulator = await loadSimulator();
+  if (!simulator)
+    log.warn('simulator: @solar/simulator is not installed (a devDependency); SIMULATOR is ignored');
+  return simulator;
 }
 
 /** Starts what the configuration turns on. */
 export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): Promise<BackgroundWork> {
   const { config } = ctx;
   const engine = ctx.alarmEngine;
-  const simulate = config.simulator.enabled && (await simulatorInstalled(log));
+  const simulatorModule = await loadDemoSimulator(log, config.simulator.enabled);
   // The demo's first start replays its back-filled month through an engine of its own that publishes
   // nothing: the history gets the alarms it contains, and no one is mailed about the past.
-  const history = simulate ? engine.replayer() : undefined;
+  const history = simulatorModule ? engine.replayer() : undefined;
   await history?.start({ log, listen: false });
-  const simulator = simulate
-    ? await startInProcessSimulator(ctx, log, { backfillDays: config.simulator.backfillDays, history })
+  const simulator = simulatorModule
+    ? await startInProcessSimulator(ctx, log, {
+        simulator: simulatorModule,
+        backfillDays: config.simulator.backfillDays,
+        history,
+      })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
   ctx.collectors.mqtt = mqtt;
@@ -59,8 +65,8 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
   const alarms = (simulator?.backfilled ?? Promise.resolve(false)).then(async (wroteHistory) => {
     await history?.stop();
     if (stopping) return undefined;
-    if (wroteHistory && config.demo) {
-      const made = await seedDemoFaults(ctx, ctx.now());
+    if (wroteHistory && config.demo && simulatorModule) {
+      const made = await seedDemoFaults(ctx, ctx.now(), simulatorModule.createRandom);
       log.info(made, 'demo: faults worked from the history');
     }
     // The engine runs on the node that holds the cluster's lease, from the database's state at each start,

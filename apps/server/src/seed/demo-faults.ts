@@ -6,9 +6,8 @@
  * published: this is history, not news.
  */
 import { ALARM_STATUS, type AlarmRecord, type FaultStatus, type Locale } from '@solar/shared';
-import type { Random } from '@solar/simulator';
+import type { createRandom, Random } from '@solar/simulator';
 import type { AppContext } from '../context';
-import { requireSimulator } from '../simulator/load-simulator';
 import type { Actor } from '../lib/actor';
 import { listAlarms } from '../modules/alarms/alarms.repository';
 import { AlarmsService } from '../modules/alarms/alarms.service';
@@ -114,6 +113,8 @@ const between = (random: Random, min: number, max: number) => Math.round(min + (
 export async function seedDemoFaults(
   ctx: Pick<AppContext, 'db' | 'alarmEngine'>,
   endMs: number,
+  /** The simulator's seeded generator (its package is optional: load-simulator.ts). */
+  randomFrom: typeof createRandom,
 ): Promise<DemoFaultsResult> {
   const result: DemoFaultsResult = {
     faults: { open: 0, in_progress: 0, resolved: 0, closed: 0 },
@@ -155,10 +156,7 @@ export async function seedDemoFaults(
       return true;
     });
   if (!candidates.length) return result;
-  // The demo's seeded generator, so the fault log repeats for a history; this runs only after the
-  // simulator wrote one, so its package is there.
-  const { createRandom } = await requireSimulator();
-  const random = createRandom(candidates.length * 7919 + candidates[0]!.id);
+  const random = randomFrom(candidates.length * 7919 + candidates[0]!.id);
 
   // A few short underperformance or trip alarms turn out to be nothing: rejected.
   const rejects = candidates

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVirtualPlant } from '@solar/simulator';
+import { createVirtualPlant, renderCameraPng } from '@solar/simulator';
 import { makeUser, save, type TestUser } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
 import { isDemoCameraAddress, startDemoCameras, type DemoCameras } from './demo-cameras';
@@ -31,7 +31,9 @@ describe(`demo cameras (${dialectUnderTest})`, () => {
     ).id;
     const plants = (await loadPlantTopology(t.ctx.db)).map((d) => createVirtualPlant(d, { seed: 1 }));
     for (const p of plants) p.sample(t.ctx.now());
-    cameras = await startDemoCameras(t.ctx, t.app.log, plants, { frameIntervalMs: 50 });
+    cameras = await startDemoCameras(t.ctx, t.app.log, plants, renderCameraPng, {
+      frameIntervalMs: 50,
+    });
   });
   afterAll(async () => {
     await cameras.stop();

@@ -2,9 +2,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import type { VirtualPlant } from '@solar/simulator';
+import type { renderCameraPng, VirtualPlant } from '@solar/simulator';
 import type { AppContext } from '../context';
-import { requireSimulator } from './load-simulator';
 import { demoCameraDevices, pointCameraAt } from './simulator.repository';
 
 /** A new frame of the demo stream this often. */
@@ -43,10 +42,11 @@ export async function startDemoCameras(
   ctx: Pick<AppContext, 'db' | 'now'>,
   log: FastifyBaseLogger,
   plants: readonly VirtualPlant[],
+  /** The simulator's camera picture (the package is optional: load-simulator.ts). */
+  renderPng: typeof renderCameraPng,
   options: { frameIntervalMs?: number } = {},
 ): Promise<DemoCameras> {
   const frameIntervalMs = options.frameIntervalMs ?? DEMO_FRAME_INTERVAL_MS;
-  const { renderCameraPng } = await requireSimulator();
   const byPlant = new Map(plants.map((p) => [Number(p.definition.plantId), p]));
   const cameras = new Map((await demoCameraDevices(ctx.db, [...byPlant.keys()])).map((c) => [c.id, c]));
 
@@ -57,7 +57,7 @@ export async function startDemoCameras(
     const now = ctx.now();
     const weather = plant.weather();
     const fresh = weather && Math.abs(now - weather.tsMs) <= WEATHER_FRESH_MS ? weather : undefined;
-    return renderCameraPng({
+    return renderPng({
       plantName: camera.plant_name,
       timeZone: plant.definition.timeZone,
       latitude: plant.definition.latitude,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as simulator from '@solar/simulator';
 import { createTestApp, type TestApp } from '../test/test-app';
 import { startInProcessSimulator } from './in-process-simulator';
 
@@ -31,6 +32,7 @@ describe('in-process simulator (the demo plants, alive)', () => {
     const stored: number[] = [];
     const off = t.ctx.telemetry.onStored((points) => stored.push(points.length));
     const sim = await startInProcessSimulator(t.ctx, t.app.log, {
+      simulator,
       backfillDays: 1,
       intervalMs: 100,
       backfillStepMs: 15 * 60_000,
@@ -55,7 +57,11 @@ describe('in-process simulator (the demo plants, alive)', () => {
   it('does not back-fill again on restart, and carries the energy counters on', async () => {
     const before = await latestTotalEnergy(t);
     const rawBefore = await countRows(t, 'telemetry_raw');
-    const sim = await startInProcessSimulator(t.ctx, t.app.log, { backfillDays: 1, intervalMs: 60_000 });
+    const sim = await startInProcessSimulator(t.ctx, t.app.log, {
+      simulator,
+      backfillDays: 1,
+      intervalMs: 60_000,
+    });
     await sim.backfilled;
     await sim.stop();
     const rawAfter = await countRows(t, 'telemetry_raw');
@@ -71,7 +77,11 @@ describe('in-process simulator (the demo plants, alive)', () => {
   });
 
   it('stores nothing after stop', async () => {
-    const sim = await startInProcessSimulator(t.ctx, t.app.log, { backfillDays: 0, intervalMs: 50 });
+    const sim = await startInProcessSimulator(t.ctx, t.app.log, {
+      simulator,
+      backfillDays: 0,
+      intervalMs: 50,
+    });
     await sim.backfilled;
     await sim.stop();
     const n = await countRows(t, 'telemetry_raw');

@@ -6,7 +6,7 @@ import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { startDemoCameras } from './demo-cameras';
-import { requireSimulator } from './load-simulator';
+import type { Simulator } from './load-simulator';
 import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
 
 export interface InProcessSimulator {
@@ -51,6 +51,8 @@ export interface ScheduledFault {
 }
 
 export interface InProcessSimulatorOptions {
+  /** The simulator package, loaded by loadSimulator (it is optional). */
+  simulator: Simulator;
   /** Days of history written on a first start (no stored data yet); 0 writes none. */
   backfillDays: number;
   /** Live sampling interval. */
@@ -182,12 +184,11 @@ export async function startInProcessSimulator(
       if (stored !== undefined && Number.isFinite(stored)) device.initialTotalEnergyKwh = stored;
     }
   }
-  const { createVirtualPlant } = await requireSimulator();
   const plants: VirtualPlant[] = topology.map((definition) =>
-    createVirtualPlant(definition, { seed: options.seed ?? 1 }),
+    options.simulator.createVirtualPlant(definition, { seed: options.seed ?? 1 }),
   );
   // The demo's cameras show these plants' simulated sky (demo-cameras.ts).
-  const cameras = await startDemoCameras(ctx, log, plants);
+  const cameras = await startDemoCameras(ctx, log, plants, options.simulator.renderCameraPng);
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

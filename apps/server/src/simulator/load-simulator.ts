@@ -1,8 +1,8 @@
 /**
  * The demo's simulator (apps/simulator) is an optional part of the server: a devDependency, imported
- * dynamically only when the in-process demo runs, so the server's run-time dependencies hold no code that
- * makes the demo's "reality" and the KPI engine judges it with @solar/pv-model alone (docs/pv-model.md).
- * Everything else in the server imports only its types.
+ * dynamically only when the in-process demo runs and handed from background.ts to the demo's parts, so the
+ * server's run-time dependencies hold no code that makes the demo's "reality" and the KPI engine judges it
+ * with @solar/pv-model alone (docs/pv-model.md). Everything else in the server imports only its types.
  */
 import type * as SimulatorPackage from '@solar/simulator';
 
@@ -31,11 +31,4 @@ export async function loadSimulator(
     if (isSimulatorMissing(error)) return undefined;
     throw error;
   }
-}
-
-/** The simulator package for the demo's parts, which start only once loadSimulator found it. */
-export async function requireSimulator(): Promise<Simulator> {
-  const simulator = await loadSimulator();
-  if (!simulator) throw new Error(`${PACKAGE_NAME} is not installed: the in-process demo cannot run`);
-  return simulator;
 }
