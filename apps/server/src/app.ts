@@ -238,7 +238,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
-  await app.register(securityPlugin, { tileUrl: () => settings.current().map_tile_url });
+  await app.register(securityPlugin, {
+    tileUrl: () => settings.current().map_tile_url,
+    https: /^https:\/\//i.test(config.publicUrl),
+  });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   handle.log = app.log;
