@@ -7,6 +7,7 @@ import { ensureSchema, openDatabase, type OpenOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { createMailer } from './lib/mailer';
+import { createBudgetedMailer, DbMailBudget } from './lib/mail-budget';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
 import { UserSessions } from './lib/user-sessions';
@@ -170,9 +171,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ping: handle.ping,
     settings,
     tokens: new TokenService(config.jwtSecret, () => settings.tokenLifetimesS()),
-    mailer: createSettingsMailer(
-      settings,
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+    // Every mail first takes its place in its recipients' daily budget, counted in the database
+    // (docs/security.md, "Mail and schedules").
+    mailer: createBudgetedMailer(
+      createSettingsMailer(
+        settings,
+        createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+      ),
+      new DbMailBudget(handle.db, config.mailLimits, now),
+      (budget, recipients) => {
+        metrics.countMailHeld(budget);
+        // The domains only: the log must not become a list of addresses.
+        const domains = recipients.map((r) => r.slice(r.lastIndexOf('@') + 1));
+        log().warn({ budget, domains }, "mail held back: the recipient's daily budget is used up");
+      },
     ),
     // In the database, so that the limits hold across parallel requests and several nodes (issue 13).
     loginLimiter: new DbAttemptLimiter(handle.db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
@@ -238,7 +250,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics, token: config.metricsToken });
-  await app.register(securityPlugin, { tileUrl: () => settings.current().map_tile_url });
+  await app.register(securityPlugin, {
+    tileUrl: () => settings.current().map_tile_url,
+    https: /^https:\/\//i.test(config.publicUrl),
+  });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
   handle.log = app.log;

@@ -3,7 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { REPORT_SCHEDULES_PER_COMPANY_DEFAULT, REPORT_SCHEDULES_PER_USER_DEFAULT } from '@solar/shared';
 import { defaultNodeId } from './cluster/lease';
+import type { MailDailyLimits } from './lib/mail-budget';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -31,6 +33,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: z.enum(['true', 'false']).optional(),
   WEB_DIST: z.string().optional(),
+  REPORT_SCHEDULES_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(REPORT_SCHEDULES_PER_USER_DEFAULT),
+  REPORT_SCHEDULES_PER_COMPANY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(REPORT_SCHEDULES_PER_COMPANY_DEFAULT),
+  MAIL_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  MAIL_ALARM_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+  MAIL_SECURITY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
@@ -96,6 +113,13 @@ export interface AppConfig {
   /** Built web app to serve; undefined serves the API only. */
   webDist: string | undefined;
   loginLimit: { maxFailures: number; windowMs: number };
+  /** Report subscriptions one user, and one company's users together, may hold (docs/security.md). */
+  reportScheduleLimits: { perUser: number; perCompany: number };
+  /**
+   * Mails one address may receive per UTC day, per budget (lib/mail-budget.ts, docs/security.md): security
+   * mails (reset links, lockout notices) have their own, so report or alarm mails cannot use it up.
+   */
+  mailLimits: MailDailyLimits;
   /** log2 of scrypt's N; 15 = 32 MiB and about 80 ms per hash on this class of machine. */
   scryptLogN: number;
   cookieSecure: boolean;
@@ -162,6 +186,15 @@ export function loadConfig(
     demo: e.DEMO ? e.DEMO === 'true' : e.NODE_ENV !== 'production',
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
     loginLimit: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    reportScheduleLimits: {
+      perUser: e.REPORT_SCHEDULES_PER_USER,
+      perCompany: e.REPORT_SCHEDULES_PER_COMPANY,
+    },
+    mailLimits: {
+      general: e.MAIL_DAILY_LIMIT,
+      alarm: e.MAIL_ALARM_DAILY_LIMIT,
+      security: e.MAIL_SECURITY_DAILY_LIMIT,
+    },
     scryptLogN: e.SCRYPT_LOG_N,
     cookieSecure: e.COOKIE_SECURE ? e.COOKIE_SECURE === 'true' : publicUrl.startsWith('https://'),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -22,6 +22,8 @@ export const E = {
   notFound: 'errors.notFound',
   conflict: 'errors.conflict',
   tooManyRequests: 'errors.tooManyRequests',
+  /** The recipient's mails of the day are used up (docs/security.md, "Mail and schedules"): 429. */
+  mailLimitReached: 'errors.mailLimitReached',
   /** SQLite is locked by another process (a backup, an external writer) beyond the short wait (503). */
   databaseBusy: 'errors.databaseBusy',
   /** PostgreSQL cannot be reached (stopped, restarting, network): 503 until it is back. */

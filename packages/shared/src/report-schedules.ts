@@ -33,7 +33,24 @@ export const REPORT_SCHEDULE_ERRORS = {
   reportFailed: 'reportSchedules.errors.reportFailed',
   /** The subscriber is deactivated or lost the report permission: nothing is sent for them. */
   noAccess: 'reportSchedules.errors.noAccess',
+  /**
+   * The subscriber's address had used its mails of the day (docs/security.md, "Mail and schedules"): the
+   * run is not sent and not retried; the next one goes out as usual.
+   */
+  mailLimit: 'reportSchedules.errors.mailLimit',
+  /** A save refused: the caller already has REPORT_SCHEDULES_PER_USER subscriptions. */
+  tooManyForUser: 'reportSchedules.errors.tooManyForUser',
+  /** A save refused: the caller's company already has REPORT_SCHEDULES_PER_COMPANY subscriptions. */
+  tooManyForCompany: 'reportSchedules.errors.tooManyForCompany',
 } as const;
+
+/**
+ * Default subscription limits (docs/security.md, "Mail and schedules"): each one mails PDF and XLSX files,
+ * so an unlimited number of them turned the console into a spam relay. The server's environment may set
+ * others (REPORT_SCHEDULES_PER_USER, REPORT_SCHEDULES_PER_COMPANY).
+ */
+export const REPORT_SCHEDULES_PER_USER_DEFAULT = 20;
+export const REPORT_SCHEDULES_PER_COMPANY_DEFAULT = 200;
 
 /** POST report-schedules/{id} (0 creates): the caller's own subscription. */
 export const reportScheduleBody = z.object({

@@ -28,7 +28,12 @@ export type Aggregate = (typeof AGGREGATES)[number];
 
 /** Why one point of an otherwise well-formed batch was not stored. */
 export const POINT_REJECTIONS = [
+  /** No such signal in the sender's reach: one that does not exist and another company's answer alike. */
   'unknown_signal',
+  /**
+   * No longer answered (it told another company's signals from missing ones); kept so that counts stored
+   * before still read.
+   */
   'out_of_scope',
   'non_finite',
   'future',

@@ -56,6 +56,12 @@ export const schemaColumns = {
     count: 'not null',
     window_started_at: 'not null',
   },
+  mail_counts: {
+    budget: 'not null',
+    recipient: 'not null',
+    day: 'not null',
+    count: 'not null',
+  },
   password_resets: {
     id: 'not null',
     user_id: 'not null',

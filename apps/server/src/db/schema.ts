@@ -47,6 +47,14 @@ export interface AttemptCountsTable {
   window_started_at: number;
 }
 
+/** Mails sent per budget, recipient and UTC day (lib/mail-budget.ts). */
+export interface MailCountsTable {
+  budget: string;
+  recipient: string;
+  day: number;
+  count: number;
+}
+
 export interface UserUnitsTable {
   user_id: number;
   unit_type: string;
@@ -477,6 +485,7 @@ export interface Database {
   user_units: UserUnitsTable;
   password_resets: PasswordResetsTable;
   attempt_counts: AttemptCountsTable;
+  mail_counts: MailCountsTable;
   user_dashboards: UserDashboardsTable;
   audit_log: AuditLogTable;
   companies: CompaniesTable;

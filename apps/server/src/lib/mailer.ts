@@ -9,6 +9,14 @@ export interface MailAttachment {
   contentType: string;
 }
 
+/**
+ * The daily per-recipient budget a mail counts against (lib/mail-budget.ts): `security` for reset links,
+ * lockout notices and other account-safety mails, `alarm` for alarm digests, `general` for the rest
+ * (scheduled reports, the admin's test mail).
+ */
+export const MAIL_BUDGETS = ['general', 'alarm', 'security'] as const;
+export type MailBudgetName = (typeof MAIL_BUDGETS)[number];
+
 export interface Mail {
   /** The sender; the configured MAIL_FROM when absent. */
   from?: string;
@@ -17,6 +25,8 @@ export interface Mail {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /** The budget it counts against; `general` when absent. Not part of the message. */
+  budget?: MailBudgetName;
 }
 
 export interface Mailer {

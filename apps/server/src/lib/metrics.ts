@@ -31,6 +31,7 @@ export class Metrics {
   private readonly ingestStored: Counter;
   private readonly ingestRejected: Counter<'reason'>;
   private readonly ingestBodies: Counter<'parsed_on'>;
+  private readonly mailHeld: Counter<'budget'>;
   private readonly ruleEvaluation: Histogram<'kind'>;
   private readonly leases = new Map<string, LeaseProbe>();
   private sseClients: () => number = () => 0;
@@ -51,6 +52,12 @@ export class Metrics {
     this.ingestStored = new Counter({
       name: 'solar_ingest_points_stored_total',
       help: 'Telemetry points stored (HTTP ingest, MQTT, Modbus); its rate is the ingest rate.',
+      registers,
+    });
+    this.mailHeld = new Counter({
+      name: 'solar_mail_held_back_total',
+      help: "Mails not sent because a recipient's daily budget was used up, by budget (general, alarm, security).",
+      labelNames: ['budget'],
       registers,
     });
     this.ingestRejected = new Counter({
@@ -157,6 +164,11 @@ export class Metrics {
   /** Points refused or deduplicated for a reason. */
   countRejected(reason: string, n = 1): void {
     if (n > 0) this.ingestRejected.inc({ reason }, n);
+  }
+
+  /** One mail held back by its recipient's daily budget (lib/mail-budget.ts). */
+  countMailHeld(budget: string): void {
+    this.mailHeld.inc({ budget });
   }
 
   /** One HTTP ingest body parsed, on the parse thread or on the event loop. */

@@ -3,6 +3,8 @@ import { translate } from '@solar/i18n';
 import { ALARM_PRIORITY, localeOfLanguageId, type Locale } from '@solar/shared';
 import type { AlarmChange, AlarmFeed } from '../modules/alarms/engine/alarm-feed';
 import type { AppContext } from '../context';
+import { MailHeldBack } from '../lib/mail-budget';
+import { mailSafeText } from '../lib/mail-text';
 import { scopeOf } from '../lib/scope';
 import { alarmRecipients, plantsInfo, type AlarmRecipient } from './recipients.repository';
 
@@ -89,17 +91,19 @@ function renderDigest(
       kind: t(kind),
       priority: t(alarm.priority_id >= ALARM_PRIORITY.dangerous ? 'priorityDangerous' : 'priorityHigh'),
       time: formatTime(at, locale, zones.get(alarm.plant_id)?.timeZone),
-      plant: alarm.plant_name,
-      device: alarm.device_name ?? '—',
-      message: translate(locale, alarm.message, params),
+      // Names and custom rule messages are typed by users: no links or line breaks (lib/mail-text.ts).
+      plant: mailSafeText(alarm.plant_name),
+      device: alarm.device_name === null ? '—' : mailSafeText(alarm.device_name),
+      message: mailSafeText(translate(locale, alarm.message, params)),
     });
   });
   const link = `${publicUrl}/alarms`;
-  const greeting = t('greeting', { name: recipient.name });
+  const greeting = t('greeting', { name: mailSafeText(recipient.name) });
   const summary = t('summary', { raised, cleared });
   const tail = more > 0 ? [t('more', { count: more })] : [];
   return {
     to: recipient.email,
+    budget: 'alarm' as const,
     subject: t('subject', { count: changes.length + dropped }),
     text: [greeting, '', summary, '', ...lines, ...tail, '', t('open'), link, '', t('footer')].join('\n'),
     html: [
@@ -158,7 +162,10 @@ export function startAlarmNotifications(
         );
         sent++;
       } catch (error) {
-        log.error({ err: error, userId: recipient.id }, 'alarm digest mail failed');
+        // Held back by the recipient's daily budget: the mailer has logged and counted it.
+        if (!(error instanceof MailHeldBack)) {
+          log.error({ err: error, userId: recipient.id }, 'alarm digest mail failed');
+        }
       }
     }
     if (sent) log.info({ mails: sent, changes: changes.length }, 'alarm digest sent');

@@ -12,12 +12,15 @@ export function tileSource(tileUrl: string): string {
   return origin.replace('{s}', '*');
 }
 
+/** HSTS max-age: one year, the value browsers' preload lists ask for; subdomains are not claimed. */
+export const HSTS_MAX_AGE_S = 31_536_000;
+
 /**
  * Security headers. The CSP allows no inline or foreign scripts; inline styles are allowed because Ant
  * Design writes its CSS-in-JS into <style> elements at run time.
  */
 export const securityPlugin = fp(
-  async (app: FastifyInstance, { tileUrl }: { tileUrl: () => string }) => {
+  async (app: FastifyInstance, { tileUrl, https }: { tileUrl: () => string; https: boolean }) => {
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -40,7 +43,9 @@ export const securityPlugin = fp(
       // frame-ancestors 'none' above is the one rule on framing; X-Frame-Options: SAMEORIGIN said otherwise.
       xFrameOptions: false,
       crossOriginEmbedderPolicy: false,
-      strictTransportSecurity: false,
+      // Only a console whose PUBLIC_URL is https tells browsers to use nothing else (docs/security.md); sent
+      // on every answer, since TLS usually ends at a proxy in front. A console on http must stay reachable.
+      strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: false } : false,
     });
     // API answers carry tokens and company data: no browser or proxy cache may keep them. Routes that
     // choose their own policy (none today) keep it; the web files have theirs (plugins/web.ts).

@@ -240,7 +240,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
         operationId: 'sendTestMail',
         tags,
         body: testMailBody,
-        response: { 200: testMailAnswer, ...problems(502) },
+        // 429: the recipient's mails of the day are used up (lib/mail-budget.ts).
+        response: { 200: testMailAnswer, ...problems(429, 502) },
       },
     },
     (request) => service.testMail(actorOf(request), request.body.to),

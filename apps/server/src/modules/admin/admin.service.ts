@@ -1,6 +1,7 @@
 import { translate } from '@solar/i18n';
 import {
   ADMIN_ERRORS,
+  E,
   INGEST_COUNT_REASONS,
   POINT_REJECTIONS,
   localeOfLanguageId,
@@ -14,6 +15,7 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
 import { HttpError, forbidden, notFound } from '../../lib/http-errors';
+import { MailHeldBack } from '../../lib/mail-budget';
 import { scopeOf } from '../../lib/scope';
 import { communicationState } from '../kpi/engine';
 import * as repo from './admin.repository';
@@ -139,6 +141,7 @@ export class AdminService {
         text: translate(locale, 'mail.testBody', { url: this.ctx.config.publicUrl }),
       });
     } catch (error) {
+      if (error instanceof MailHeldBack) throw new HttpError(429, E.mailLimitReached);
       // The admin is testing exactly this: say the server failed, not that the console did.
       throw new HttpError(502, ADMIN_ERRORS.mailFailed, {
         smtp_host: [error instanceof Error ? error.message.slice(0, 200) : String(error)],

@@ -5,6 +5,8 @@ import type { AppContext } from '../../context';
 import { recordAudit } from '../../lib/audit';
 import { DeviceCookies, deviceCookieName } from '../../lib/device-cookie';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/http-errors';
+import { MailHeldBack } from '../../lib/mail-budget';
+import { mailSafeText } from '../../lib/mail-text';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { issueSessionToken } from '../../lib/session-token';
 import * as repo from './auth.repository';
@@ -109,7 +111,8 @@ export class AuthService {
     const locale = localeOfLanguageId(user.languageId);
     const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
     const lines = [
-      t('lockoutGreeting', { name: user.name }),
+      // The name is the user's own text: no links or line breaks in the mail (lib/mail-text.ts).
+      t('lockoutGreeting', { name: mailSafeText(user.name) }),
       t('lockoutBody', {
         count: String(limiter.max),
         minutes: String(Math.round(limiter.windowMs / 60_000)),
@@ -119,11 +122,16 @@ export class AuthService {
     this.ctx.mailer
       .send({
         to: user.email,
+        budget: 'security',
         subject: t('lockoutSubject'),
         text: lines.join('\n\n'),
         html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n'),
       })
-      .catch((error: unknown) => this.log.error({ err: error, userId: user.id }, 'lockout mail failed'));
+      .catch((error: unknown) => {
+        // Held back by the address's daily security budget: the mailer has logged and counted it.
+        if (!(error instanceof MailHeldBack))
+          this.log.error({ err: error, userId: user.id }, 'lockout mail failed');
+      });
   }
 
   /**
@@ -151,22 +159,25 @@ export class AuthService {
     const link = `${config.publicUrl}/reset-password/${guid}`;
     const locale = localeOfLanguageId(user.languageId);
     const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
-    const greeting = t('resetGreeting', { name: user.name });
+    const greeting = t('resetGreeting', { name: mailSafeText(user.name) });
     this.ctx.mailer
       .send({
         to: user.email,
+        budget: 'security',
         subject: t('resetSubject'),
         text: [greeting, '', t('resetBody'), '', link, '', t('resetIgnore')].join('\n'),
         html: [
-          `<p>${escapeHtml(t('resetGreeting', { name: user.name }))}</p>`,
+          `<p>${escapeHtml(greeting)}</p>`,
           `<p>${escapeHtml(t('resetBody'))}</p>`,
           `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
           `<p>${escapeHtml(t('resetIgnore'))}</p>`,
         ].join('\n'),
       })
-      .catch((error: unknown) =>
-        this.log.error({ err: error, userId: user.id }, 'password reset mail failed'),
-      );
+      .catch((error: unknown) => {
+        if (!(error instanceof MailHeldBack)) {
+          this.log.error({ err: error, userId: user.id }, 'password reset mail failed');
+        }
+      });
     return { ok: true };
   }
 

@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database';
+import { sql, type Selectable } from 'kysely';
+import type { Db, Dialect } from '../../db/database';
 import type { ReportSchedulesTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
 
@@ -85,6 +85,47 @@ export async function updateSchedule(
     .set({ ...columns(values), ...state, updated_at: now })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Makes the saves that could add a subscription for this owner wait for each other until the transaction
+ * ends, so that two parallel creates never both see the last free place. On PostgreSQL the owner's company
+ * row (or the user's own row for the console admin, who has none) is locked FOR NO KEY UPDATE, which leaves
+ * the foreign-key checks of other writes alone; SQLite's transactions already run one at a time.
+ */
+export async function lockScheduleOwner(
+  trx: Db,
+  dialect: Dialect,
+  userId: number,
+  companyId: number | null,
+): Promise<void> {
+  if (dialect !== 'postgres') return;
+  if (companyId !== null) {
+    await sql`select id from companies where id = ${companyId} for no key update`.execute(trx);
+  } else {
+    await sql`select id from users where id = ${userId} for no key update`.execute(trx);
+  }
+}
+
+/** How many subscriptions the user holds. */
+export async function countUserSchedules(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('report_schedules')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** How many subscriptions the users of the company hold together. */
+export async function countCompanySchedules(db: Db, companyId: number): Promise<number> {
+  const row = await db
+    .selectFrom('report_schedules')
+    .innerJoin('users', 'users.id', 'report_schedules.user_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('users.company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function deleteSchedule(db: Db, id: number): Promise<void> {

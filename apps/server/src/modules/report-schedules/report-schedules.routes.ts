@@ -3,7 +3,7 @@ import { idParam, reportScheduleBody, reportScheduleList, reportScheduleSchema }
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
-import { noContent } from '../../plugins/openapi';
+import { noContent, problems } from '../../plugins/openapi';
 import { ReportSchedulesService } from './report-schedules.service';
 
 /**
@@ -55,7 +55,8 @@ export const reportSchedulesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> =
         tags,
         params: idParam,
         body: reportScheduleBody,
-        response: { 200: reportScheduleSchema },
+        // 409: the caller or the company already holds as many subscriptions as allowed.
+        response: { 200: reportScheduleSchema, ...problems(409) },
       },
     },
     (request) => service.save(actorOf(request), request.params.id, request.body),

@@ -1,22 +1,29 @@
 import type { z } from 'zod';
-import type {
-  ReportFrequency,
-  ReportSchedule,
-  ReportScheduleList,
-  ReportScheduleStatus,
-  ScheduledReportFormat,
-  ScheduledReportType,
-  reportScheduleBody,
+import {
+  REPORT_SCHEDULE_ERRORS,
+  type ReportFrequency,
+  type ReportSchedule,
+  type ReportScheduleList,
+  type ReportScheduleStatus,
+  type ScheduledReportFormat,
+  type ScheduledReportType,
+  type reportScheduleBody,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
 import { found, type Actor } from '../../lib/actor';
-import { notFound } from '../../lib/http-errors';
+import { auditedRemove } from '../../lib/audited-write';
+import { recordAudit } from '../../lib/audit';
+import { conflict, notFound } from '../../lib/http-errors';
 import { iso } from '../../lib/listing';
 import { scopeOf } from '../../lib/scope';
 import { nextRunAt, type ScheduleRule } from './engine/schedule-times';
 import * as repo from './report-schedules.repository';
 
 type Body = z.output<typeof reportScheduleBody>;
+
+/** The audit log's name for a subscription. */
+const AUDIT_ENTITY = 'report_schedule';
 
 /** The rule of a stored subscription. */
 export function ruleOf(row: repo.ScheduleRow): ScheduleRule {
@@ -73,6 +80,22 @@ function toAnswer(row: repo.ScheduleRow, names: ReadonlyMap<number, string>): Re
   };
 }
 
+/** What the audit log keeps of a subscription: its settings, not its run state. */
+function auditView(row: repo.ScheduleRow) {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    report_type: row.report_type,
+    plant_ids: JSON.parse(row.plant_ids) as number[],
+    formats: JSON.parse(row.formats) as string[],
+    frequency: row.frequency,
+    local_time: row.local_time,
+    weekday: row.weekday,
+    time_zone: row.time_zone,
+    is_paused: row.is_paused === 1,
+  };
+}
+
 const sameRule = (a: ScheduleRule, b: ScheduleRule) =>
   a.frequency === b.frequency &&
   a.localTime === b.localTime &&
@@ -85,7 +108,22 @@ const sameRule = (a: ScheduleRule, b: ScheduleRule) =>
  * leaves the scope later is left out of the mails.
  */
 export class ReportSchedulesService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'dialect' | 'now' | 'config'>) {}
+
+  /**
+   * Refuses a new subscription (409) when the caller or the caller's company holds as many as allowed
+   * (docs/security.md, "Mail and schedules"). Runs inside the creating transaction, after the owner lock.
+   */
+  private async checkRoom(trx: Db, actor: Actor): Promise<void> {
+    const { perUser, perCompany } = this.ctx.config.reportScheduleLimits;
+    await repo.lockScheduleOwner(trx, this.ctx.dialect, actor.userId, actor.companyId);
+    if ((await repo.countUserSchedules(trx, actor.userId)) >= perUser) {
+      throw conflict(REPORT_SCHEDULE_ERRORS.tooManyForUser);
+    }
+    if (actor.companyId !== null && (await repo.countCompanySchedules(trx, actor.companyId)) >= perCompany) {
+      throw conflict(REPORT_SCHEDULE_ERRORS.tooManyForCompany);
+    }
+  }
 
   private async names(actor: Actor, rows: readonly repo.ScheduleRow[]) {
     const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.plant_ids) as number[]))];
@@ -137,19 +175,55 @@ export class ReportSchedulesService {
       last_status: last?.last_status === 'retrying' ? 'failed' : (last?.last_status ?? null),
       last_error: last?.last_error ?? null,
     });
-    if (id === 0) {
-      const newId = await repo.insertSchedule(this.ctx.db, actor.userId, values, fresh(undefined), now);
-      return this.get(actor, newId);
-    }
-    const before = found(await repo.findSchedule(this.ctx.db, actor.userId, id));
-    const resumed = before.is_paused === 1 && !body.is_paused;
-    const state = resumed || !sameRule(ruleOf(before), rule) ? fresh(before) : undefined;
-    await repo.updateSchedule(this.ctx.db, id, values, state, now);
-    return this.get(actor, id);
+    const savedId = await this.ctx.db.transaction().execute(async (trx) => {
+      if (id === 0) {
+        await this.checkRoom(trx, actor);
+        const newId = await repo.insertSchedule(trx, actor.userId, values, fresh(undefined), now);
+        const after = found(await repo.findSchedule(trx, actor.userId, newId));
+        await this.audit(trx, actor, 'create', newId, undefined, after, now);
+        return newId;
+      }
+      const before = found(await repo.findSchedule(trx, actor.userId, id));
+      const resumed = before.is_paused === 1 && !body.is_paused;
+      const state = resumed || !sameRule(ruleOf(before), rule) ? fresh(before) : undefined;
+      await repo.updateSchedule(trx, id, values, state, now);
+      const after = found(await repo.findSchedule(trx, actor.userId, id));
+      await this.audit(trx, actor, 'update', id, before, after, now);
+      return id;
+    });
+    return this.get(actor, savedId);
   }
 
+  /** Removes the caller's subscription, with its settings in the audit log. */
   async remove(actor: Actor, id: number): Promise<void> {
-    found(await repo.findSchedule(this.ctx.db, actor.userId, id));
-    await repo.deleteSchedule(this.ctx.db, id);
+    await auditedRemove(this.ctx, actor, id, {
+      entity: AUDIT_ENTITY,
+      find: async (trx, scheduleId) => {
+        const row = await repo.findSchedule(trx, actor.userId, scheduleId);
+        return row && auditView(row);
+      },
+      remove: (trx, scheduleId) => repo.deleteSchedule(trx, scheduleId),
+    });
+  }
+
+  private audit(
+    trx: Db,
+    actor: Actor,
+    action: 'create' | 'update',
+    id: number,
+    before: repo.ScheduleRow | undefined,
+    after: repo.ScheduleRow,
+    now: number,
+  ): Promise<void> {
+    return recordAudit(trx, {
+      userId: actor.userId,
+      action,
+      entity: AUDIT_ENTITY,
+      entityId: id,
+      before: before && auditView(before),
+      after: auditView(after),
+      ip: actor.ip,
+      at: now,
+    });
   }
 }

@@ -76,7 +76,7 @@ export class TelemetryService {
   ) {}
 
   /**
-   * Checks each point (signal known, in the sender's reach, active; then point-validation.ts: timestamp in
+   * Checks each point (signal known and in the sender's reach, else `unknown_signal` either way; active; then point-validation.ts: timestamp in
    * milliseconds, not in the future nor older than raw retention, value finite and within the signal's
    * bounds) and stores the accepted ones in one batch. Refusals are per point, and counted per device
    * where the device is the sender's: a point for a signal out of reach says nothing about that device.
@@ -108,7 +108,9 @@ export class TelemetryService {
       let reason = reachCache.get(signal_id);
       if (reason === undefined) {
         const s = signals.get(signal_id);
-        reason = !s ? 'unknown_signal' : !inReach(s) ? 'out_of_scope' : !s.active ? 'inactive_signal' : null;
+        // A signal out of the sender's reach answers as one that does not exist: a different answer would let
+        // an ingest key probe which signal ids other companies have (docs/security.md).
+        reason = !s || !inReach(s) ? 'unknown_signal' : !s.active ? 'inactive_signal' : null;
         reachCache.set(signal_id, reason);
       }
       let deviceId: number | null = keyDevice;

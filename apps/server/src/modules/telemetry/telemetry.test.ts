@@ -353,7 +353,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       duplicates: 0,
       conflicting_duplicates: 0,
       rejected: [
-        { index: 1, signal_id: other.signalId, reason: 'out_of_scope' },
+        { index: 1, signal_id: other.signalId, reason: 'unknown_signal' },
         { index: 2, signal_id: 999_999, reason: 'unknown_signal' },
         { index: 3, signal_id: tree.signalId, reason: 'future' },
         { index: 4, signal_id: tree.signalId, reason: 'non_finite' },
@@ -492,7 +492,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     expect(await parsedOn('loop')).toBe(loop0 + 5);
   });
 
-  it('keeps a company user to the own company: 404 on reads, out_of_scope on ingest', async () => {
+  it('keeps a company user to the own company: 404 on reads, unknown_signal on ingest', async () => {
     const operator = await makeUser(t, {
       companyId: tree.companyId,
       permissions: [
@@ -551,7 +551,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       stored: 1,
       duplicates: 0,
       conflicting_duplicates: 0,
-      rejected: [{ index: 1, signal_id: other.signalId, reason: 'out_of_scope' }],
+      rejected: [{ index: 1, signal_id: other.signalId, reason: 'unknown_signal' }],
     });
     // A user token still needs the anti-forgery header.
     expect(

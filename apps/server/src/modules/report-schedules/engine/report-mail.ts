@@ -1,6 +1,7 @@
 import { translate } from '@solar/i18n';
 import type { Locale, ScheduledReportType } from '@solar/shared';
 import type { Mail, MailAttachment } from '../../../lib/mailer';
+import { mailSafeText } from '../../../lib/mail-text';
 import type { ReportPeriod } from './schedule-times';
 
 export interface ReportMailInput {
@@ -40,10 +41,11 @@ export function reportMail(input: ReportMailInput): Mail {
     translate(input.locale, `mail.reportSchedule.${key}`, vars);
   const report = translate(input.locale, `reportPage.types.${input.reportType}`);
   const period = formatPeriod(input.period, input.locale);
-  const plants = input.plantNames.join(', ');
+  // Names users typed reach the mail without links or line breaks (lib/mail-text.ts).
+  const plants = input.plantNames.map(mailSafeText).join(', ');
   const link = `${input.publicUrl}/report`;
   const lines = [
-    t('greeting', { name: input.name }),
+    t('greeting', { name: mailSafeText(input.name) }),
     t('summary', { report, period }),
     t('plants', { plants }),
     t('manage'),

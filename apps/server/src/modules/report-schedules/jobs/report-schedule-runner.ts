@@ -9,6 +9,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../../context';
 import type { Actor } from '../../../lib/actor';
+import { MailHeldBack } from '../../../lib/mail-budget';
 import type { MailAttachment } from '../../../lib/mailer';
 import { scopeOf } from '../../../lib/scope';
 import { findRolePermissions, findSessionUser, findUserUnits } from '../../../plugins/session.repository';
@@ -141,6 +142,8 @@ export function createReportScheduleRunner(
     try {
       await ctx.mailer.send(mail);
     } catch (error) {
+      // Over the address's daily budget: not retried, since a retry would only be held back again.
+      if (error instanceof MailHeldBack) throw new DeliveryError(REPORT_SCHEDULE_ERRORS.mailLimit, false);
       throw new DeliveryError(REPORT_SCHEDULE_ERRORS.sendFailed, true, error);
     }
   }
