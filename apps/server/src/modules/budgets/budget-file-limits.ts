@@ -7,7 +7,7 @@ const MiB = 1024 * 1024;
  * file is small: 12,000 rows of five figures are about 280 KB as XLSX, 1.6 MB inflated. The limits leave
  * room for formatting and a few extra columns and refuse anything that would take long or much memory.
  */
-export const BUDGET_FILE_LIMITS = {
+export const BUDGET_FILE_LIMITS: BudgetFileLimits = {
   /** Rows with a figure in the first five columns: the 12,001st ends the reading and refuses the file. */
   maxDataRows: BUDGET_IMPORT_MAX_ROWS,
   /** Row elements of the sheet, empty ones (formatting only) included. */
@@ -24,9 +24,19 @@ export const BUDGET_FILE_LIMITS = {
   maxTokenBytes: 1 * MiB,
   /** Entries of the zip's central directory. */
   maxZipEntries: 1000,
-} as const;
+};
 
-export type BudgetFileLimits = typeof BUDGET_FILE_LIMITS;
+/** The limits one file is read within (the tests read with smaller ones). */
+export interface BudgetFileLimits {
+  maxDataRows: number;
+  maxSheetRows: number;
+  maxCells: number;
+  maxSheetBytes: number;
+  maxSharedStringsBytes: number;
+  maxPartBytes: number;
+  maxTokenBytes: number;
+  maxZipEntries: number;
+}
 
 /** The thread that reads a file: its heap, and how long it may take before it is ended. */
 export const BUDGET_READER_THREAD = {
