@@ -13,8 +13,26 @@ import type { BudgetFile, FileRefusal } from './budget-file-reader';
 /** What the thread is sent, once. */
 export interface ReaderStart {
   format: 'csv' | 'xlsx';
-  contentBase64: string;
+  /** The decoded file, moved to the thread without a copy. */
+  bytes: Uint8Array;
   limits: BudgetFileLimits;
+}
+
+/** The upload as the route has it. */
+export interface Upload {
+  format: 'csv' | 'xlsx';
+  contentBase64: string;
+}
+
+/**
+ * The decoded bytes in a buffer of their own, so it can be moved to the thread. Decoding here (natively, a
+ * few milliseconds for 6 MB) costs the loop less than copying the base64 text to the thread, which
+ * structured cloning does character by character.
+ */
+function ownBytes(contentBase64: string): Uint8Array {
+  const decoded = Buffer.from(contentBase64, 'base64');
+  const own = decoded.byteOffset === 0 && decoded.buffer.byteLength === decoded.length;
+  return own ? new Uint8Array(decoded.buffer, 0, decoded.length) : new Uint8Array(decoded);
 }
 
 /** What the thread answers, once. */
@@ -47,7 +65,7 @@ function startThread(): ReaderThread {
  * Gives the file to the thread and waits for its answer, then ends the thread. A thread that runs out of
  * its heap or time refuses the file as too large; one that fails otherwise rejects (a fault of ours: 500).
  */
-function answerOf({ worker }: ReaderThread, upload: Omit<ReaderStart, 'limits'>): Promise<ReaderAnswer> {
+function answerOf({ worker }: ReaderThread, upload: Upload): Promise<ReaderAnswer> {
   return new Promise<ReaderAnswer>((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -72,7 +90,9 @@ function answerOf({ worker }: ReaderThread, upload: Omit<ReaderStart, 'limits'>)
     worker.once('exit', (code) =>
       settle(() => reject(new Error(`budget reader thread exited with ${code} before answering`))),
     );
-    worker.postMessage({ ...upload, limits: BUDGET_FILE_LIMITS } satisfies ReaderStart);
+    const bytes = ownBytes(upload.contentBase64);
+    const start: ReaderStart = { format: upload.format, bytes, limits: BUDGET_FILE_LIMITS };
+    worker.postMessage(start, [bytes.buffer as ArrayBuffer]);
   });
 }
 
@@ -82,7 +102,7 @@ export class BudgetReaderThreads {
   private closed = false;
 
   /** Reads the upload on a thread of its own. */
-  read(upload: Omit<ReaderStart, 'limits'>): Promise<ReaderAnswer> {
+  read(upload: Upload): Promise<ReaderAnswer> {
     const thread = this.spare && !this.spare.gone ? this.spare : startThread();
     this.spare = this.closed ? undefined : startThread();
     return answerOf(thread, upload);
