@@ -1,6 +1,6 @@
-// Bundles the server into dist/server.js, and the telemetry writer thread's entry into dist/telemetry-writer.js
-// (src/telemetry-store/batch-writer.ts starts it from beside the server's bundle). Our own workspace packages (@solar/*) are TypeScript sources
-// and are bundled in; every other package stays an import resolved from node_modules at run time.
+// Bundles the server into dist/server.js, and the entries of its threads beside it: dist/telemetry-writer.js
+// (src/telemetry-store/batch-writer.ts starts it) and dist/budget-import-thread.js (src/lib/thread-entry.ts).
+// Our own workspace packages (@solar/*) are TypeScript sources and are bundled in; every other package stays an import resolved from node_modules at run time.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,6 +21,8 @@ await build({
   entryPoints: {
     server: 'src/server.ts',
     'telemetry-writer': 'src/telemetry-store/batch-writer-thread.ts',
+    // The budget file reader's thread (lib/thread-entry.ts finds it beside dist/server.js).
+    'budget-import-thread': 'src/modules/budgets/budget-import-thread.ts',
   },
   outdir: 'dist',
   bundle: true,

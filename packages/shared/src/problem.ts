@@ -69,4 +69,6 @@ export const E = {
   reportTooLarge: 'errors.reportTooLarge',
   /** A budget import file with a bad row; `errors` names each row's line and column (400). */
   budgetImportInvalid: 'errors.budgetImportInvalid',
+  /** Imports already being read, the caller's own or the server's limit (429, with Retry-After). */
+  budgetImportBusy: 'errors.budgetImportBusy',
 } as const;

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import {
   BUDGET_ENERGY_MAX_KWH,
   BUDGET_IMPORT_COLUMNS,
@@ -8,93 +7,13 @@ import {
   BUDGET_YEAR_MIN,
   V,
 } from '@solar/shared';
+import type { Cell, FileRow } from './budget-file-reader';
 import type { BudgetRow } from './budgets.repository';
-
-/** A cell as read from the file: a number, a text, or empty. */
-type Cell = number | string | null;
-
-/** One data row with the file's 1-based line number (the header is line 1). */
-export interface FileRow {
-  line: number;
-  cells: Cell[];
-}
 
 export interface RowProblem {
   line: number;
   column: string;
   message: string;
-}
-
-/** Splits one CSV line on the delimiter, honouring "quoted" fields (RFC 4180). */
-function splitCsvLine(line: string, delimiter: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
-  return out;
-}
-
-/** The rows of a CSV file: delimiter `;`, tab or `,` as its header line uses; blank lines skipped. */
-export function csvRows(text: string): { header: string[]; rows: FileRow[] } {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const head = lines[0] ?? '';
-  const delimiter = head.includes(';') ? ';' : head.includes('\t') ? '\t' : ',';
-  const rows: FileRow[] = [];
-  lines.slice(1).forEach((l, i) => {
-    if (l.trim() === '') return;
-    rows.push({
-      line: i + 2,
-      cells: splitCsvLine(l, delimiter).map((c) => (c.trim() === '' ? null : c.trim())),
-    });
-  });
-  return { header: splitCsvLine(head, delimiter).map((h) => h.trim().toLowerCase()), rows };
-}
-
-/** The rows of the first sheet of an XLSX workbook; empty rows skipped. */
-export async function xlsxRows(data: Buffer): Promise<{ header: string[]; rows: FileRow[] }> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(data as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return { header: [], rows: [] };
-  const valueOf = (v: ExcelJS.CellValue): Cell => {
-    if (v === null || v === undefined) return null;
-    if (typeof v === 'number' || typeof v === 'string') return v;
-    if (typeof v === 'object' && 'result' in v) return valueOf(v.result);
-    if (typeof v === 'object' && 'richText' in v) return v.richText.map((r) => r.text).join('');
-    // Dates, hyperlinks and errors are no budget figures: read as empty, so the row is refused.
-    return null;
-  };
-  const header: string[] = [];
-  const rows: FileRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const cells = Array.from({ length: BUDGET_IMPORT_COLUMNS.length }, (_, i) =>
-      valueOf(row.getCell(i + 1).value),
-    );
-    if (line === 1)
-      header.push(
-        ...cells.map((c) =>
-          String(c ?? '')
-            .trim()
-            .toLowerCase(),
-        ),
-      );
-    else if (cells.some((c) => c !== null)) rows.push({ line, cells });
-  });
-  return { header, rows };
 }
 
 /** A number from a cell: numbers as they are; text with a decimal point or comma, no thousands separator. */

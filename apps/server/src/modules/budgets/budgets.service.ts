@@ -1,5 +1,6 @@
 import {
   E,
+  V,
   type BudgetImportAnswer,
   type BudgetImportBody,
   type PlantBudgetAnswer,
@@ -8,20 +9,33 @@ import {
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
-import { badRequest, notFound } from '../../lib/http-errors';
+import { badRequest, HttpError, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
-import { checkRows, csvRows, xlsxRows } from './budget-import';
+import { BUDGET_IMPORT_CONCURRENCY } from './budget-file-limits';
+import type { BudgetFile } from './budget-file-reader';
+import { checkRows } from './budget-import';
+import { BudgetReaderThreads } from './budget-import-reader';
+import { ImportSlots } from './budget-import-slots';
 import * as repo from './budgets.repository';
 
 type Body = Omit<PlantBudgetBody, never>;
 
 /** Plants' monthly P50 budgets (issue 12): read and saved per plant and year, imported from a file. */
 export class BudgetsService {
+  /** Files being read now: the service is built once per app, and so are its slots. */
+  private readonly slots = new ImportSlots();
+  private readonly threads = new BudgetReaderThreads();
+
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
 
   private async inScope(actor: Actor, plantId: number) {
     const found = await repo.plantsInScope(this.ctx.db, scopeOf(actor), [plantId]);
     if (!found.has(plantId)) throw notFound();
+  }
+
+  /** Ends the reader thread kept for the next import (the app is closing). */
+  close(): Promise<void> {
+    return this.threads.close();
   }
 
   /** GET plants/{id}/budgets?year= */
@@ -62,17 +76,32 @@ export class BudgetsService {
   }
 
   /**
+   * The upload's rows, read on a thread within the file limits (docs/security.md, "Uploads"): 429
+   * errors.budgetImportBusy when the caller or the server already reads as many files as allowed; 400 when
+   * the file is over a limit (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
+   */
+  private async read(actor: Actor, body: BudgetImportBody): Promise<BudgetFile> {
+    const release = this.slots.take(actor.userId);
+    if (!release)
+      throw new HttpError(429, E.budgetImportBusy, undefined, {
+        'retry-after': String(BUDGET_IMPORT_CONCURRENCY.retryAfterS),
+      });
+    try {
+      const answer = await this.threads.read({ format: body.format, contentBase64: body.content_base64 });
+      if (answer.ok) return answer.file;
+      const message = answer.reason === 'tooLarge' ? V.fileTooLarge : V.invalidValue;
+      throw badRequest({ content_base64: [message] }, E.budgetImportInvalid);
+    } finally {
+      release();
+    }
+  }
+
+  /**
    * POST budgets/import: every row is checked first; any bad row answers 400 errors.budgetImportInvalid
    * with `errors` keyed `line N: column` and nothing is stored.
    */
   async import(actor: Actor, body: BudgetImportBody): Promise<BudgetImportAnswer> {
-    const data = Buffer.from(body.content_base64, 'base64');
-    let parsed: Awaited<ReturnType<typeof xlsxRows>>;
-    try {
-      parsed = body.format === 'csv' ? csvRows(data.toString('utf8')) : await xlsxRows(data);
-    } catch {
-      throw badRequest({ content_base64: ['validation.invalidValue'] }, E.budgetImportInvalid);
-    }
+    const parsed = await this.read(actor, body);
     const ids = [
       ...new Set(
         parsed.rows
