@@ -6,7 +6,7 @@ import type { Device } from '@solar/shared';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { until as waitUntil } from '../../test/collector-helpers';
-const MJPEG_MAX_FPS = 5;
+import { MJPEG_MAX_FPS } from './camera-hub';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x6a, 0x70, 0x67, 0xff, 0xd9]);
 /** The test camera sends this many frames a second, far above the cap. */

@@ -249,7 +249,11 @@ describe(`camera failures look alike (${dialectUnderTest})`, () => {
     }
     const first = Object.values(answers)[0]!;
     expect(first.status).toBe(502);
-    expect(JSON.parse(first.body)).toEqual({ status: 502, title: 'Bad Gateway', detail: E.cameraUnreachable });
+    expect(JSON.parse(first.body)).toEqual({
+      status: 502,
+      title: 'Bad Gateway',
+      detail: E.cameraUnreachable,
+    });
     for (const [name, a] of Object.entries(answers)) {
       expect({ name, status: a.status, body: a.body }).toEqual({ name, status: 502, body: first.body });
       // Every failure is answered at the deadline, not before, and not much after.

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { E } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { answerAtDeadline, portOfUrl } from '../../lib/device-networks';
+import { portOfUrl } from '../../lib/device-networks';
 import { HttpError, conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { fetchSnapshot, openStream, type CameraConnection, type Snapshot } from './camera-client';
@@ -32,9 +33,7 @@ export class CameraFailure extends HttpError {
  * device networks are fetched (lib/device-networks.ts), and every failure is answered alike.
  */
 export class CamerasService {
-  constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'config' | 'deviceNetworks' | 'cameraStreams'>,
-  ) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'config' | 'deviceNetworks' | 'cameraStreams'>) {}
 
   async snapshot(actor: Actor, id: number): Promise<Snapshot> {
     const camera = found(await repo.findCamera(this.ctx.db, scopeOf(actor), id));
@@ -46,12 +45,15 @@ export class CamerasService {
   async stream(actor: Actor, id: number): Promise<CameraViewer> {
     const camera = found(await repo.findCamera(this.ctx.db, scopeOf(actor), id));
     const url = proxiable(camera.stream_url);
-    return this.uniformly(async () => {
-      const connection = await this.connection(url);
-      return this.ctx.cameraStreams.watch(`${camera.id} ${url.href}`, (handlers) =>
-        openStream(url, connection, handlers),
-      );
-    });
+    return this.uniformly(
+      async () => {
+        const connection = await this.connection(url);
+        return this.ctx.cameraStreams.watch(`${camera.id} ${url.href}`, (handlers) =>
+          openStream(url, connection, handlers),
+        );
+      },
+      (late) => late.close(),
+    );
   }
 
   /** The checked address (after DNS) and the answer deadline; refused addresses throw. */
@@ -60,14 +62,33 @@ export class CamerasService {
     return { target, firstByteTimeoutMs: this.ctx.config.deviceNetworks.cameraDeadlineMs };
   }
 
-  /** Runs `work`; any failure is answered as CameraFailure once the deadline has passed since the start. */
-  private async uniformly<T>(work: () => Promise<T>): Promise<T> {
-    const startedMs = performance.now();
-    try {
-      return await work();
-    } catch (error) {
-      await answerAtDeadline(startedMs, this.ctx.config.deviceNetworks.cameraDeadlineMs);
-      throw new CameraFailure(error);
+  /**
+   * Runs `work` against one deadline timer started first: success before it answers at once; a failure
+   * waits for it; work still running when it fires is given up (and `discard`ed should it succeed later).
+   * Closed, silent and talking ports therefore all fail on the same timer (docs/security.md).
+   */
+  private async uniformly<T>(
+    work: () => Promise<T>,
+    discard: (late: T) => void = () => undefined,
+  ): Promise<T> {
+    const deadline = new AbortController();
+    const timer = sleep(this.ctx.config.deviceNetworks.cameraDeadlineMs, 'deadline' as const, {
+      signal: deadline.signal,
+    }).catch(() => 'cancelled' as const);
+    const outcome = work().then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const first = await Promise.race([outcome, timer]);
+    if (first === 'deadline' || first === 'cancelled') {
+      void outcome.then((late) => late.ok && discard(late.value));
+      throw new CameraFailure(new Error('no answer by the deadline'));
     }
+    if (first.ok) {
+      deadline.abort();
+      return first.value;
+    }
+    await timer;
+    throw new CameraFailure(first.error);
   }
 }

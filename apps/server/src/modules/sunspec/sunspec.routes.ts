@@ -59,9 +59,7 @@ export const sunspecRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
       },
     },
     (request) =>
-      service
-        .discover(actorOf(request), request.params.id)
-        .catch(logFailure(request.log, request.params.id)),
+      service.discover(actorOf(request), request.params.id).catch(logFailure(request.log, request.params.id)),
   );
 
   app.post(
