@@ -79,6 +79,9 @@ export async function startConsole(
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
       MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+      // Test devices and cameras listen on loopback, which production refuses (docs/security.md, "Device
+      // networks"); a test of the default passes DEVICE_NETWORKS_ALLOW: ''.
+      DEVICE_NETWORKS_ALLOW: '127.0.0.0/8,::1/128',
       ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

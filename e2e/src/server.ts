@@ -68,6 +68,9 @@ function spawnServer(port: number, url: string, dataDir: string, env: Record<str
       // The demo's simulator and poller are off unless a test asks: each test decides what data exists.
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
+      // Test devices and cameras listen on loopback, which production refuses (docs/security.md, "Device
+      // networks"); a test of the default passes DEVICE_NETWORKS_ALLOW: ''.
+      DEVICE_NETWORKS_ALLOW: '127.0.0.0/8,::1/128',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

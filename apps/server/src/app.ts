@@ -6,6 +6,7 @@ import type { AppContext } from './context';
 import { ensureSchema, openDatabase, type OpenOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DbAttemptLimiter } from './lib/attempt-limiter';
+import { DeviceNetworks } from './lib/device-networks';
 import { createMailer } from './lib/mailer';
 import { createBudgetedMailer, DbMailBudget } from './lib/mail-budget';
 import { Metrics } from './lib/metrics';
@@ -22,6 +23,7 @@ import {
 import { createLease, runWhileLeader, JOBS_LEASE } from './cluster/lease';
 import { apiModules } from './modules';
 import { createStreamHub } from './modules/stream/stream.service';
+import { CameraStreamHub } from './modules/cameras/camera-hub';
 import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
 import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
 import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
@@ -68,6 +70,12 @@ export interface BuildOptions {
   reportSchedules?: ReportScheduleRunnerOptions;
   /** Told of every database statement (Kysely's log hook): tests count a request's round trips with it. */
   onQuery?: OpenOptions['onQuery'];
+}
+
+/** The port the server listens on, once it does. */
+function boundPortOf(app: FastifyInstance | undefined): number[] {
+  const address = app?.server.address();
+  return address && typeof address === 'object' ? [address.port] : [];
 }
 
 /** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
@@ -225,6 +233,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       options.reportSchedules,
     ),
     metrics,
+    deviceNetworks: new DeviceNetworks({
+      allowed: () => settings.deviceNetworks(),
+      extraAllowed: config.deviceNetworks.extraAllowed,
+      // The configured port, and the one actually bound (tests and PORT=0 listen on a port chosen then).
+      ownPorts: () => [config.port, ...boundPortOf(app)],
+    }),
+    cameraStreams: new CameraStreamHub(),
   };
   metrics.setSseClients(() => ctx.stream.size);
   metrics.registerLease(lease.name, () => lease.isHeld());
@@ -280,6 +295,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Open streams would keep the server from closing: end them before it stops listening.
   app.addHook('preClose', (done) => {
     ctx.stream.shutdown();
+    ctx.cameraStreams.shutdown();
     done();
   });
   const leader = () => lease.isHeld();

@@ -3,7 +3,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { REPORT_SCHEDULES_PER_COMPANY_DEFAULT, REPORT_SCHEDULES_PER_USER_DEFAULT } from '@solar/shared';
+import {
+  isCidr,
+  REPORT_SCHEDULES_PER_COMPANY_DEFAULT,
+  REPORT_SCHEDULES_PER_USER_DEFAULT,
+} from '@solar/shared';
 import { defaultNodeId } from './cluster/lease';
 import type { MailDailyLimits } from './lib/mail-budget';
 
@@ -94,7 +98,20 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  DEVICE_NETWORKS_ALLOW: z
+    .string()
+    .refine(
+      (v) => cidrList(v).every(isCidr),
+      'must be a comma-separated list of networks in CIDR notation, e.g. 127.0.0.0/8,::1/128',
+    )
+    .optional(),
 });
+
+const cidrList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -150,7 +167,25 @@ export interface AppConfig {
    * Redis for the cluster bus when REDIS_URL is set (else PostgreSQL LISTEN/NOTIFY; alone on SQLite).
    */
   cluster: { nodeId: string; redisUrl: string | undefined };
+  /**
+   * Where the server may connect to devices and cameras (lib/device-networks.ts, docs/security.md "Device
+   * networks"). `extraAllowed` (DEVICE_NETWORKS_ALLOW) is allowed besides the admin's setting, even inside
+   * the ranges refused by default: the demo and the tests name loopback there. Every failed connection is
+   * answered when its deadline has passed since the request began, so that failures cannot be told apart.
+   */
+  deviceNetworks: { extraAllowed: string[]; cameraDeadlineMs: number; modbusDeadlineMs: number };
 }
+
+/** Camera proxy: how long a camera may take to answer, and when every failure is answered. */
+export const CAMERA_DEADLINE_MS = 5_000;
+/** SunSpec discovery: how long a device may take to answer first, and when every failure is answered. */
+export const MODBUS_DISCOVERY_DEADLINE_MS = 3_000;
+/**
+ * Allowed when DEVICE_NETWORKS_ALLOW is unset and the in-process simulator runs, whose devices and demo
+ * cameras listen on loopback (apps/server/src/simulator). The simulator is off in production unless
+ * SIMULATOR or DEMO turns it on, so production refuses loopback.
+ */
+const DEMO_LOOPBACK = ['127.0.0.0/8', '::1/128'];
 
 export class ConfigError extends Error {}
 
@@ -168,6 +203,11 @@ export function loadConfig(
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const nodeId = e.NODE_ID ?? defaultNodeId(hostname(), process.pid);
+  const simulatorEnabled = e.SIMULATOR
+    ? e.SIMULATOR === 'true'
+    : e.DEMO
+      ? e.DEMO === 'true'
+      : e.NODE_ENV !== 'production';
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -214,16 +254,22 @@ export function loadConfig(
     sqliteWriterThread: e.SQLITE_WRITER_THREAD === 'true',
     // On by default exactly when the demo is: a fresh `npm start` shows live plants.
     simulator: {
-      enabled: e.SIMULATOR
-        ? e.SIMULATOR === 'true'
-        : e.DEMO
-          ? e.DEMO === 'true'
-          : e.NODE_ENV !== 'production',
+      enabled: simulatorEnabled,
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
     metricsToken: e.METRICS_TOKEN,
     cluster: { nodeId, redisUrl: e.REDIS_URL },
+    deviceNetworks: {
+      extraAllowed:
+        e.DEVICE_NETWORKS_ALLOW !== undefined
+          ? cidrList(e.DEVICE_NETWORKS_ALLOW)
+          : simulatorEnabled
+            ? [...DEMO_LOOPBACK]
+            : [],
+      cameraDeadlineMs: CAMERA_DEADLINE_MS,
+      modbusDeadlineMs: MODBUS_DISCOVERY_DEADLINE_MS,
+    },
     ...overrides,
   };
 }

@@ -4,11 +4,13 @@ import type { Lease } from './cluster/lease';
 import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
 import type { AttemptLimiter } from './lib/attempt-limiter';
+import type { DeviceNetworks } from './lib/device-networks';
 import type { Mailer } from './lib/mailer';
 import type { Metrics } from './lib/metrics';
 import type { SessionEvents } from './lib/session-events';
 import type { UserSessions } from './lib/user-sessions';
 import type { TokenService } from './lib/tokens';
+import type { CameraStreamHub } from './modules/cameras/camera-hub';
 import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import type { AlarmFeed } from './modules/alarms/engine/alarm-feed';
 import type { AlarmPublisher } from './modules/alarms/engine/alarm-publish';
@@ -64,4 +66,11 @@ export interface AppContext {
    * leases with `metrics.registerLease(name, () => held)`.
    */
   metrics: Metrics;
+  /**
+   * Where devices and cameras may be (the admin's setting, DEVICE_NETWORKS_ALLOW, this server's own ports):
+   * checked when an address is saved and again, after DNS, before every connection.
+   */
+  deviceNetworks: DeviceNetworks;
+  /** One upstream connection per camera stream, fanned out to every viewer at a capped frame rate. */
+  cameraStreams: CameraStreamHub;
 }

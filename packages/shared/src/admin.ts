@@ -3,7 +3,7 @@ import { INGEST_COUNT_REASONS } from './telemetry';
 import { auditListQuery } from './audit';
 import { LOCALES } from './locales';
 import { COMMUNICATION_STATES } from './device-status';
-import { EMAIL_PATTERN, V, hasNoNul, optionalText } from './validation';
+import { EMAIL_PATTERN, V, hasNoNul, isIpv4, isIpv6, optionalText } from './validation';
 
 /**
  * The admin panel (/admin-panel, page `admin_panel`, issue 13): system settings stored in the database,
@@ -40,6 +40,29 @@ export const SETTING_BOUNDS = {
   performance_delay_min: [1, 1440],
   smtp_port: [1, 65_535],
 } as const satisfies Record<string, readonly [number, number]>;
+
+/**
+ * The networks devices and cameras may live in, by default: the private ranges plant networks use
+ * (RFC 1918, RFC 4193). Loopback, link-local, unspecified and multicast addresses and the server's own
+ * ports stay refused whatever the list says (docs/security.md, "Device networks").
+ */
+export const DEFAULT_DEVICE_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
+/** More networks than this is a sign of a paste gone wrong, not of a plant. */
+export const DEVICE_NETWORKS_MAX = 64;
+
+/** A network in CIDR notation: an IPv4 address with /0…/32, or an IPv6 address with /0…/128. */
+export function isCidr(value: string): boolean {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
+  if (!match) return false;
+  const prefix = Number(match[2]);
+  if (isIpv4(match[1]!)) return prefix <= 32;
+  return isIpv6(match[1]!) && !match[1]!.includes('.') && prefix <= 128;
+}
+
+const cidrField = z
+  .string({ error: V.invalidCidr })
+  .max(50, { error: V.invalidCidr })
+  .refine(isCidr, { error: V.invalidCidr });
 
 const bounded = (key: keyof typeof SETTING_BOUNDS) =>
   boundedInt(SETTING_BOUNDS[key][0], SETTING_BOUNDS[key][1]);
@@ -93,6 +116,10 @@ export const systemSettingsFields = {
     .min(3, { error: V.required })
     .max(200, { error: V.tooLong })
     .refine(hasNoNul, { error: V.invalidValue }),
+  /** Where devices and cameras may be: the server connects to no address outside these (CIDRs). */
+  device_networks: z
+    .array(cidrField, { error: V.invalidValue })
+    .max(DEVICE_NETWORKS_MAX, { error: V.tooMany }),
 };
 
 /**
@@ -107,6 +134,8 @@ export const systemSettingsBody = z
       .max(200, { error: V.tooLong })
       .refine(hasNoNul, { error: V.invalidValue })
       .nullish(),
+    // Absent keeps the stored list, so that a client that predates the setting cannot clear it.
+    device_networks: systemSettingsFields.device_networks.optional(),
   })
   .strict();
 export type SystemSettingsBody = z.input<typeof systemSettingsBody>;
@@ -133,6 +162,7 @@ export const systemSettingsAnswer = z.object({
   /** Whether a password is stored; the password itself is never answered. */
   smtp_password_set: z.boolean(),
   mail_from: z.string(),
+  device_networks: z.array(z.string()),
   /** When the admin last saved them; null: never (all defaults). */
   updated_at: z.string().nullable(),
 });

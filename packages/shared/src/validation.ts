@@ -35,6 +35,10 @@ export const V = {
   fileTooLarge: 'validation.fileTooLarge',
   /** An uploaded image that is not of an accepted type by its bytes (the logo: PNG, JPEG, WebP). */
   imageType: 'validation.imageType',
+  /** A device or camera address outside the networks the administrator allows (docs/security.md). */
+  networkNotAllowed: 'validation.networkNotAllowed',
+  /** Not a network in CIDR notation (address/prefix length). */
+  invalidCidr: 'validation.invalidCidr',
 } as const;
 export type ValidationMessageKey = (typeof V)[keyof typeof V];
 

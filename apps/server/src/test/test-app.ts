@@ -165,6 +165,9 @@ export async function createTestApp(
       // Background work is off unless a test turns it on through `overrides`.
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
+      // The test devices and cameras listen on loopback, which production refuses (docs/security.md,
+      // "Device networks"); a test of the default overrides `deviceNetworks`.
+      DEVICE_NETWORKS_ALLOW: '127.0.0.0/8,::1/128',
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     },
     overrides,

@@ -54,6 +54,11 @@ export interface ModbusTcpClientOptions {
   port: number;
   /** Wait this long for each answer (and for the connection). */
   timeoutMs?: number;
+  /**
+   * The address to connect to for host and port, checked against the device networks before every
+   * connection (lib/device-networks.ts); throws when refused. Absent: the host as it is.
+   */
+  resolveAddress?: (host: string, port: number) => Promise<string>;
 }
 
 interface Pending {
@@ -75,6 +80,7 @@ export class ModbusTcpClient {
   readonly host: string;
   readonly port: number;
   private readonly timeoutMs: number;
+  private readonly resolveAddress: ((host: string, port: number) => Promise<string>) | undefined;
   private socket: net.Socket | undefined;
   private connecting: Promise<net.Socket> | undefined;
   private buffer: Buffer = Buffer.alloc(0);
@@ -88,6 +94,7 @@ export class ModbusTcpClient {
     this.host = options.host;
     this.port = options.port;
     this.timeoutMs = options.timeoutMs ?? 3000;
+    this.resolveAddress = options.resolveAddress;
   }
 
   /** Reads `count` (1…125) holding registers from 0-based `address` of unit `unitId`. */
@@ -172,8 +179,33 @@ export class ModbusTcpClient {
 
   private connect(): Promise<net.Socket> {
     if (this.socket) return Promise.resolve(this.socket);
-    this.connecting ??= new Promise<net.Socket>((resolve, reject) => {
-      const socket = net.createConnection({ host: this.host, port: this.port });
+    this.connecting ??= this.checkedAddress().then((address) => this.open(address));
+    return this.connecting;
+  }
+
+  /** The address to connect to: checked again before every connection, so a refused one never is. */
+  private async checkedAddress(): Promise<string> {
+    if (!this.resolveAddress) return this.host;
+    try {
+      return await this.resolveAddress(this.host, this.port);
+    } catch (error) {
+      this.connecting = undefined;
+      throw new ModbusTransportError(
+        `Connect to ${this.host}:${this.port} refused: ${error instanceof Error ? error.message : String(error)}`,
+        'connect',
+      );
+    }
+  }
+
+  private open(address: string): Promise<net.Socket> {
+    return new Promise<net.Socket>((resolve, reject) => {
+      // Closed while the address was being checked.
+      if (this.closed) {
+        this.connecting = undefined;
+        reject(new ModbusTransportError('Client closed', 'closed'));
+        return;
+      }
+      const socket = net.createConnection({ host: address, port: this.port });
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
         socket.destroy();
@@ -205,7 +237,6 @@ export class ModbusTcpClient {
         resolve(socket);
       });
     });
-    return this.connecting;
   }
 
   /** Forgets the connection (when it is `socket`, or any) and fails the transaction in flight. */

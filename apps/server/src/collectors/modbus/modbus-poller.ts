@@ -14,6 +14,7 @@ import {
 import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { PointToStore } from '../../telemetry-store/telemetry-hub';
 import type { CollectorContext, CollectorLog } from '../collector-context';
+import type { AppContext } from '../../context';
 import {
   loadDeviceStatuses,
   loadModbusDevices,
@@ -126,6 +127,8 @@ interface Loop {
 
 /** One connection per address and timeout: gateways and multi-unit servers often take a single client. */
 class SharedConnections {
+  constructor(private readonly resolveAddress: (host: string, port: number) => Promise<string>) {}
+
   private readonly byKey = new Map<string, { client: ModbusTcpClient; users: number }>();
 
   /** The connection to the device's address, opened on first use; counts one more user. */
@@ -133,7 +136,11 @@ class SharedConnections {
     const key = `${device.ip}|${device.port}|${timeoutMs}`;
     let entry = this.byKey.get(key);
     if (!entry) {
-      entry = { client: new ModbusTcpClient({ host: device.ip, port: device.port, timeoutMs }), users: 0 };
+      const { resolveAddress } = this;
+      entry = {
+        client: new ModbusTcpClient({ host: device.ip, port: device.port, timeoutMs, resolveAddress }),
+        users: 0,
+      };
       this.byKey.set(key, entry);
     }
     entry.users++;
@@ -158,7 +165,7 @@ class SharedConnections {
 
 /** Starts polling; see the module comment. */
 export function startModbusPoller(
-  ctx: CollectorContext,
+  ctx: CollectorContext & Pick<AppContext, 'deviceNetworks'>,
   log: CollectorLog,
   options: ModbusPollerOptions = {},
 ): ModbusPoller {
@@ -170,7 +177,10 @@ export function startModbusPoller(
       : (options.excludeDeviceIds?.includes(id) ?? false);
   const loops = new Map<number, Loop>();
   const fingerprints = new Map<number, string>();
-  const connections = new SharedConnections();
+  // Every connection goes to a checked address inside the device networks (docs/security.md).
+  const connections = new SharedConnections(
+    async (host, port) => (await ctx.deviceNetworks.target(host, port)).address,
+  );
   const listeners = new Set<(event: DeviceStateEvent) => void>();
   let stopped = false;
   let reloading: Promise<void> | undefined;

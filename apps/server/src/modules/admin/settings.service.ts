@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   ADMIN_ERRORS,
+  DEFAULT_DEVICE_NETWORKS,
   LOGO_MAX_BYTES,
   V,
   type Co2FactorBody,
@@ -73,6 +74,7 @@ export function defaultSettings(config: AppConfig): SettingsValues {
     smtp_user: null,
     smtp_password: null,
     mail_from: config.mailFrom,
+    device_networks: [...DEFAULT_DEVICE_NETWORKS],
   };
 }
 
@@ -188,6 +190,11 @@ export class SettingsService {
     };
   }
 
+  /** The networks devices and cameras may live in; the same array until the next save or load. */
+  deviceNetworks(): readonly string[] {
+    return this.resolved.values.device_networks;
+  }
+
   /** Lifetimes of newly signed session tokens, in seconds. */
   tokenLifetimesS(): { session: number; remember: number } {
     const v = this.resolved.values;
@@ -197,8 +204,10 @@ export class SettingsService {
   /** Saves every setting (admin only), audited with the before and after view (no password in either). */
   async save(actor: Actor, input: SystemSettingsInput): Promise<SystemSettings> {
     if (!actor.isAdmin) throw forbidden();
-    const { smtp_password, ...values } = input;
+    const { smtp_password, device_networks, ...values } = input;
     const stored: Record<string, unknown> = { ...values };
+    // Absent keeps the stored list (a client that predates the setting).
+    if (device_networks !== undefined) stored.device_networks = device_networks;
     // Absent or null keeps the stored password; an empty string removes it.
     if (smtp_password !== undefined && smtp_password !== null) stored.smtp_password = smtp_password;
     let after: ResolvedSettings = this.resolved;

@@ -31,6 +31,8 @@ export interface SettingsValues {
   smtp_user: string | null;
   smtp_password: string | null;
   mail_from: string;
+  /** CIDRs devices and cameras may live in (lib/device-networks.ts). */
+  device_networks: string[];
 }
 
 /** The settings as stored rows over the defaults, and when they were last saved. */

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import http from 'node:http';
 import https from 'node:https';
-import { Transform, type TransformCallback } from 'node:stream';
-import { imageTypeOf, MultipartFrameReader, encodeFrame, type ImageType } from './mjpeg';
+import type { CheckedTarget } from '../../lib/device-networks';
+import { imageTypeOf, MultipartFrameReader, type Frame, type ImageType } from './mjpeg';
 
-/** Time from the request to the camera's answer headers; a camera slower than this counts as unreachable. */
-export const CAMERA_FIRST_BYTE_TIMEOUT_MS = 5_000;
 /** Whole-snapshot deadline, so a camera trickling bytes cannot hold a request open. */
 export const SNAPSHOT_DEADLINE_MS = 20_000;
 /** Largest snapshot passed on, and the largest single frame of a stream. */
@@ -24,14 +22,29 @@ export class CameraError extends Error {
   }
 }
 
+/** A lookup that answers the address the device networks checked, so that the name is not looked up again. */
+function pinnedLookup(target: CheckedTarget): LookupFunction {
+  return (_host, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+/** How the camera is reached: the checked address, and how long it may take to answer. */
+export interface CameraConnection {
+  target: CheckedTarget;
+  firstByteTimeoutMs: number;
+}
+
 /**
  * One GET of exactly `url` (the address stored on the device; its user and password, if any, become Basic
- * authentication). Redirects are never followed (node:http does not), and no header of the browser's
- * request is passed on. Answers once the headers are in, within CAMERA_FIRST_BYTE_TIMEOUT_MS.
+ * authentication) on the checked address. Redirects are never followed (node:http does not), and no header
+ * of the browser's request is passed on. Answers once the headers are in, within firstByteTimeoutMs.
  */
 function get(
   url: URL,
   accept: string,
+  connection: CameraConnection,
 ): Promise<{ request: http.ClientRequest; response: http.IncomingMessage }> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.reject(new CameraError('invalid', `scheme ${url.protocol} is not proxied`));
@@ -41,7 +54,12 @@ function get(
     // A fresh connection per call (agent: false): destroying the answer closes the camera's socket too.
     const request = client.request(
       url,
-      { method: 'GET', agent: false, headers: { accept, 'user-agent': 'solar-console-camera-proxy' } },
+      {
+        method: 'GET',
+        agent: false,
+        lookup: pinnedLookup(connection.target),
+        headers: { accept, 'user-agent': 'solar-console-camera-proxy' },
+      },
       (response) => {
         clearTimeout(timer);
         resolve({ request, response });
@@ -49,7 +67,7 @@ function get(
     );
     const timer = setTimeout(() => {
       request.destroy(new CameraError('unreachable', 'no answer in time'));
-    }, CAMERA_FIRST_BYTE_TIMEOUT_MS);
+    }, connection.firstByteTimeoutMs);
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error instanceof CameraError ? error : new CameraError('unreachable', error.message));
@@ -81,8 +99,8 @@ export interface Snapshot {
  * A still image from the camera: JPEG or PNG only, by its Content-Type and by its first bytes, at most
  * SNAPSHOT_MAX_BYTES. An SVG or HTML answer would be script on our origin, so it never passes.
  */
-export async function fetchSnapshot(url: URL): Promise<Snapshot> {
-  const { request, response } = await get(url, 'image/jpeg, image/png');
+export async function fetchSnapshot(url: URL, connection: CameraConnection): Promise<Snapshot> {
+  const { request, response } = await get(url, 'image/jpeg, image/png', connection);
   checkStatus(response);
   const declared = mediaTypeOf(response.headers['content-type']);
   if (declared !== 'image/jpeg' && declared !== 'image/png' && declared !== 'image/jpg') {
@@ -127,21 +145,30 @@ export async function fetchSnapshot(url: URL): Promise<Snapshot> {
   return { contentType: actual, body };
 }
 
-export interface CameraStream {
-  /** multipart/x-mixed-replace with our own boundary. */
-  contentType: string;
-  /** Re-encoded frames: only JPEG/PNG parts of at most FRAME_MAX_BYTES; ends on the first bad part. */
-  frames: Transform;
-  /** Ends the camera connection (the client went away). */
+/** What an open camera stream tells its one reader (the hub). */
+export interface StreamHandlers {
+  /** A checked JPEG or PNG frame. */
+  frame(frame: Frame): void;
+  /** The stream is over: the camera ended it, went idle, sent a bad part, or close() was called. */
+  end(): void;
+}
+
+/** An open camera stream; close() ends the camera connection. */
+export interface CameraUpstream {
   close(): void;
 }
 
 /**
- * The camera's MJPEG stream (multipart/x-mixed-replace), parsed and re-encoded frame by frame rather than
- * passed through: every part is checked like a snapshot, so the camera cannot slip another type in later.
+ * The camera's MJPEG stream (multipart/x-mixed-replace), parsed frame by frame rather than passed through:
+ * every part is checked like a snapshot, so the camera cannot slip another type in later. Answers once the
+ * camera's headers are in; frames then reach `handlers` until it ends (end() is called exactly once).
  */
-export async function openStream(url: URL): Promise<CameraStream> {
-  const { request, response } = await get(url, 'multipart/x-mixed-replace');
+export async function openStream(
+  url: URL,
+  connection: CameraConnection,
+  handlers: StreamHandlers,
+): Promise<CameraUpstream> {
+  const { request, response } = await get(url, 'multipart/x-mixed-replace', connection);
   checkStatus(response);
   const header = response.headers['content-type'] ?? '';
   const boundary = /;\s*boundary="?([^";]+)"?/i.exec(header)?.[1]?.trim();
@@ -150,43 +177,36 @@ export async function openStream(url: URL): Promise<CameraStream> {
     throw new CameraError('invalid', `content type ${mediaTypeOf(header) || '(none)'} refused`);
   }
   const reader = new MultipartFrameReader(boundary, FRAME_MAX_BYTES);
-  const ours = `frame-${randomBytes(8).toString('hex')}`;
   let idle: NodeJS.Timeout | undefined;
+  let ended = false;
   const close = () => {
     clearTimeout(idle);
     request.destroy();
+    if (!ended) {
+      ended = true;
+      handlers.end();
+    }
   };
-  let refused = false;
-  const frames = new Transform({
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      if (refused) return callback();
-      try {
-        for (const frame of reader.push(chunk)) this.push(encodeFrame(ours, frame.type, frame.data));
-      } catch {
-        // The frames so far were fine; the stream ends cleanly at the first part that is not.
-        refused = true;
-        close();
-        this.push(null);
-      }
-      callback();
-    },
-  });
   const rearm = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => {
-      close();
-      frames.end();
-    }, STREAM_IDLE_TIMEOUT_MS);
+    idle = setTimeout(close, STREAM_IDLE_TIMEOUT_MS);
   };
   rearm();
-  response.on('data', rearm);
-  // However the camera's answer stops (ended, reset, or cut by close()), the client's stream ends with it.
-  response.on('error', () => undefined);
-  response.on('close', () => {
-    clearTimeout(idle);
-    if (!frames.writableEnded) frames.end();
+  response.on('data', (chunk: Buffer) => {
+    if (ended) return;
+    rearm();
+    let frames: Frame[];
+    try {
+      frames = reader.push(chunk);
+    } catch {
+      // The frames so far were fine; the stream ends cleanly at the first part that is not.
+      close();
+      return;
+    }
+    for (const frame of frames) handlers.frame(frame);
   });
-  response.pipe(frames);
-  frames.on('close', close);
-  return { contentType: `multipart/x-mixed-replace; boundary=${ours}`, frames, close };
+  // However the camera's answer stops (ended, reset, or cut by close()), the viewers' streams end with it.
+  response.on('error', () => undefined);
+  response.on('close', close);
+  return { close };
 }

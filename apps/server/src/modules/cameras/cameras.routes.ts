@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '@solar/shared';
@@ -6,7 +7,7 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
 import { problems } from '../../plugins/openapi';
-import { CamerasService } from './cameras.service';
+import { CameraFailure, CamerasService } from './cameras.service';
 
 /** Camera bytes are shown as images only: no script, no plugin, no framing, not cached. */
 const IMAGE_HEADERS = {
@@ -22,8 +23,19 @@ const bytes = z
     type: 'string',
     format: 'binary',
   });
-/** 404 is derived from the id parameter; these are the proxy's own: no usable address, camera unreachable. */
+/** 404 is derived from the id parameter; these are the proxy's own: no usable address, no image (any reason). */
 const errors = problems(409, 502);
+
+/** The reason a camera gave nothing goes to the log; the client only ever sees the one 502. */
+function logFailure(log: FastifyBaseLogger, cameraId: number) {
+  return (error: unknown): never => {
+    if (error instanceof CameraFailure) {
+      const reason = error.reason instanceof Error ? error.reason.message : String(error.reason);
+      log.warn({ cameraId, reason }, 'camera proxy: no image');
+    }
+    throw error;
+  };
+}
 
 /** GET /api/cameras/{id}/snapshot and /stream: the camera proxy (page dashboard, view). */
 export const camerasRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
@@ -49,7 +61,9 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
       },
     },
     async (request, reply) => {
-      const snapshot = await service.snapshot(actorOf(request), request.params.id);
+      const snapshot = await service
+        .snapshot(actorOf(request), request.params.id)
+        .catch(logFailure(request.log, request.params.id));
       return reply.headers(IMAGE_HEADERS).type(snapshot.contentType).send(snapshot.body);
     },
   );
@@ -61,7 +75,7 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
       schema: {
         tags,
         summary:
-          "The camera's MJPEG stream, re-encoded frame by frame (multipart/x-mixed-replace of JPEG/PNG parts with Content-Length); ends when the client goes away",
+          "The camera's MJPEG stream, re-encoded frame by frame (multipart/x-mixed-replace of JPEG/PNG parts with Content-Length) at most 5 frames a second, one camera connection shared by every viewer; ends when the client goes away",
         operationId: 'getCameraStream',
         params: idParam,
         response: {
@@ -74,13 +88,15 @@ export const camerasRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
       },
     },
     async (request, reply) => {
-      const stream = await service.stream(actorOf(request), request.params.id);
-      // The camera connection lives exactly as long as the client's.
-      reply.raw.on('close', () => stream.close());
+      const viewer = await service
+        .stream(actorOf(request), request.params.id)
+        .catch(logFailure(request.log, request.params.id));
+      // The viewer lives exactly as long as the client's connection; the last one closes the camera's.
+      reply.raw.on('close', () => viewer.close());
       return reply
         .headers({ ...IMAGE_HEADERS, 'x-accel-buffering': 'no' })
-        .type(stream.contentType)
-        .send(stream.frames);
+        .type(viewer.contentType)
+        .send(viewer.body);
     },
   );
   return Promise.resolve();

@@ -58,9 +58,31 @@ function unmasked(field: 'snapshot_url' | 'stream_url', submitted: string | null
   return url.toString();
 }
 
+/** Default ports of the schemes a camera address may have, for the own-port check. */
+const SCHEME_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'rtsp:': 554 };
+
 /** Devices of a plant, with their topology (parent_device_id) kept inside one plant and free of loops. */
 export class DevicesService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'deviceNetworks'>) {}
+
+  /**
+   * 400 naming each field whose address lies outside the device networks (lib/device-networks.ts): the
+   * Modbus TCP host and the camera addresses. Checked before the transaction, since a name is resolved.
+   */
+  private async checkNetworks(values: repo.DeviceValues): Promise<void> {
+    const networks = this.ctx.deviceNetworks;
+    const errors: Record<string, string[]> = {};
+    if (values.ip !== null && values.port !== null && !(await networks.savable(values.ip, values.port))) {
+      errors.ip = [V.networkNotAllowed];
+    }
+    for (const field of ['snapshot_url', 'stream_url'] as const) {
+      const url = urlOrNull(values[field]);
+      if (!url?.hostname) continue;
+      const port = url.port ? Number(url.port) : (SCHEME_PORTS[url.protocol] ?? 0);
+      if (!(await networks.savable(url.hostname, port))) errors[field] = [V.networkNotAllowed];
+    }
+    if (Object.keys(errors).length) throw badRequest(errors);
+  }
 
   list(actor: Actor, filter: repo.DeviceListFilter): Promise<DeviceList> {
     return repo.listDevices(this.ctx.db, scopeOf(actor), filter);
@@ -74,6 +96,7 @@ export class DevicesService {
   async save(actor: Actor, id: number, body: DeviceBodyParsed): Promise<Device> {
     const scope = scopeOf(actor);
     const values = valuesOf(body);
+    await this.checkNetworks(values);
     return auditedSave(this.ctx, actor, id, {
       entity: 'device',
       find: (trx, deviceId) => repo.findDevice(trx, scope, deviceId),

@@ -79,12 +79,13 @@ describe(`devices (${dialectUnderTest})`, () => {
       mqtt_topic: null,
       stream_url: 'rtsp://10.0.0.50:554/stream1',
     });
+    // A unique local IPv6 address (fc00::/7, a default device network; link-local fe80:: is refused).
     const v6 = await save<Device>(t, admin.token, `/api/devices/${created.id}`, {
       ...tcp(),
-      ip: 'fe80::1',
+      ip: 'fd00::1',
       port: 0,
     });
-    expect(v6).toMatchObject({ ip: 'fe80::1', port: 0 });
+    expect(v6).toMatchObject({ ip: 'fd00::1', port: 0 });
 
     expect((await t.http.delete(`/api/devices/${created.id}`, { token: admin.token })).statusCode).toBe(204);
     expect((await t.http.get(`/api/devices/${created.id}`, { token: admin.token })).statusCode).toBe(404);

@@ -11,25 +11,34 @@ import {
   type sunspecApplyBody,
 } from '@solar/shared';
 import type { z } from 'zod';
-import { ModbusTcpClient, ModbusTransportError } from '../../collectors/modbus/modbus-client';
+import {
+  ModbusExceptionError,
+  ModbusTcpClient,
+  ModbusTransportError,
+} from '../../collectors/modbus/modbus-client';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
+import { answerAtDeadline } from '../../lib/device-networks';
 import { HttpError, conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './sunspec.repository';
 
 type ApplyBody = z.output<typeof sunspecApplyBody>;
 
-/** Wait per Modbus answer during discovery. */
-const DISCOVERY_TIMEOUT_MS = 3000;
+/**
+ * A device that could not be read, whatever the reason: refused address, closed or silent port, something
+ * that is not Modbus. The client always gets the same 502 at the same moment; the reason is for the log.
+ */
+export class DeviceFailure extends HttpError {
+  constructor(readonly reason: unknown) {
+    super(502, E.deviceUnreachable);
+  }
+}
 
 /** SunSpec: the shipped templates, discovery of a device's models, and signals created from them. */
 export class SunSpecService {
-  constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'now'>,
-    private readonly timeoutMs = DISCOVERY_TIMEOUT_MS,
-  ) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'config' | 'deviceNetworks'>) {}
 
   templates(): SunspecTemplatesAnswer {
     return {
@@ -132,9 +141,25 @@ export class SunSpecService {
     return device;
   }
 
-  /** Walks the device's SunSpec chain: 504 when it does not answer, 502 when it cannot be reached, 422 without SunS. */
+  /**
+   * Walks the device's SunSpec chain; 422 without SunS. Every failure to read is a DeviceFailure answered
+   * when the deadline has passed since the start, and a device silent until then is given up at it, so
+   * closed, silent and non-Modbus ports cannot be told apart (docs/security.md, "Device networks").
+   */
   private async walk(device: { ip: string | null; port: number | null; slave_id: number | null }) {
-    const client = new ModbusTcpClient({ host: device.ip!, port: device.port!, timeoutMs: this.timeoutMs });
+    const startedMs = performance.now();
+    const deadlineMs = this.ctx.config.deviceNetworks.modbusDeadlineMs;
+    const networks = this.ctx.deviceNetworks;
+    const client = new ModbusTcpClient({
+      host: device.ip!,
+      port: device.port!,
+      timeoutMs: deadlineMs,
+      resolveAddress: async (host, port) => (await networks.target(host, port)).address,
+    });
+    let answered = false;
+    const cutoff = setTimeout(() => {
+      if (!answered) client.close();
+    }, deadlineMs);
     let transport: ModbusTransportError | undefined;
     const unit = device.slave_id ?? 1;
     let result: SunSpecDiscovery | null;
@@ -143,28 +168,24 @@ export class SunSpecService {
         // A device that does not answer at the first base will not at the next ones either.
         if (transport) throw transport;
         try {
-          return await client.readHoldingRegisters(unit, address, count);
+          const registers = await client.readHoldingRegisters(unit, address, count);
+          answered = true;
+          return registers;
         } catch (error) {
+          if (error instanceof ModbusExceptionError) answered = true;
           if (error instanceof ModbusTransportError) transport = error;
           throw error;
         }
       });
+      if (transport) throw transport;
     } catch (error) {
-      if (transport) throw this.transportProblem(transport);
-      throw new HttpError(502, E.deviceUnreachable, {
-        device: [error instanceof Error ? error.message.slice(0, 200) : 'error'],
-      });
+      await answerAtDeadline(startedMs, deadlineMs);
+      throw new DeviceFailure(error);
     } finally {
+      clearTimeout(cutoff);
       client.close();
     }
-    if (transport) throw this.transportProblem(transport);
     if (!result) throw new HttpError(422, E.notSunSpec);
     return result;
-  }
-
-  private transportProblem(error: ModbusTransportError): HttpError {
-    return error.kind === 'timeout'
-      ? new HttpError(504, E.deviceTimeout)
-      : new HttpError(502, E.deviceUnreachable);
   }
 }

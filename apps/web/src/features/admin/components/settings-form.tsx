@@ -116,6 +116,22 @@ export function SettingsForm({ settings }: { settings: SystemSettings }) {
             <Input autoComplete="off" />
           </Form.Item>
         </Card>
+        <Card size="small" title={t('admin.settings.deviceNetworks')}>
+          <Form.Item
+            name="device_networks"
+            label={t('admin.settings.device_networks')}
+            rules={[schemaRule(shape.device_networks, t)]}
+            extra={t('admin.settings.deviceNetworksHint')}
+          >
+            <Select
+              mode="tags"
+              data-testid="settings-device_networks"
+              tokenSeparators={[',', ' ']}
+              open={false}
+              suffixIcon={null}
+            />
+          </Form.Item>
+        </Card>
         <Card size="small" title={t('admin.settings.dataAndAlarms')}>
           <Row gutter={16}>
             {number('raw_retention_days', 'days')}
