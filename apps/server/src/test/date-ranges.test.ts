@@ -228,7 +228,7 @@ describe(
         else body![name] = value;
       }
       const started = performance.now();
-      const res = await t.http.call(route.method as 'GET', route.url, {
+      const res = await t.http.call(route.method, route.url, {
         token,
         query,
         ...(body ? { body } : {}),

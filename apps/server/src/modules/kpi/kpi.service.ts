@@ -22,7 +22,7 @@ import {
   periodParts,
   periodRange,
 } from './engine';
-import { datesUntil, dayStart, localDate, nextDate } from './engine/telemetry-imports';
+import { datesUntil, dayStart, localDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import {
   combineFigures,
