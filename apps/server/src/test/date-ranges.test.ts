@@ -314,6 +314,39 @@ describe(
       expect(reversed).toBeGreaterThanOrEqual(9);
     });
 
+    it('refuses an ingested point from before 2000 even with a century of raw retention', async () => {
+      const signal = await t.ctx.db
+        .selectFrom('signals')
+        .select(['id', 'device_id'])
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const settings = (await t.http.get('/api/admin/settings', { token })).json<Record<string, unknown>>();
+      const { smtp_password_set: _set, updated_at: _at, ...body } = settings;
+      const saved = await t.http.post(
+        '/api/admin/settings',
+        { ...body, raw_retention_days: 36_500 },
+        { token },
+      );
+      expect(saved.statusCode, saved.body).toBe(200);
+      const key = (await t.http.post(`/api/devices/${signal.device_id}/ingest-key`, {}, { token })).json<{
+        key: string;
+      }>().key;
+      const points = [Date.UTC(1999, 5, 1), Date.UTC(1980, 0, 1)].map((ts) => ({
+        signal_id: signal.id,
+        ts,
+        value: 1,
+      }));
+      const res = await t.http.post(
+        '/api/telemetry',
+        { points },
+        { headers: { 'x-api-key': key }, xsrf: false },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = res.json<{ stored: number; rejected: { reason: string }[] }>();
+      expect(answer.stored).toBe(0);
+      expect(answer.rejected.map((r) => r.reason)).toEqual(['too_old', 'too_old']);
+    });
+
     it('still answers the range ends and the plain query', async () => {
       const energy = routes.find((r) => r.url.endsWith('/telemetry/energy'))!;
       for (const [from, to] of [
