@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE_MAX, refFilter, refId } from './common';
-import { inOrder, instantField } from './dates';
+import { inOrder, instantField, nullableInstantField } from './dates';
 import { DEVICE_TYPES } from './devices';
 import { ID_MAX, V, canonicalInt, flag, optionalText, requiredText } from './validation';
 
@@ -178,8 +178,8 @@ export const customAlarmBody = z
     tag_id: refId(),
     operant: z.enum(ALARM_OPERANTS, { error: V.invalidValue }),
     value: finiteNumber(),
-    started_at: instantField().nullish(),
-    end_at: instantField().nullish(),
+    started_at: nullableInstantField(),
+    end_at: nullableInstantField(),
     is_active: flag().default(true),
     on_delay_s: delayField(),
     off_delay_s: delayField(),

@@ -94,6 +94,25 @@ export const anyInstantField = () =>
  */
 export const instantField = () => anyInstantField().refine(isInstantInRange, { error: V.dateRange });
 
+/**
+ * instantField that also takes null (none) or nothing. Null sits on the number branch: OpenAPI 3.0 allows
+ * `nullable` only beside a `type`.
+ */
+export const nullableInstantField = () =>
+  z
+    .union([z.number({ error: V.invalidDate }).nullable(), instantText()], { error: V.invalidDate })
+    .transform((v, ctx) => {
+      if (v === null) return null;
+      const ms = parseInstant(v);
+      if (ms === null) {
+        ctx.addIssue({ code: 'custom', message: V.invalidDate });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .refine((ms) => ms === null || isInstantInRange(ms), { error: V.dateRange })
+    .optional();
+
 /** A year in [YEAR_MIN, YEAR_MAX] in a body. */
 export const yearField = () =>
   z
