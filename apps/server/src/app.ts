@@ -9,6 +9,7 @@ import { DbAttemptLimiter } from './lib/attempt-limiter';
 import { DeviceNetworks } from './lib/device-networks';
 import { createMailer } from './lib/mailer';
 import { createBudgetedMailer, DbMailBudget } from './lib/mail-budget';
+import { EventLoopWatch } from './lib/event-loop-watch';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
 import { UserSessions } from './lib/user-sessions';
@@ -118,6 +119,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // The bus and the lease log through the server's logger once it exists.
   const logger: { current?: FastifyBaseLogger } = {};
   const log = () => logger.current ?? silentLog;
+  // Built here, started with the app: a task that holds the loop is logged and shown in /metrics.
+  const eventLoop = new EventLoopWatch(log);
+  metrics.setEventLoop(() => eventLoop.takeFigures());
   const cluster = createClusterBus(config, handle.db, log);
   const lease = createLease({
     db: handle.db,
@@ -307,6 +311,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let background: BackgroundWork | undefined;
   let reports: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
+    eventLoop.start();
     // Batches go to the writer thread from the first one (until then they are written in process).
     await writer?.ready;
     await cluster.ready();
@@ -319,6 +324,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     });
   });
   app.addHook('onClose', async () => {
+    eventLoop.stop();
     await background?.stop();
     // After the collectors, so that what they counted last is written.
     await ingestCounts.stop();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INGEST_COUNT_REASONS } from './telemetry';
-import { auditListQuery } from './audit';
+import { auditListFields, auditRangeInOrder } from './audit';
+import { YEAR_MAX, YEAR_MIN, yearField } from './dates';
 import { LOCALES } from './locales';
 import { COMMUNICATION_STATES } from './device-status';
 import { EMAIL_PATTERN, V, hasNoNul, isIpv4, isIpv6, optionalText } from './validation';
@@ -262,7 +263,9 @@ export const systemInfoAnswer = z.object({
 export type SystemInfo = z.infer<typeof systemInfoAnswer>;
 
 /** GET admin/audit/export: the audit log's filters, without paging (the newest AUDIT_EXPORT_MAX_ROWS rows). */
-export const auditExportQuery = auditListQuery.omit({ page: true, pageSize: true });
+export const auditExportQuery = auditListFields
+  .omit({ page: true, pageSize: true })
+  .superRefine(auditRangeInOrder);
 export type AuditExportQuery = z.input<typeof auditExportQuery>;
 /** Rows in one audit CSV at most: a filter narrows a bigger log. */
 export const AUDIT_EXPORT_MAX_ROWS = 100_000;
@@ -341,7 +344,8 @@ export const CO2_COUNTRY_PATTERN = /^(?:[A-Z]{2}|DEFAULT)$/;
  * carbon-intensive grids (lignite, oil); above that a slip of the hand (g instead of kg) is likelier.
  */
 export const CO2_FACTOR_BOUNDS = [0, 2] as const;
-export const CO2_YEAR_BOUNDS = [1990, 2100] as const;
+/** The year a factor was published for: any year the API accepts (dates.ts). */
+export const CO2_YEAR_BOUNDS = [YEAR_MIN, YEAR_MAX] as const;
 
 export const co2CountryParam = z.object({
   country: z.string().trim().toUpperCase().regex(CO2_COUNTRY_PATTERN, { error: V.invalidValue }),
@@ -354,7 +358,7 @@ export const co2FactorBody = z
       .number({ error: V.invalidNumber })
       .min(CO2_FACTOR_BOUNDS[0], { error: V.outOfRange })
       .max(CO2_FACTOR_BOUNDS[1], { error: V.outOfRange }),
-    year: boundedInt(CO2_YEAR_BOUNDS[0], CO2_YEAR_BOUNDS[1]),
+    year: yearField(),
     source: z
       .string({ error: V.required })
       .trim()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZE_MAX, refFilter, refId } from './common';
+import { inOrder, instantField, nullableInstantField } from './dates';
 import { DEVICE_TYPES } from './devices';
 import { ID_MAX, V, canonicalInt, flag, optionalText, requiredText } from './validation';
 
@@ -52,36 +53,32 @@ export const ALARM_LIST_CAP = 1000;
 
 const statusId = z.enum(['1', '2', '3', '4'], { error: V.invalidValue }).transform(Number);
 const priorityId = z.enum(['1', '2', '3', '4'], { error: V.invalidValue }).transform(Number);
-const isoTime = () =>
-  z
-    .string({ error: V.invalidDate })
-    .trim()
-    .refine((v) => !Number.isNaN(Date.parse(v)), { error: V.invalidDate });
-
 /**
  * Query of `GET alarms`. Without `page`/`pageSize` it answers the plain list (newest first, at most
  * ALARM_LIST_CAP rows); with either it answers `{ items, total }`.
  */
-export const alarmListQuery = z.object({
-  status_id: statusId.optional(),
-  priority_id: priorityId.optional(),
-  plant_id: refFilter(),
-  device_id: refFilter(),
-  from: isoTime().optional(),
-  to: isoTime().optional(),
-  page: z.coerce
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(1, { error: V.outOfRange })
-    .max(1_000_000, { error: V.outOfRange })
-    .optional(),
-  pageSize: z.coerce
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(1, { error: V.outOfRange })
-    .max(PAGE_SIZE_MAX, { error: V.outOfRange })
-    .optional(),
-});
+export const alarmListQuery = z
+  .object({
+    status_id: statusId.optional(),
+    priority_id: priorityId.optional(),
+    plant_id: refFilter(),
+    device_id: refFilter(),
+    from: instantField().optional(),
+    to: instantField().optional(),
+    page: z.coerce
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(1, { error: V.outOfRange })
+      .max(1_000_000, { error: V.outOfRange })
+      .optional(),
+    pageSize: z.coerce
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(1, { error: V.outOfRange })
+      .max(PAGE_SIZE_MAX, { error: V.outOfRange })
+      .optional(),
+  })
+  .refine((q) => inOrder(q.from, q.to, true), { error: V.rangeOrder, path: ['to'] });
 export type AlarmListQuery = z.output<typeof alarmListQuery>;
 
 /** One alarm as every alarm answer (and the in-process alarm feed) carries it. */
@@ -181,8 +178,8 @@ export const customAlarmBody = z
     tag_id: refId(),
     operant: z.enum(ALARM_OPERANTS, { error: V.invalidValue }),
     value: finiteNumber(),
-    started_at: isoTime().nullish(),
-    end_at: isoTime().nullish(),
+    started_at: nullableInstantField(),
+    end_at: nullableInstantField(),
     is_active: flag().default(true),
     on_delay_s: delayField(),
     off_delay_s: delayField(),
@@ -193,7 +190,7 @@ export const customAlarmBody = z
       .default(0),
   })
   .superRefine((v, ctx) => {
-    if (v.started_at && v.end_at && Date.parse(v.started_at) >= Date.parse(v.end_at))
+    if (!inOrder(v.started_at ?? undefined, v.end_at ?? undefined, true))
       ctx.addIssue({ code: 'custom', path: ['end_at'], message: V.rangeOrder });
   });
 export type CustomAlarmBody = z.input<typeof customAlarmBody>;

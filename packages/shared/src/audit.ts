@@ -1,25 +1,10 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, listAnswer, refFilter } from './common';
+import { inOrder, instantField } from './dates';
 import { V, hasNoNul } from './validation';
 
-/** A moment in a query string: ISO 8601 (date or date-time) or epoch milliseconds; answers epoch ms. */
-const moment = () =>
-  z
-    .string({ error: V.invalidDate })
-    .trim()
-    .max(40, { error: V.invalidDate })
-    .transform((v, ctx) => {
-      const ms = /^\d{1,15}$/.test(v) ? Number(v) : /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
-      if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: V.invalidDate });
-        return z.NEVER;
-      }
-      return ms;
-    })
-    .optional();
-
-/** GET audit (admin only): who changed what, newest first. */
-export const auditListQuery = z.object({
+/** The audit log's filters and paging, before the range check (GET admin/audit/export takes them unpaged). */
+export const auditListFields = z.object({
   page: z.coerce
     .number({ error: V.invalidNumber })
     .int({ error: V.invalidNumber })
@@ -47,9 +32,17 @@ export const auditListQuery = z.object({
     .refine(hasNoNul, { error: V.invalidValue })
     .optional(),
   user_id: refFilter(),
-  from: moment(),
-  to: moment(),
+  from: instantField().optional(),
+  to: instantField().optional(),
 });
+
+/** A `from`/`to` pair in order (the log's `to` is exclusive). */
+export const auditRangeInOrder = (q: { from?: number; to?: number }, ctx: z.RefinementCtx) => {
+  if (!inOrder(q.from, q.to, true)) ctx.addIssue({ code: 'custom', message: V.rangeOrder, path: ['to'] });
+};
+
+/** GET audit (admin only): who changed what, newest first. */
+export const auditListQuery = auditListFields.superRefine(auditRangeInOrder);
 export type AuditListQuery = z.input<typeof auditListQuery>;
 
 export const auditEntrySchema = z.object({

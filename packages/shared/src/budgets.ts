@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { YEAR_MAX, YEAR_MIN, yearField, yearQueryField } from './dates';
 import { V } from './validation';
 
-/** A budget's year: the design simulation covers the plant's operating life. */
-export const BUDGET_YEAR_MIN = 2000;
-export const BUDGET_YEAR_MAX = 2100;
+/** A budget's year: the design simulation covers the plant's operating life, within the API's years. */
+export const BUDGET_YEAR_MIN = YEAR_MIN;
+export const BUDGET_YEAR_MAX = YEAR_MAX;
 /** Largest monthly figure we accept (a 1 GWp plant yields ~250 GWh a month at most). */
 export const BUDGET_ENERGY_MAX_KWH = 1e9;
 export const BUDGET_IRRADIATION_MAX_KWH_M2 = 400;
@@ -11,13 +12,6 @@ export const BUDGET_IRRADIATION_MAX_KWH_M2 = 400;
 export const BUDGET_IMPORT_MAX_ROWS = 12_000;
 /** Largest import file, in bytes of its base64 text. */
 export const BUDGET_IMPORT_MAX_BASE64 = 8 * 1024 * 1024;
-
-const budgetYear = () =>
-  z
-    .number({ error: V.invalidNumber })
-    .int({ error: V.invalidNumber })
-    .min(BUDGET_YEAR_MIN, { error: V.outOfRange })
-    .max(BUDGET_YEAR_MAX, { error: V.outOfRange });
 
 /** One month's P50 energy budget and the irradiation (H_POA) it assumes, where the simulation gives it. */
 export const budgetMonthSchema = z.object({
@@ -39,7 +33,7 @@ export const budgetMonthSchema = z.object({
 export type BudgetMonth = z.infer<typeof budgetMonthSchema>;
 
 /** GET plants/{id}/budgets?year= */
-export const budgetYearQuery = z.object({ year: z.coerce.number().pipe(budgetYear()) });
+export const budgetYearQuery = z.object({ year: yearQueryField() });
 
 /** A plant's budget for one year; months without a budget are absent. */
 export const plantBudgetAnswer = z.object({
@@ -51,7 +45,7 @@ export type PlantBudgetAnswer = z.infer<typeof plantBudgetAnswer>;
 
 /** POST plants/{id}/budgets: replaces the year's months (an absent month has no budget). */
 export const plantBudgetBody = z.object({
-  year: budgetYear(),
+  year: yearField(),
   months: z
     .array(budgetMonthSchema)
     .max(12, { error: V.tooMany })

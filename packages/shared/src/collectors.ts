@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEVICE_TYPES } from './devices';
 import { SUNSPEC_BASE_ADDRESSES, SUNSPEC_MODELS } from './sunspec';
-import { timestampField } from './telemetry';
+import { anyInstantField } from './dates';
 import { V } from './validation';
 
 /**
@@ -19,7 +19,7 @@ export const MQTT_TELEMETRY_QOS = 1;
  * A value is any JSON here; one that is not a finite number is refused on its own, the rest are stored.
  */
 export const mqttTelemetryPayload = z.object({
-  ts: timestampField(),
+  ts: anyInstantField(),
   values: z.record(z.string(), z.unknown()),
 });
 export type MqttTelemetryPayload = z.input<typeof mqttTelemetryPayload>;

@@ -118,17 +118,3 @@ export function isTimeZone(v: string): boolean {
 
 export const timeZoneField = () =>
   z.string({ error: V.invalidTimeZone }).trim().refine(isTimeZone, { error: V.invalidTimeZone });
-
-/** A calendar date YYYY-MM-DD that exists. */
-export const dateField = () =>
-  z
-    .string({ error: V.invalidDate })
-    .trim()
-    .refine(
-      (v) => {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-        const d = new Date(`${v}T00:00:00Z`);
-        return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-      },
-      { error: V.invalidDate },
-    );

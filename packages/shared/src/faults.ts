@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listAnswer, listQueryBase, refFilter, refId } from './common';
+import { inOrder, instantField } from './dates';
 import { V, canonicalInt, optionalText, requiredText } from './validation';
 
 /** Status of a fault (arıza); `closed` is final until the fault is reopened to `open`. */
@@ -118,22 +119,6 @@ export const faultDetailSchema = faultSchema.extend({
 });
 export type FaultDetail = z.infer<typeof faultDetailSchema>;
 
-/** A moment in a query string: ISO 8601 (date or date-time) or epoch milliseconds; answers epoch ms. */
-const faultMoment = () =>
-  z
-    .string({ error: V.invalidDate })
-    .trim()
-    .max(40, { error: V.invalidDate })
-    .transform((v, ctx) => {
-      const ms = /^\d{1,15}$/.test(v) ? Number(v) : /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
-      if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: V.invalidDate });
-        return z.NEVER;
-      }
-      return ms;
-    })
-    .optional();
-
 export const FAULT_SORTS = [
   'id',
   'title',
@@ -164,10 +149,10 @@ export const faultListQuery = listQueryBase
     priority_id: canonicalInt(1, 4, V.outOfRange).optional(),
     assignee_user_id: refFilter(),
     alarm_id: refFilter(),
-    from: faultMoment(),
-    to: faultMoment(),
+    from: instantField().optional(),
+    to: instantField().optional(),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, {
+  .refine((q) => inOrder(q.from, q.to, true), {
     error: V.rangeOrder,
     path: ['to'],
   });

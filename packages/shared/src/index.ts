@@ -4,6 +4,7 @@ export * from './problem';
 export * from './locales';
 export * from './users';
 export * from './common';
+export * from './dates';
 export * from './companies';
 export * from './fields';
 export * from './plants';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { budgetFiguresSchema } from './budget-figures';
-import { dateField } from './common';
+import { calendarDateField } from './dates';
 import { V } from './validation';
 
 /**
@@ -63,7 +63,7 @@ export const INVERTER_STATE_KEYS: Readonly<Record<number, string>> = {
 export const INVERTER_STATE_UNKNOWN_KEY = 'kpi.inverterState.unknown';
 
 /** `?date=YYYY-MM-DD`, a local date of the plant; absent means the plant's today. */
-export const kpiDateQuery = z.object({ date: dateField().optional() });
+export const kpiDateQuery = z.object({ date: calendarDateField().optional() });
 export type KpiDateQuery = z.input<typeof kpiDateQuery>;
 
 /** GET plants/{id}/kpis */

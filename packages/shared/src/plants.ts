@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { calendarDateField } from './dates';
 import {
-  dateField,
   latitudeField,
   listAnswer,
   listQueryBase,
@@ -33,7 +33,7 @@ export const plantBody = z.object({
   latitude: latitudeField(),
   longitude: longitudeField(),
   time_zone: timeZoneField(),
-  commissioning_date: dateField().nullish(),
+  commissioning_date: calendarDateField().nullish(),
   /** Electricity subscriber (abone) numbers of the plant's grid connections. */
   subscriber_numbers: z.array(requiredText(50), { error: V.invalidValue }).max(50).default([]),
   tilt_deg: rangedNumber(0, 90),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField } from './common';
+import { calendarDateField, inOrder } from './dates';
 import { budgetFiguresSchema } from './budget-figures';
 import { kpiLossesSchema } from './kpi';
 import { LOCALES } from './locales';
@@ -51,8 +51,8 @@ export const REPORT_MAX_PLANT_DAYS = 80_000;
 export const reportQuery = z
   .object({
     plant_ids: idListParam(REPORT_MAX_PLANTS).optional(),
-    from: dateField(),
-    to: dateField(),
+    from: calendarDateField(),
+    to: calendarDateField(),
     lang: z.enum(LOCALES, { error: V.invalidValue }).default('tr_TR'),
     format: z.enum(REPORT_FORMATS, { error: V.invalidValue }).default('json'),
     /** Production rows; ignored by the other types. */
@@ -60,7 +60,7 @@ export const reportQuery = z
     /** CSV only; absent means the language's default (defaultCsvDelimiter). */
     delimiter: csvDelimiterSchema.optional(),
   })
-  .refine((q) => q.from <= q.to, { error: V.rangeOrder, path: ['to'] });
+  .refine((q) => inOrder(q.from, q.to, false), { error: V.rangeOrder, path: ['to'] });
 export type ReportQuery = z.input<typeof reportQuery>;
 export type ReportQueryParsed = z.output<typeof reportQuery>;
 

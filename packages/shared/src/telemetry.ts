@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { refFilter, refId } from './common';
+import { anyInstantField, calendarDateField, inOrder, instantField } from './dates';
 import { DEVICE_TYPES } from './devices';
 import { V } from './validation';
 
@@ -86,35 +87,13 @@ export const ingestCountsAnswer = z.object({
 export type IngestCountsAnswer = z.infer<typeof ingestCountsAnswer>;
 
 /**
- * A timestamp given as epoch milliseconds (a number, or digits in a query string) or as ISO 8601 with a
- * zone (`Z` or `+03:00`); answers epoch ms.
- */
-export const timestampField = () =>
-  z
-    .union([z.number({ error: V.invalidDate }), z.string({ error: V.invalidDate })], { error: V.invalidDate })
-    .transform((v, ctx) => {
-      const ms = typeof v === 'number' ? v : /^\d{1,16}$/.test(v) ? Number(v) : parseIsoWithZone(v);
-      if (ms === null || !Number.isInteger(ms) || ms < 0 || ms > 8.64e15) {
-        ctx.addIssue({ code: 'custom', message: V.invalidDate });
-        return z.NEVER;
-      }
-      return ms;
-    });
-
-function parseIsoWithZone(v: string): number | null {
-  // A string without a zone would be read in the server's zone: refuse it rather than guess.
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v)) return null;
-  const ms = Date.parse(v);
-  return Number.isNaN(ms) ? null : ms;
-}
-
-/**
  * One point. `value` is any JSON number or null here: a null or an overflowing number (1e999 parses as
  * Infinity) is a per-point refusal (`non_finite`), not a malformed request.
  */
 export const telemetryPointInput = z.object({
   signal_id: refId(),
-  ts: timestampField(),
+  /** Any instant: a point outside the accepted range is refused on its own (`too_old`, `future`). */
+  ts: anyInstantField(),
   value: z.custom<number | null>((v) => v === null || typeof v === 'number', { error: V.invalidNumber }),
 });
 export type TelemetryPointInput = z.input<typeof telemetryPointInput>;
@@ -162,8 +141,8 @@ export const idListParam = (max: number) =>
 
 const telemetryQueryFields = {
   signal_ids: idListParam(TELEMETRY_MAX_SIGNALS),
-  from: timestampField(),
-  to: timestampField(),
+  from: instantField(),
+  to: instantField(),
   resolution: z.enum(RESOLUTIONS, { error: V.invalidValue }).default('auto'),
   agg: z.enum(AGGREGATES, { error: V.invalidValue }).default('avg'),
 };
@@ -174,7 +153,7 @@ const telemetryQueryFields = {
  */
 export const telemetryQuery = z
   .object(telemetryQueryFields)
-  .refine((q) => q.from < q.to, { error: V.rangeOrder, path: ['to'] });
+  .refine((q) => inOrder(q.from, q.to, true), { error: V.rangeOrder, path: ['to'] });
 export type TelemetryQuery = z.input<typeof telemetryQuery>;
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
@@ -186,7 +165,7 @@ export const telemetryExportQuery = z
     /** CSV only: `semicolon` and `tab` write a decimal comma (Turkish and German Excel). */
     delimiter: z.enum(['comma', 'semicolon', 'tab'], { error: V.invalidValue }).default('comma'),
   })
-  .refine((q) => q.from < q.to, { error: V.rangeOrder, path: ['to'] });
+  .refine((q) => inOrder(q.from, q.to, true), { error: V.rangeOrder, path: ['to'] });
 export type TelemetryExportQuery = z.input<typeof telemetryExportQuery>;
 
 /**
@@ -237,13 +216,6 @@ export const latestAnswer = z.object({ items: z.array(latestValue) });
 export const ENERGY_PERIODS = ['day', 'month', 'year'] as const;
 export type EnergyPeriod = (typeof ENERGY_PERIODS)[number];
 
-/** A calendar date YYYY-MM-DD in a query string. */
-const localDate = () =>
-  z
-    .string({ error: V.invalidDate })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: V.invalidDate })
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { error: V.invalidDate });
-
 /**
  * GET /api/telemetry/energy: energy per local day, month or year of a plant or a device, from counter
  * deltas. `from` and `to` are calendar dates in the plant's time zone, both included.
@@ -253,14 +225,14 @@ export const energyQuery = z
     plant_id: refFilter(),
     device_id: refFilter(),
     period: z.enum(ENERGY_PERIODS, { error: V.invalidValue }).default('day'),
-    from: localDate(),
-    to: localDate(),
+    from: calendarDateField(),
+    to: calendarDateField(),
   })
   .refine((q) => (q.device_id === undefined) !== (q.plant_id === undefined), {
     error: V.oneOfRequired,
     path: ['plant_id'],
   })
-  .refine((q) => q.from <= q.to, { error: V.rangeOrder, path: ['to'] });
+  .refine((q) => inOrder(q.from, q.to, false), { error: V.rangeOrder, path: ['to'] });
 
 export const energyAnswer = z.object({
   time_zone: z.string(),

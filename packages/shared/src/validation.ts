@@ -23,6 +23,8 @@ export const V = {
   slaveIdRange: 'validation.slaveIdRange',
   baudRate: 'validation.baudRate',
   invalidDate: 'validation.invalidDate',
+  /** A date, instant or year outside 2000-01-01 … 2100-12-31 (dates.ts). */
+  dateRange: 'validation.dateRange',
   invalidUrl: 'validation.invalidUrl',
   invalidKey: 'validation.invalidKey',
   outOfRange: 'validation.outOfRange',

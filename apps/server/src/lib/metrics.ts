@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EventLoopFigures } from './event-loop-watch';
 
 /** What the database pool reports (PostgreSQL); undefined on the embedded SQLite database, which has none. */
 export interface PoolStats {
@@ -37,6 +38,9 @@ export class Metrics {
   private sseClients: () => number = () => 0;
   private pool: () => PoolStats | undefined = () => undefined;
   private wal: () => WalFigures | undefined = () => undefined;
+  private eventLoop: () => EventLoopFigures | undefined = () => undefined;
+  /** The event-loop figures of the scrape under way: read once, shared by its gauges. */
+  private eventLoopNow: EventLoopFigures | undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -85,6 +89,7 @@ export class Metrics {
       pool: () => this.pool(),
       wal: () => this.wal(),
       leases: () => this.leases,
+      eventLoop: () => this.eventLoopNow,
     };
     new Gauge({
       name: 'solar_sse_clients',
@@ -137,6 +142,43 @@ export class Metrics {
         this.reset();
         const wal = read.wal();
         if (wal) this.set(wal.longestCatchUpMs / 1000);
+      },
+    });
+    const eventLoopGauge = (name: string, help: string, value: (f: EventLoopFigures) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          const figures = read.eventLoop();
+          if (figures) this.set(value(figures));
+        },
+      });
+    eventLoopGauge(
+      'solar_event_loop_delay_p50_seconds',
+      'Event-loop delay since the previous scrape, median (perf_hooks monitorEventLoopDelay, 10 ms resolution).',
+      (f) => f.p50Seconds,
+    );
+    eventLoopGauge(
+      'solar_event_loop_delay_p99_seconds',
+      'Event-loop delay since the previous scrape, 99th percentile: how long a request may wait to start.',
+      (f) => f.p99Seconds,
+    );
+    eventLoopGauge(
+      'solar_event_loop_delay_max_seconds',
+      'Event-loop delay since the previous scrape, longest: the longest one task held every request.',
+      (f) => f.maxSeconds,
+    );
+    new Counter({
+      name: 'solar_event_loop_blocks_total',
+      help: 'Tasks that held the event loop for more than a second since the server started (each also logged as a warning).',
+      registers,
+      collect() {
+        const figures = read.eventLoop();
+        if (!figures) return;
+        this.reset();
+        this.inc(figures.blocks);
       },
     });
     new Gauge({
@@ -196,6 +238,11 @@ export class Metrics {
     this.wal = source;
   }
 
+  /** Where the event loop's figures are read from, once per scrape (lib/event-loop-watch.ts). */
+  setEventLoop(source: () => EventLoopFigures): void {
+    this.eventLoop = source;
+  }
+
   /** Registers a lease by name: `held` answers whether this node holds it now. */
   registerLease(name: string, held: LeaseProbe): void {
     this.leases.set(name, held);
@@ -203,6 +250,7 @@ export class Metrics {
 
   /** The exposition text and its media type. */
   async render(): Promise<{ body: string; contentType: string }> {
+    this.eventLoopNow = this.eventLoop();
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 }

@@ -1,4 +1,4 @@
-import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
+import { DATE_MAX, DATE_MIN, FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 
 /** Start (epoch ms) of the fixed-width bucket holding `ms`; buckets are aligned to the Unix epoch. */
 export function floorBucket(ms: number, widthMs: number): number {
@@ -72,9 +72,46 @@ export function dayStart(date: string, timeZone: string): number {
   return hi;
 }
 
-/** The date after `date` (YYYY-MM-DD), in the proleptic Gregorian calendar. */
+const DAY_MS = 86_400_000;
+const FOUR_DIGIT_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Days in the API's accepted range DATE_MIN … DATE_MAX, both included: the longest span anything spans. */
+const MAX_SPAN_DAYS =
+  (Date.parse(`${DATE_MAX}T00:00:00Z`) - Date.parse(`${DATE_MIN}T00:00:00Z`)) / DAY_MS + 1;
+
+/** Epoch ms of the UTC midnight of `date`; a RangeError unless it is YYYY-MM-DD with a four-digit year. */
+function utcMidnight(date: string): number {
+  const ms = FOUR_DIGIT_DATE.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(ms)) throw new RangeError(`not a date: ${date}`);
+  return ms;
+}
+
+/**
+ * The date after `date` (YYYY-MM-DD), in the proleptic Gregorian calendar. Past 9999-12-31 there is no
+ * four-digit date: a RangeError, never `+010000-01-01`, which sorts before every date and would keep a
+ * `date <= to` loop going for ever (docs/security.md "Dates and ranges").
+ */
 export function nextDate(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const next = new Date(utcMidnight(date) + DAY_MS).toISOString().slice(0, 10);
+  if (!FOUR_DIGIT_DATE.test(next)) throw new RangeError(`no date after ${date}`);
+  return next;
+}
+
+/**
+ * The dates from `from` (included) to `toExclusive` (excluded). The count is known before the loop, so it
+ * ends whatever the dates; more than `maxDays` dates (by default the API's whole accepted range) is a
+ * RangeError, never a loop that runs the process out of time or memory.
+ */
+export function datesUntil(from: string, toExclusive: string, maxDays = MAX_SPAN_DAYS): string[] {
+  const count = Math.max(0, Math.round((utcMidnight(toExclusive) - utcMidnight(from)) / DAY_MS));
+  if (count > maxDays) throw new RangeError(`${count} days from ${from} is more than ${maxDays}`);
+  const out: string[] = [];
+  for (let i = 0, date = from; i < count; i++, date = nextDate(date)) out.push(date);
+  return out;
+}
+
+/** The dates from `from` to `to`, both included (datesUntil). */
+export function datesThrough(from: string, to: string, maxDays = MAX_SPAN_DAYS): string[] {
+  return datesUntil(from, nextDate(to), maxDays);
 }
 
 /** Start of the local calendar day holding `ms`: the key of a `1d` rollup bucket. */

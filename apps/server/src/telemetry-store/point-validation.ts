@@ -7,6 +7,8 @@
  * decided before this.
  */
 import {
+  INSTANT_MAX_MS,
+  INSTANT_MIN_MS,
   SIGNAL_VALUE_LIMIT,
   TELEMETRY_EPOCH_SECONDS_BELOW_MS,
   TELEMETRY_FUTURE_TOLERANCE_MS,
@@ -27,7 +29,12 @@ export interface TimeWindow {
  * ahead by TELEMETRY_FUTURE_TOLERANCE_MS (a device clock a little ahead is tolerated, the future is not).
  */
 export function timeWindow(nowMs: number, rawRetentionDays: number): TimeWindow {
-  return { oldestMs: nowMs - rawRetentionDays * DAY_MS, latestMs: nowMs + TELEMETRY_FUTURE_TOLERANCE_MS };
+  // Never outside the API's accepted instants (a retention of 100 years would reach back to the 1920s):
+  // the KPI and report calendars are bounded by that range (docs/security.md "Dates and ranges").
+  return {
+    oldestMs: Math.max(INSTANT_MIN_MS, nowMs - rawRetentionDays * DAY_MS),
+    latestMs: Math.min(INSTANT_MAX_MS, nowMs + TELEMETRY_FUTURE_TOLERANCE_MS),
+  };
 }
 
 /** A point's refusal reason as far as time and value go. */

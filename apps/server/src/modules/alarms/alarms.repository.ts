@@ -130,8 +130,8 @@ export async function listAlarms(
   if (filter.priority_id !== undefined) q = q.where('alarms.priority_id', '=', filter.priority_id);
   if (filter.plant_id !== undefined) q = q.where('alarms.plant_id', '=', filter.plant_id);
   if (filter.device_id !== undefined) q = q.where('alarms.device_id', '=', filter.device_id);
-  if (filter.from !== undefined) q = q.where('alarms.started_at', '>=', Date.parse(filter.from));
-  if (filter.to !== undefined) q = q.where('alarms.started_at', '<', Date.parse(filter.to));
+  if (filter.from !== undefined) q = q.where('alarms.started_at', '>=', filter.from);
+  if (filter.to !== undefined) q = q.where('alarms.started_at', '<', filter.to);
   const rows = await selectAlarm(q)
     .orderBy('alarms.started_at', 'desc')
     .orderBy('alarms.id', 'desc')

@@ -26,8 +26,6 @@ function faultTitle(alarm: AlarmRecord): string {
   return alarm.device_name ? `${alarm.device_name}: ${text}` : `${alarm.plant_name}: ${text}`;
 }
 
-const ms = (v: string | null | undefined) => (v ? Date.parse(v) : null);
-
 /** Alarms and custom alarm rules, always limited to the caller's scope (another company's alarm is a 404). */
 export class AlarmsService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'alarmPublisher' | 'alarmEngine'>) {}
@@ -156,8 +154,8 @@ export class AlarmsService {
       priority_id: body.priority_id,
       operant: body.operant,
       value: body.value,
-      started_at: ms(body.started_at),
-      end_at: ms(body.end_at),
+      started_at: body.started_at ?? null,
+      end_at: body.end_at ?? null,
       is_active: body.is_active,
       on_delay_s: body.on_delay_s,
       off_delay_s: body.off_delay_s,

@@ -22,7 +22,7 @@ import {
   periodParts,
   periodRange,
 } from './engine';
-import { dayStart, localDate, nextDate } from './engine/telemetry-imports';
+import { datesUntil, dayStart, localDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import {
   combineFigures,
@@ -41,12 +41,8 @@ import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Dates from `from` (inclusive) to `to` (exclusive). */
-function datesBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = from; d < to; d = nextDate(d)) out.push(d);
-  return out;
-}
+/** Dates from `from` (inclusive) to `to` (exclusive); counted, so it ends whatever the dates. */
+const datesBetween = (from: string, to: string): string[] => datesUntil(from, to);
 
 /**
  * The plants' KPIs (issue 10): live today, materialised finished days (kpi_daily) for anything older, and

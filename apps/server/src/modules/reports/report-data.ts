@@ -22,7 +22,7 @@ import type { Actor } from '../../lib/actor';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { budgetFigures, finalYieldKwhKwp, sumBudgetFigures } from '../kpi/engine';
-import { dayStart, nextDate } from '../kpi/engine/telemetry-imports';
+import { datesThrough, dayStart, nextDate } from '../kpi/engine/telemetry-imports';
 import * as kpiRepo from '../kpi/kpi.repository';
 import { KpiService } from '../kpi/kpi.service';
 import { combineFigures, kpiValuesOf, type DayFigures } from '../kpi/plant-day.service';
@@ -33,9 +33,8 @@ export type ReportContext = Pick<AppContext, 'db' | 'now' | 'settings'>;
 
 /** Local dates from `from` to `to`, both inclusive. */
 export function datesInclusive(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = from; d <= to; d = nextDate(d)) out.push(d);
-  return out;
+  // Counted, not compared: ends whatever the dates, and refuses more than a report may span.
+  return datesThrough(from, to, REPORT_MAX_DAYS);
 }
 
 const keyOf = (date: string, granularity: ReportGranularity) =>

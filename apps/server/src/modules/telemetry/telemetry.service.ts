@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../lib/http-errors';
 import { iso } from '../../lib/listing';
 import { scopeOf } from '../../lib/scope';
 import type { IngestPrincipal } from '../../plugins/auth';
-import { dayBucket, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
+import { datesThrough, dayBucket, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { StoredPoint } from '../../telemetry-store/telemetry-hub';
 import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
@@ -291,7 +291,8 @@ export class TelemetryService {
           ? `${date.slice(0, 7)}-01`
           : `${date.slice(0, 4)}-01-01`;
     const totals = new Map<string, number>();
-    for (let date = q.from; date <= q.to; date = nextDate(date)) totals.set(periodOf(date), 0);
+    // Bounded by the day count, checked above: the validated dates cannot leave the calendar (datesThrough).
+    for (const date of datesThrough(q.from, q.to, ENERGY_MAX_DAYS + 1)) totals.set(periodOf(date), 0);
     // One row per day, summed over the counters by the database (repo.dailyEnergyKwh).
     const days = await repo.dailyEnergyKwh(
       this.ctx.db,

@@ -38,6 +38,7 @@ import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
 import { LiveValuesTable } from './components/live-values-table';
 import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
+import { dateBounds } from '../../lib/date-bounds';
 
 /**
  * /data: plant → devices → signals, a time range, resolution and aggregate; the series as a zoomable
@@ -165,6 +166,7 @@ export default function DataPage() {
           />
           {preset === 'custom' && (
             <DatePicker.RangePicker
+              {...dateBounds}
               value={custom}
               onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
               disabledDate={(d) => d.isAfter(dayjs(), 'day')}

@@ -19,6 +19,7 @@ import { FaultForm } from './components/fault-form';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { formatDateTime, formatDuration, priorityKey } from './format';
 import './faults.css';
+import { dateBounds } from '../../lib/date-bounds';
 
 interface Filters {
   status: FaultStatus | undefined;
@@ -184,6 +185,7 @@ export default function FaultsPage() {
             />
           )}
           <DatePicker.RangePicker
+            {...dateBounds}
             value={range}
             onChange={(v) => list.setFilter('range', v?.[0] && v[1] ? [v[0], v[1]] : null)}
             aria-label={t('faults.page.dateRange')}

@@ -28,6 +28,7 @@ import { OperatingStatusTag } from './components/status-tag';
 import { dayRange } from './day-range';
 import './inverters.css';
 import { intlTag } from '../../lib/intl';
+import { dateBounds } from '../../lib/date-bounds';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
 
@@ -183,6 +184,7 @@ export default function InverterDetailPage() {
         <label className="device-day">
           <span>{t('devicePages.day')}</span>
           <DatePicker
+            {...dateBounds}
             data-testid="inverter-day"
             allowClear={false}
             value={dayjs(data.date)}

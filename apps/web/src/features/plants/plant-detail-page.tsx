@@ -26,6 +26,7 @@ import { DeviceList } from './components/device-list';
 import { StatusTag } from './components/status-tag';
 import './plants.css';
 import { monthName } from '../../lib/intl';
+import { dateBounds } from '../../lib/date-bounds';
 
 const YEARS_BACK = 5;
 
@@ -196,6 +197,7 @@ export default function PlantDetailPage() {
         </Space>
         <Space wrap>
           <DatePicker
+            {...dateBounds}
             aria-label={t('plantView.detail.day')}
             data-testid="plant-day"
             allowClear={false}

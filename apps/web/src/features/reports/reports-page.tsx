@@ -32,6 +32,7 @@ import { ReportPreview } from './components/report-preview';
 import { SchedulesCard } from './components/schedules-card';
 import { RANGE_PRESETS, presetRange } from './report-range';
 import './reports-page.css';
+import { dateBounds } from '../../lib/date-bounds';
 
 const asLocale = (language: string): Locale =>
   (LOCALES as readonly string[]).includes(language) ? (language as Locale) : 'tr_TR';
@@ -93,6 +94,7 @@ export default function ReportsPage() {
           <div className="report-field">
             <Typography.Text type="secondary">{t('reportPage.period')}</Typography.Text>
             <DatePicker.RangePicker
+              {...dateBounds}
               value={range}
               onChange={(v) => {
                 if (v?.[0] && v[1]) setRange([v[0], v[1]]);

@@ -3,8 +3,8 @@
  * UTC epoch milliseconds. The calendar arithmetic is the telemetry store's (buckets.ts), so a KPI day is
  * exactly a `1d` rollup bucket: 23 h on the spring-forward day, 25 h on the fall-back day.
  */
-import type { KpiPeriod } from '@solar/shared';
-import { dayStart, localDate, nextDate } from './telemetry-imports';
+import { isDateInRange, isRealDate, type KpiPeriod } from '@solar/shared';
+import { datesUntil, dayStart, localDate, nextDate } from './telemetry-imports';
 
 /** [startMs, endMs) in UTC epoch milliseconds. */
 export interface TimeRangeMs {
@@ -22,10 +22,8 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function parseDate(date: string): { year: number; month: number } {
   const m = DATE_RE.exec(date);
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  // Date.parse rolls 2026-02-30 over to March 2; the round trip refuses it.
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date)
-    throw new RangeError(`not a date: ${date}`);
+  // The API accepts only such dates (calendarDateField); anything else here is a bug, not a request.
+  if (!m || !isRealDate(date) || !isDateInRange(date)) throw new RangeError(`not a date in range: ${date}`);
   return { year: Number(m[1]), month: Number(m[2]) };
 }
 
@@ -79,11 +77,10 @@ export function periodParts(period: KpiPeriod, date: string, timeZone: string): 
     }
     return parts;
   }
-  const parts: PeriodPart[] = [];
-  const end = firstOfNextMonth(year, month);
-  for (let d = `${year}-${pad2(month)}-01`; d < end; d = nextDate(d))
-    parts.push({ key: d, ...localDayRange(d, timeZone) });
-  return parts;
+  return datesUntil(`${year}-${pad2(month)}-01`, firstOfNextMonth(year, month)).map((d) => ({
+    key: d,
+    ...localDayRange(d, timeZone),
+  }));
 }
 
 /** The local date (YYYY-MM-DD) of the instant `tsMs` in `timeZone`: which KPI day a sample belongs to. */

@@ -3,4 +3,12 @@
  * store's move (telemetry → telemetry-store) touches one line.
  */
 export { counterDelta } from '../../../telemetry-store/aggregate';
-export { bucketRun, dayStart, floorBucket, localDate, nextDate } from '../../../telemetry-store/buckets';
+export {
+  bucketRun,
+  datesThrough,
+  datesUntil,
+  dayStart,
+  floorBucket,
+  localDate,
+  nextDate,
+} from '../../../telemetry-store/buckets';

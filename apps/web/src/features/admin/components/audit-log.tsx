@@ -14,6 +14,7 @@ import { withQuery } from '../../../lib/list-query';
 import { notify } from '../../../lib/notify';
 import { useAudit } from '../api/audit';
 import { downloadFile } from '../api/download';
+import { dateBounds } from '../../../lib/date-bounds';
 
 interface Filters {
   user_id?: string;
@@ -109,7 +110,7 @@ export function AuditLog() {
           style={{ width: 140 }}
           onChange={(e) => set({ action: e.target.value })}
         />
-        <DatePicker.RangePicker onChange={(range) => set({ range })} />
+        <DatePicker.RangePicker {...dateBounds} onChange={(range) => set({ range })} />
         <Button onClick={() => void onExport()} loading={exporting} data-testid="audit-export">
           {t('admin.audit.exportCsv')}
         </Button>

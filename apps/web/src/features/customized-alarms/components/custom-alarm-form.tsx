@@ -29,6 +29,7 @@ import {
 } from '../../telemetry';
 import { useSaveCustomAlarm } from '../api/save-custom-alarm';
 import { priorityKey } from '../../alarms';
+import { dateBounds } from '../../../lib/date-bounds';
 
 interface Values {
   plant_id: number | undefined;
@@ -235,6 +236,7 @@ export function CustomAlarmForm({ open, rule, error, onError, onClose }: CustomA
         </Row>
         <Form.Item name="window" label={t('customAlarms.window')} tooltip={t('customAlarms.windowHint')}>
           <DatePicker.RangePicker
+            {...dateBounds}
             showTime
             allowEmpty={[true, true]}
             className="full-width"

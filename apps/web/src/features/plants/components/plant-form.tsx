@@ -20,6 +20,7 @@ import { timeZoneNames } from '../../../lib/time-zones';
 import { useSavePlantBudgets } from '../api/budgets';
 import { useSavePlant } from '../api/save-plant';
 import { BudgetEditor, useBudgetDrafts } from './budget-editor';
+import { dateBounds } from '../../../lib/date-bounds';
 
 interface Values {
   field_id: number | undefined;
@@ -177,7 +178,11 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name="commissioning_date" label={t('plants.commissioning_date')}>
-              <DatePicker className="full-width" data-testid="plant-field-commissioning_date" />
+              <DatePicker
+                {...dateBounds}
+                className="full-width"
+                data-testid="plant-field-commissioning_date"
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
