@@ -33,7 +33,7 @@ function recordScripts(page: Page): ScriptLoad[] {
       loads.push({
         url: request.url(),
         raw: body.length,
-        gzip: gzipSync(body, { level: 9 }).length,
+        gzip: gzipSync(body, { level: 6 }).length,
         wire: sizes.responseBodySize,
       });
     })();

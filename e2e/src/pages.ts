@@ -29,8 +29,51 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /**
- * Every route of the route table with a real id from the seeded demo (plus a fault created here), the
- * profile, and the logged-out pages (login, forgot-password, reset-password with a live link, 404).
+ * Raises one active, unacknowledged alarm: a custom rule on an inverter's AC power and a reading above it.
+ * The alarm page shows its action buttons (acknowledge, reject) only for such alarms, so without one the
+ * checks never see them.
+ */
+async function raiseActiveAlarm(api: ApiClient): Promise<void> {
+  type Named = { id: number; name: string };
+  const inverter = (
+    await api.get<{ items: Named[] }>('devices?plant_id=1&type=inverter&sort=name&pageSize=1')
+  ).items[0]!;
+  const signal = (
+    await api.get<{ items: (Named & { key: string })[] }>(`signals?device_id=${inverter.id}&pageSize=200`)
+  ).items.find((s) => s.key === 'ac_power')!;
+  await api.post('alarms/custom/0', {
+    name: 'Sayfa denetimi eşiği',
+    description: 'Etkin alarm',
+    priority_id: 3,
+    tag_id: signal.id,
+    operant: '>',
+    value: 120,
+    is_active: true,
+  });
+  await api.post('telemetry', { points: [{ signal_id: signal.id, ts: Date.now() - 5_000, value: 10 }] });
+  await api.post('telemetry', { points: [{ signal_id: signal.id, ts: Date.now() - 1_000, value: 140 }] });
+  await vi.waitFor(
+    async () => {
+      if ((await api.get<unknown[]>('alarms?status_id=1')).length === 0)
+        throw new Error('no active alarm yet');
+    },
+    { timeout: 10_000, interval: 100 },
+  );
+}
+
+/**
+ * What a page shows once its content is there, beyond the title: the single-line diagram's device nodes
+ * (laid out after the page settles) and the active alarm's action buttons.
+ */
+const CONTENT_READY: Record<string, string> = {
+  'single-line': '[data-testid="sl-canvas"] .sl-device',
+  alarms: '[data-testid^="alarm-reject-"]',
+};
+
+/**
+ * Every route of the route table with a real id from the seeded demo (plus a fault and an active alarm
+ * created here), the profile, and the logged-out pages (login, forgot-password, reset-password with a
+ * live link, 404).
  */
 export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
   const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
@@ -49,6 +92,7 @@ export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
     cameraId: deviceOf('camera'),
     inverterId: deviceOf('inverter'),
   };
+  await raiseActiveAlarm(api);
   await api.post('Users/resetpasswordrequest', { email: DEMO.operator.email });
   await vi.waitFor(
     () => {
@@ -69,6 +113,8 @@ export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
     ready: async (page) => {
       await expectText(page.getByTestId('page-title'), tr(route.titleKey));
       await settled(page);
+      const content = CONTENT_READY[route.path.split('/')[1]!];
+      if (content) await page.locator(content).first().waitFor();
     },
   }));
   const formReady = (testId: string) => async (page: Page) => {

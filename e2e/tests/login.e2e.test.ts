@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
@@ -28,6 +29,23 @@ describe('login page', () => {
     });
     return calls;
   };
+
+  it('loads at most 200 KB of JavaScript before sign-in, gzipped as a server compressing on the fly does', () =>
+    run('first-load-bytes', async (page) => {
+      const scripts: Promise<number>[] = [];
+      page.on('requestfinished', (request) => {
+        if (request.resourceType() !== 'script') return;
+        // Level 6: the default of gzip and of servers that compress each answer as it goes.
+        scripts.push(
+          request.response().then(async (r) => (r ? gzipSync(await r.body(), { level: 6 }).length : 0)),
+        );
+      });
+      await page.goto('/login', { waitUntil: 'networkidle' });
+      await page.getByTestId('login-form').waitFor();
+      const gzipBytes = (await Promise.all(scripts)).reduce((sum, n) => sum + n, 0);
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(gzipBytes).toBeLessThanOrEqual(200 * 1024);
+    }));
 
   it('shows the validation messages of spec §5 and sends nothing while the form is invalid', () =>
     run('validation', async (page) => {

@@ -28,6 +28,7 @@ import { applyDayjsLocale } from '../lib/dayjs-locale';
 import { PHONE_QUERY, TABLET_QUERY, useMediaQuery } from '../lib/media-query';
 import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
+import { knownKey } from '../lib/i18n-keys';
 import { menuRoutes, menuTestId } from '../lib/routes';
 import { useSession } from '../lib/session-store';
 import { menuIcon } from './menu-icons';
@@ -68,7 +69,7 @@ export default function ConsoleLayout() {
   const selected = items.find((r) => matchPath({ path: r.path, end: false }, location.pathname))?.path;
   const titleKey = [...matches].reverse().find((m) => isRouteHandle(m.handle))?.handle as
     RouteHandle | undefined;
-  const title = titleKey ? t(titleKey.titleKey) : '';
+  const title = titleKey ? t(knownKey(titleKey.titleKey, 'pages.notFound')) : '';
 
   useEffect(() => {
     void applyDayjsLocale(locale);

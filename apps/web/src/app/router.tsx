@@ -18,7 +18,6 @@ import {
   ResetPasswordPage,
 } from './page-registry';
 import type { RouteHandle } from './route-handle';
-import { knownKey } from '../lib/i18n-keys';
 
 /** The permission-guarded routes, built from the shared route table. */
 const consoleRoutes: RouteObject[] = CONSOLE_ROUTES.map((route) => {
@@ -26,7 +25,7 @@ const consoleRoutes: RouteObject[] = CONSOLE_ROUTES.map((route) => {
   if (!Page) throw new Error(`no page for ${route.path}`);
   return {
     path: route.path,
-    handle: { titleKey: knownKey(route.titleKey, 'pages.notFound') } satisfies RouteHandle,
+    handle: { titleKey: route.titleKey } satisfies RouteHandle,
     element: (
       <RequirePermission page={route.page}>
         <Page />

@@ -18,6 +18,8 @@ const READABLE_TEXT = {
   light: {
     // Links default to Ant Design's info blue (#1677ff, 4.1:1 on white); the brand blue measures 5:1.
     colorLink: '#1668dc',
+    // Danger buttons and error text default to #ff4d4f (3.3:1 on white); red-7 measures 5.6:1.
+    colorError: '#cf1322',
     colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
     colorTextDescription: 'rgba(0, 0, 0, 0.62)',
@@ -46,6 +48,9 @@ function consoleTheme(dark: boolean): ThemeConfig {
         headerPadding: '0 20px',
         bodyBg: dark ? '#0a0a0a' : '#f3f5f9',
       },
+      // A danger button's text follows colorError, which the dark algorithm derives as #dc4446 (4.3:1 on the
+      // dark card); a lighter red reads 7:1.
+      Button: dark ? { colorError: '#ff7875' } : {},
       // The selected tab's text follows colorPrimary (#165bbe in dark: 2.9:1 on a dark card); the readable step.
       Tabs: dark ? { itemSelectedColor: '#4096ff', itemHoverColor: '#69b1ff' } : {},
       Menu: {

@@ -1,5 +1,7 @@
-import trTR from '@solar/i18n/locales/tr_TR.json';
+import type trTR from '@solar/i18n/locales/tr_TR.json';
 import type { TranslationKey } from '@solar/i18n';
+import { DEFAULT_LOCALE } from '@solar/shared';
+import { i18n } from './i18n-instance';
 
 export type { TranslationKey };
 
@@ -32,9 +34,14 @@ export function prefixedKey<P extends string, S extends KeySuffix<P>>(prefix: P,
   return `${prefix}.${suffix}`;
 }
 
-/** True when the Turkish source file has this key (keys that arrive from the server or a schema). */
+/**
+ * True when the Turkish texts loaded so far have this key (keys that arrive from the server or a schema).
+ * It asks the loaded texts, not an import of tr_TR.json: that import would put every Turkish text into
+ * /login's first load. Before sign-in only the logged-out groups are loaded, and those hold every key a
+ * logged-out page can receive (errors, validation, auth); the console starts after all of Turkish loaded.
+ */
 export function isTranslationKey(key: string): key is TranslationKey {
-  let node: unknown = trTR;
+  let node: unknown = i18n.getResourceBundle(DEFAULT_LOCALE, 'translation');
   for (const part of key.split('.')) {
     if (typeof node !== 'object' || node === null) return false;
     node = (node as Record<string, unknown>)[part];

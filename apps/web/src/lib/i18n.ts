@@ -1,9 +1,7 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import type { Messages } from '@solar/i18n';
-import { app, auth, errors, languages, theme, validation } from '@solar/i18n/locales/tr_TR.json';
 import { DEFAULT_LOCALE, LOCALES, STORAGE_KEYS, type Locale } from '@solar/shared';
 import { isTranslationKey } from './i18n-keys';
+import { i18n } from './i18n-instance';
 import { readStorage } from './storage';
 
 /** True for one of the four interface locales. */
@@ -18,15 +16,9 @@ export function storedLocale(): Locale {
 }
 
 /**
- * The Turkish texts of the logged-out pages, bundled so that /login shows at once. Only these groups
- * of the file reach the first load (named JSON imports are tree-shaken); the rest of Turkish loads
- * with the console (`loadAllTexts`).
- */
-const trLoggedOut: Messages = { app, auth, errors, languages, theme, validation };
-
-/**
  * Texts of each locale, loaded on demand from @solar/i18n's locale files. The whole Turkish file comes
- * as text (`?raw`): a module of its own, so the JSON module above keeps only the groups it bundles.
+ * as text (`?raw`): a module of its own, so the JSON module of i18n-instance.ts keeps only the groups it
+ * bundles.
  */
 const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
   tr_TR: async () => {
@@ -38,19 +30,7 @@ const LOADERS: Record<Locale, () => Promise<{ default: Messages }>> = {
   mk_MK: () => import('@solar/i18n/locales/mk_MK.json'),
 };
 
-/** The one i18next instance of the console; texts come from @solar/i18n, Turkish is the fallback. */
-export const i18n = i18next.createInstance();
-
-void i18n.use(initReactI18next).init({
-  resources: { [DEFAULT_LOCALE]: { translation: trLoggedOut } },
-  lng: DEFAULT_LOCALE,
-  fallbackLng: DEFAULT_LOCALE,
-  supportedLngs: [...LOCALES],
-  nonExplicitSupportedLngs: false,
-  load: 'currentOnly',
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+export { i18n };
 
 /** Loads a locale's texts (once) and switches i18next to it. */
 export async function changeLanguage(locale: Locale): Promise<void> {

@@ -240,19 +240,28 @@ export function Diagram({
    * The element's name: its visible texts in their order (name, power, status) then its type, so that the
    * name a screen reader announces starts with what is shown (WCAG 2.5.3 label in name).
    */
+  const powerText = (power: number | undefined) =>
+    power === undefined ? '–' : `${formatNumber(power, language, 1)} kW`;
+
+  /**
+   * A node's accessible name starts with the text it shows, in the same order (short name, power, status),
+   * so speech input can name what the eye reads (WCAG 2.5.3, label in name); the full name and the device
+   * type follow.
+   */
   const label = (node: TopologyNode) => {
     const status = node.device_id === null ? undefined : statusOf.get(node.device_id);
     const power = node.device_id === null ? undefined : powerKwOf.get(node.device_id);
+    const name = node.name ?? '';
     return [
-      node.name ?? '',
-      power === undefined ? null : `${formatNumber(power, language, 1)} kW`,
+      short(name),
+      powerText(power),
       status ? t(prefixedKey('plantView.status', status)) : t('singleLine.statusUnknown'),
+      short(name) === name ? null : name,
       node.device_type ? t(prefixedKey('devices.types', node.device_type)) : null,
     ]
       .filter((part) => part !== null)
       .join(', ');
   };
-
   return (
     <div
       ref={wrapRef}
@@ -351,7 +360,7 @@ export function Diagram({
                   textAnchor="middle"
                   data-testid="sl-power"
                 >
-                  {power === undefined ? '–' : `${formatNumber(power, language, 1)} kW`}
+                  {powerText(power)}
                 </text>
                 {status && (
                   <g transform={`translate(0 ${box.heightPx - 13})`}>
