@@ -1,5 +1,6 @@
-// Bundles the server into dist/server.js, and the telemetry writer thread's entry into dist/telemetry-writer.js
-// (src/telemetry-store/batch-writer.ts starts it from beside the server's bundle). Our own workspace packages (@solar/*) are TypeScript sources
+// Bundles the server into dist/server.js, the telemetry writer thread's entry into dist/telemetry-writer.js
+// (src/telemetry-store/batch-writer.ts starts it from beside the server's bundle) and the file-build threads'
+// into dist/file-builder.js (src/file-builds/file-build-pool.ts). Our own workspace packages (@solar/*) are TypeScript sources
 // and are bundled in; every other package stays an import resolved from node_modules at run time.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ await build({
   entryPoints: {
     server: 'src/server.ts',
     'telemetry-writer': 'src/telemetry-store/batch-writer-thread.ts',
+    'file-builder': 'src/file-builds/file-build-thread.ts',
   },
   outdir: 'dist',
   bundle: true,

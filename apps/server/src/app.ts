@@ -30,6 +30,7 @@ import {
   type ReportScheduleRunnerOptions,
 } from './modules/report-schedules/jobs/report-schedule-runner';
 import { renderScheduledReport } from './modules/report-schedules/report-files';
+import { defaultFileBuildLimits, FileBuildPool } from './file-builds/file-build-pool';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { createSettingsMailer } from './modules/admin/settings-mailer';
 import { SettingsService, defaultSettings } from './modules/admin/settings.service';
@@ -213,6 +214,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       options.reportSchedules,
     ),
     metrics,
+    fileBuilds: new FileBuildPool({
+      ...defaultFileBuildLimits(),
+      ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
+      perUser: config.fileBuilds.perUser,
+    }),
   };
   metrics.setSseClients(() => ctx.stream.size);
   metrics.registerLease(lease.name, () => lease.isHeld());
@@ -296,6 +302,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     settings.stop();
     await reports?.stop();
     await ctx.reportSchedules.stop();
+    await ctx.fileBuilds.close();
     // Released last: another node takes the jobs over at once.
     await lease.stop();
     await cluster.stop();

@@ -3,6 +3,7 @@ import type { ClusterBus } from './cluster/cluster-bus';
 import type { Lease } from './cluster/lease';
 import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
+import type { FileBuildPool } from './file-builds/file-build-pool';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { Mailer } from './lib/mailer';
 import type { Metrics } from './lib/metrics';
@@ -64,4 +65,6 @@ export interface AppContext {
    * leases with `metrics.registerLease(name, () => held)`.
    */
   metrics: Metrics;
+  /** The threads that build report and export files, with each user's limit (file-builds/file-build-pool.ts). */
+  fileBuilds: FileBuildPool;
 }
