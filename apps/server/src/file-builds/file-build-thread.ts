@@ -84,10 +84,7 @@ function telemetryBuild(id: number, job: Extract<FileBuildJob, { kind: 'telemetr
   const writer = xlsxExportWriter(out);
   return {
     async add(part) {
-      if (!('series' in part)) return;
-      writer.add(part.series);
-      // Let the zip stream compress what the rows wrote before the next part adds more.
-      await new Promise((resolve) => setImmediate(resolve));
+      if ('series' in part) await writer.add(part.series);
     },
     async end() {
       await writer.end();

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety';
+import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import { headerOf } from './report-csv';
 import type { CellValue, Column, ReportDocument, Table } from './report-document';
 
@@ -40,7 +41,7 @@ function valueOf(v: CellValue, c: Column): ExcelJS.CellValue {
   return v;
 }
 
-function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Table, taken: Set<string>) {
+async function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Table, taken: Set<string>) {
   const sheet = workbook.addWorksheet(sheetName(table.name, taken), {
     views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
   });
@@ -76,6 +77,8 @@ function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Table, ta
   for (const r of table.rows) write(r);
   if (table.totals) write(table.totals, true);
   sheet.commit();
+  // The zip compresses one sheet after the other: the next waits until this one is compressed.
+  await sheetCaughtUp(sheet, 0);
 }
 
 /**
@@ -93,6 +96,6 @@ export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promi
   workbook.created = new Date(doc.generatedAt);
   workbook.title = `${doc.title} ${doc.period}`;
   const taken = new Set<string>();
-  for (const table of doc.tables) addTable(workbook, table, taken);
+  for (const table of doc.tables) await addTable(workbook, table, taken);
   await workbook.commit();
 }

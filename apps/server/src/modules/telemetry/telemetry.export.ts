@@ -8,6 +8,7 @@ import {
   looksLikeFormula,
   XLSX_TEXT_FORMAT,
 } from '../../lib/spreadsheet-safety';
+import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import type { SeriesWithZone } from './telemetry.service';
 
 const HEADER = [
@@ -113,6 +114,9 @@ export function csvLines(part: ExportSeriesPart, delimiter: CsvDelimiter = 'comm
   return out;
 }
 
+/** Uncompressed XML a sheet may hold ahead of the zip, bytes. */
+const XLSX_BACKLOG_BYTES = 4 * 2 ** 20;
+
 /** A local wall-clock time as an Excel date (Excel dates have no zone: the cell shows exactly this). */
 const wallClock = (local: string) => new Date(`${local.replace(' ', 'T')}Z`);
 
@@ -146,7 +150,8 @@ export function xlsxExportWriter(stream: Writable) {
   header.font = { bold: true };
   header.commit();
   return {
-    add(part: ExportSeriesPart) {
+    /** Writes a part's rows, then waits for the zip to compress them: memory holds about a part. */
+    async add(part: ExportSeriesPart) {
       for (let i = 0; i < part.ts.length; i++) {
         const ts = part.ts[i]!;
         const row = sheet.addRow([
@@ -166,6 +171,7 @@ export function xlsxExportWriter(stream: Writable) {
         }
         row.commit();
       }
+      await sheetCaughtUp(sheet, XLSX_BACKLOG_BYTES);
     },
     async end() {
       sheet.commit();
