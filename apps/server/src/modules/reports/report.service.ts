@@ -26,8 +26,8 @@ export const REPORT_CONTENT_TYPES: Readonly<Record<ReportFormat, string>> = {
 export const reportFilename = (type: ReportType, query: ReportQueryParsed) =>
   `${type}-${query.from}_${query.to}.${query.format}`;
 
-/** Plants per part sent to the build thread: a year of days of 20 plants is a few milliseconds to copy. */
-const PLANTS_PER_PART = 20;
+/** Plants per part sent to the build thread: a year of days of 10 plants is a few milliseconds to copy. */
+const PLANTS_PER_PART = 10;
 
 /**
  * One report in the asked format, scoped to the actor (GET reports/{type}; scheduled reports call it

@@ -45,7 +45,7 @@ export const TELEMETRY_MAX_ANSWER_POINTS = 1_000_000;
  * Points an export reads at once: tens of milliseconds of synchronous SQLite read, where the largest
  * export's million points in one read held the event loop for seconds.
  */
-const EXPORT_POINTS_PER_READ = 50_000;
+const EXPORT_POINTS_PER_READ = 20_000;
 
 /** Longest energy range, in days (ten years of days is 3,653 items). */
 const ENERGY_MAX_DAYS = 3_660;
