@@ -105,10 +105,17 @@ async function seed(dataDir: string): Promise<{ plantIds: number[]; signalIds: n
     .orderBy('id')
     .executeTakeFirstOrThrow()) as { id: number };
   const now = Date.now();
+  // Ids given here: the fleet generator assigns its own, so a PostgreSQL sequence would be behind them.
+  const lastSignal = (await db
+    .selectFrom('signals')
+    .select('id')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow()) as { id: number };
   const signals = (await db
     .insertInto('signals')
     .values(
       Array.from({ length: EXPORT_SIGNALS }, (_, i) => ({
+        id: lastSignal.id + 1 + i,
         device_id: device.id,
         key: `export_power_${i}`,
         name: `Export power ${i}`,

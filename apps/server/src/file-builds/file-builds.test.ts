@@ -53,10 +53,17 @@ describe(`report and export builds (${dialectUnderTest})`, () => {
       .orderBy('id')
       .executeTakeFirstOrThrow();
     const stamp = Date.now();
+    // Ids given here: the fleet generator assigns its own, so PostgreSQL's sequence is behind them.
+    const lastSignal = await t.ctx.db
+      .selectFrom('signals')
+      .select('id')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const signals = await t.ctx.db
       .insertInto('signals')
       .values(
         Array.from({ length: EXPORT_SIGNALS }, (_, i) => ({
+          id: lastSignal.id + 1 + i,
           device_id: device.id,
           key: `export_power_${i}`,
           name: `Export power ${i}`,
