@@ -34,6 +34,7 @@ import {
   type ReportScheduleRunnerOptions,
 } from './modules/report-schedules/jobs/report-schedule-runner';
 import { renderScheduledReport } from './modules/report-schedules/report-files';
+import { defaultFileBuildLimits, FileBuildPool } from './file-builds/file-build-pool';
 import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
 import { createSettingsMailer } from './modules/admin/settings-mailer';
 import { SettingsService, defaultSettings } from './modules/admin/settings.service';
@@ -244,6 +245,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ownPorts: () => [config.port, ...boundPortOf(app)],
     }),
     cameraStreams: new CameraStreamHub(),
+    fileBuilds: new FileBuildPool({
+      ...defaultFileBuildLimits(),
+      ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
+      perUser: config.fileBuilds.perUser,
+    }),
   };
   metrics.setSseClients(() => ctx.stream.size);
   metrics.registerLease(lease.name, () => lease.isHeld());
@@ -333,6 +339,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     settings.stop();
     await reports?.stop();
     await ctx.reportSchedules.stop();
+    await ctx.fileBuilds.close();
     // Released last: another node takes the jobs over at once.
     await lease.stop();
     await cluster.stop();

@@ -3,6 +3,7 @@ import type { ClusterBus } from './cluster/cluster-bus';
 import type { Lease } from './cluster/lease';
 import type { RunningCollectors } from './collectors/collector-status';
 import type { Db, Dialect } from './db/database';
+import type { FileBuildPool } from './file-builds/file-build-pool';
 import type { AttemptLimiter } from './lib/attempt-limiter';
 import type { DeviceNetworks } from './lib/device-networks';
 import type { Mailer } from './lib/mailer';
@@ -73,4 +74,6 @@ export interface AppContext {
   deviceNetworks: DeviceNetworks;
   /** One upstream connection per camera stream, fanned out to every viewer at a capped frame rate. */
   cameraStreams: CameraStreamHub;
+  /** The threads that build report and export files, with each user's limit (file-builds/file-build-pool.ts). */
+  fileBuilds: FileBuildPool;
 }

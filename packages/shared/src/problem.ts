@@ -67,6 +67,8 @@ export const E = {
   cameraNotConfigured: 'errors.cameraNotConfigured',
   /** A report whose plants × days exceed what one request may read (400). */
   reportTooLarge: 'errors.reportTooLarge',
+  /** The caller already has as many report or export files in the making as one user may (429, Retry-After). */
+  tooManyFileBuilds: 'errors.tooManyFileBuilds',
   /** A budget import file with a bad row; `errors` names each row's line and column (400). */
   budgetImportInvalid: 'errors.budgetImportInvalid',
   /** Imports already being read, the caller's own or the server's limit (429, with Retry-After). */

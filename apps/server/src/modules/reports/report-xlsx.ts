@@ -1,5 +1,7 @@
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety';
+import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import { headerOf } from './report-csv';
 import type { CellValue, Column, ReportDocument, Table } from './report-document';
 
@@ -26,14 +28,20 @@ export function sheetName(name: string, taken: Set<string>): string {
 
 /** A day (YYYY-MM-DD) or month (YYYY-MM) as a real date: midnight UTC, as exceljs writes dates. */
 const dateOf = (key: string) => new Date(`${key.length === 7 ? `${key}-01` : key}T00:00:00Z`);
+const DATE_KEY = /^\d{4}-\d{2}(-\d{2})?$/;
 
+/**
+ * A cell's value. Only a date key becomes a date: the totals row's label ("Toplam") stands in the date
+ * column too, and as a date it was an invalid one, written as NaN that strict readers refuse.
+ */
 function valueOf(v: CellValue, c: Column): ExcelJS.CellValue {
   if (v === null) return null;
-  if ((c.kind === 'date' || c.kind === 'month') && typeof v === 'string') return dateOf(v);
+  if ((c.kind === 'date' || c.kind === 'month') && typeof v === 'string' && DATE_KEY.test(v))
+    return dateOf(v);
   return v;
 }
 
-function addTable(workbook: ExcelJS.Workbook, table: Table, taken: Set<string>) {
+async function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Table, taken: Set<string>) {
   const sheet = workbook.addWorksheet(sheetName(table.name, taken), {
     views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
   });
@@ -57,24 +65,37 @@ function addTable(workbook: ExcelJS.Workbook, table: Table, taken: Set<string>) 
   header.values = headers;
   header.font = { bold: true };
   header.alignment = { wrapText: true, vertical: 'top' };
+  header.commit();
   const write = (cells: CellValue[], bold = false) => {
     const row = sheet.addRow(cells.map((v, i) => valueOf(v, table.columns[i]!)));
     row.eachCell((cell) => {
       if (typeof cell.value === 'string' && looksLikeFormula(cell.value)) cell.numFmt = XLSX_TEXT_FORMAT;
     });
     if (bold) row.font = { bold: true };
+    row.commit();
   };
   for (const r of table.rows) write(r);
   if (table.totals) write(table.totals, true);
+  sheet.commit();
+  // The zip compresses one sheet after the other: the next waits until this one is compressed.
+  await sheetCaughtUp(sheet, 0);
 }
 
-/** The document as a workbook: the summary sheet first, then one sheet per plant; numbers stay numbers. */
-export async function toReportXlsx(doc: ReportDocument): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+/**
+ * The document as a workbook written to `stream`: the summary sheet first, then one sheet per plant;
+ * numbers stay numbers. ExcelJS's streaming writer lets each committed sheet leave memory; strings are
+ * inline, since shared strings would be held until the end.
+ */
+export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Solar console';
   workbook.created = new Date(doc.generatedAt);
   workbook.title = `${doc.title} ${doc.period}`;
   const taken = new Set<string>();
-  for (const table of doc.tables) addTable(workbook, table, taken);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  for (const table of doc.tables) await addTable(workbook, table, taken);
+  await workbook.commit();
 }

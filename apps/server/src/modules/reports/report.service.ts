@@ -1,13 +1,12 @@
 import type { ReportAnswer, ReportFormat, ReportQueryParsed, ReportType } from '@solar/shared';
+import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { defaultCsvDelimiter } from '@solar/shared';
+import type { SendPart } from '../../file-builds/file-build-pool';
 import { buildReport, type ReportContext } from './report-data';
-import { toReportCsv } from './report-csv';
-import { reportDocument } from './report-document';
-import { toReportPdf } from './report-pdf';
-import { toReportXlsx } from './report-xlsx';
 
-export type { ReportContext } from './report-data';
+/** What a report file needs of the app: the report's data, and the threads that lay files out. */
+export type ReportFileContext = ReportContext & Pick<AppContext, 'fileBuilds'>;
 
 /** A generated report file (or the JSON answer as text). */
 export interface ReportFile {
@@ -27,29 +26,44 @@ export const REPORT_CONTENT_TYPES: Readonly<Record<ReportFormat, string>> = {
 export const reportFilename = (type: ReportType, query: ReportQueryParsed) =>
   `${type}-${query.from}_${query.to}.${query.format}`;
 
+/** Plants per part sent to the build thread: a year of days of 10 plants is a few milliseconds to copy. */
+const PLANTS_PER_PART = 10;
+
 /**
  * One report in the asked format, scoped to the actor (GET reports/{type}; scheduled reports call it
- * too). Throws the same 400/404 HttpErrors as the route answers.
+ * too). Throws the same 400/404 HttpErrors as the route answers. Files are laid out on a build thread
+ * (file-builds/), counted against `owner`'s builds (null: the server's own job, never refused).
  */
 export async function generateReport(
+  ctx: ReportFileContext,
+  actor: Actor,
+  type: ReportType,
+  query: ReportQueryParsed,
+  owner: number | null = actor.userId,
+): Promise<ReportFile> {
+  const filename = reportFilename(type, query);
+  const contentType = REPORT_CONTENT_TYPES[query.format];
+  if (query.format === 'json')
+    return { filename, contentType, body: JSON.stringify(await buildReport(ctx, actor, type, query)) };
+  const job = {
+    kind: 'report' as const,
+    format: query.format,
+    delimiter: query.delimiter ?? defaultCsvDelimiter(query.lang),
+  };
+  const body = await ctx.fileBuilds.build(owner, job, (send) => sendReport(ctx, actor, type, query, send));
+  return { filename, contentType, body };
+}
+
+/** Builds the report's answer and sends it to the build thread: the head, then the plants in slices. */
+async function sendReport(
   ctx: ReportContext,
   actor: Actor,
   type: ReportType,
   query: ReportQueryParsed,
-): Promise<ReportFile> {
-  const report = await buildReport(ctx, actor, type, query);
-  return {
-    filename: reportFilename(type, query),
-    contentType: REPORT_CONTENT_TYPES[query.format],
-    body: await renderReport(report, query),
-  };
-}
-
-/** The report in the query's format. */
-export async function renderReport(report: ReportAnswer, query: ReportQueryParsed): Promise<Buffer | string> {
-  if (query.format === 'json') return JSON.stringify(report);
-  const doc = reportDocument(report);
-  if (query.format === 'csv') return toReportCsv(doc, query.delimiter ?? defaultCsvDelimiter(query.lang));
-  if (query.format === 'xlsx') return toReportXlsx(doc);
-  return toReportPdf(doc);
+  send: SendPart,
+): Promise<void> {
+  const { plants, ...head } = await buildReport(ctx, actor, type, query);
+  await send({ head: { ...head, plants: [] } as ReportAnswer });
+  for (let i = 0; i < plants.length; i += PLANTS_PER_PART)
+    await send({ plants: plants.slice(i, i + PLANTS_PER_PART) as ReportAnswer['plants'] });
 }

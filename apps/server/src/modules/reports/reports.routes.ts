@@ -19,7 +19,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
         summary: 'A production, fleet, alarm or inverter report as JSON, XLSX, CSV or PDF',
         operationId: 'getReport',
         description:
-          "`from` and `to` are the plants' local dates, both inclusive; no `plant_ids` means every plant in scope (a plant outside it answers 404). Production rows are the plants' days, months or years (`granularity`); every figure is the KPI engine's (GET plants/{id}/kpis) summed over the days, ratios recomputed from the sums, fleet ratios weighted by kWp. Budget: the monthly P50 budget pro rata per day, null when a day of the period has none; weather-corrected budget = budget × measured / budget irradiation. More than 366 days or 80,000 plant-days answers 400 errors.reportTooLarge. `format` other than json answers the file (Content-Disposition attachment); CSV uses `delimiter` (default: semicolon with a decimal comma for tr_TR, de_DE and mk_MK, comma for en_US), a UTF-8 BOM and quotes text a spreadsheet would run as a formula.",
+          "`from` and `to` are the plants' local dates, both inclusive; no `plant_ids` means every plant in scope (a plant outside it answers 404). Production rows are the plants' days, months or years (`granularity`); every figure is the KPI engine's (GET plants/{id}/kpis) summed over the days, ratios recomputed from the sums, fleet ratios weighted by kWp. Budget: the monthly P50 budget pro rata per day, null when a day of the period has none; weather-corrected budget = budget × measured / budget irradiation. More than 366 days or 80,000 plant-days answers 400 errors.reportTooLarge. Files are built on a small pool of threads; a user with as many files in the making as one may have (FILE_BUILDS_PER_USER, 2) is answered 429 errors.tooManyFileBuilds with Retry-After. `format` other than json answers the file (Content-Disposition attachment); CSV uses `delimiter` (default: semicolon with a decimal comma for tr_TR, de_DE and mk_MK, comma for en_US), a UTF-8 BOM and quotes text a spreadsheet would run as a formula.",
         params: reportTypeParam,
         querystring: reportQuery,
         response: {
@@ -32,7 +32,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, {
               'application/pdf': { schema: binaryFile },
             },
           },
-          ...problems(404),
+          ...problems(404, 429),
         },
       },
     },

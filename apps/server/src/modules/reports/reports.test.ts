@@ -24,6 +24,26 @@ function parseCsv(text: string, delimiter: string): string[][] {
 const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 const commaNumber = (cell: string) => Number(cell.replace(',', '.'));
 
+/**
+ * What a strict reader that is not exceljs finds wrong in a workbook: openpyxl (Debian's python3-openpyxl)
+ * opens it, and every number cell must be finite. Loading fails on a broken workbook (a NaN in a date cell
+ * too), which fails the test as well.
+ */
+function strictXlsxProblems(xlsx: Buffer): string[] {
+  const script = [
+    'import io, json, math, sys',
+    'from openpyxl import load_workbook',
+    'wb = load_workbook(io.BytesIO(sys.stdin.buffer.read()))',
+    'bad = [f"{ws.title}!{c.coordinate}={c.value}" for ws in wb.worksheets for row in ws.iter_rows() for c in row',
+    '       if isinstance(c.value, float) and not math.isfinite(c.value)]',
+    'print(json.dumps(bad))',
+  ].join('\n');
+  // Debian's own Python, where python3-openpyxl installs (a python3 earlier on PATH may be another one).
+  return JSON.parse(
+    execFileSync('/usr/bin/python3', ['-c', script], { input: xlsx }).toString('utf8'),
+  ) as string[];
+}
+
 /** pdftotext (poppler-utils) of the PDF, layout kept so table rows stay on one line. */
 function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
@@ -295,5 +315,16 @@ describe(`reports (${dialectUnderTest})`, () => {
     const pdf = pdfText((await file('alarms', { ...both(), lang: 'de_DE', format: 'pdf' })).rawPayload);
     expect(pdf).toContain('Alarm- und Störungsstatistik');
     expect(now).toBeGreaterThan(startedAt);
+  });
+
+  it('writes every report type and granularity as an XLSX that a strict reader opens, with finite numbers only', async () => {
+    const cases = [
+      ...['day', 'month', 'year'].map((granularity) => ['production', granularity] as const),
+      ...['fleet', 'alarms', 'inverters'].map((type) => [type, 'day'] as const),
+    ];
+    for (const [type, granularity] of cases) {
+      const res = await file(type, { ...both(), granularity, lang: 'tr_TR', format: 'xlsx' });
+      expect(strictXlsxProblems(res.rawPayload), `${type} by ${granularity}`).toEqual([]);
+    }
   });
 });

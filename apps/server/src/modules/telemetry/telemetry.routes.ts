@@ -30,7 +30,9 @@ import { INGEST_COLUMN_LIMITS, parseIngestFast } from './fast-ingest';
 import { parseLargeBodiesOnThread, ThreadCheckedBody } from './ingest-body-parser';
 import { IngestParseThread } from './ingest-parse-thread';
 import { IngestKeysService } from './ingest-keys.service';
-import { toCsv, toXlsx } from './telemetry.export';
+import { exportPartOf } from './telemetry.export';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 import { latestAnswerSerializer, telemetryAnswerSerializer } from './telemetry.serializer';
 import { TelemetryService, type Sender } from './telemetry.service';
 
@@ -165,7 +167,7 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         operationId: 'exportTelemetry',
         tags,
         description:
-          "The series of GET /api/telemetry with a plant column, as CSV (UTC and plant-local time; `delimiter` comma, or semicolon/tab with a decimal comma; UTF-8 BOM; text a spreadsheet would run as a formula prefixed with ') or an XLSX workbook (timestamps as date cells, values as number cells, formula-like text as Text-formatted string cells).",
+          "The series of GET /api/telemetry with a plant column, as CSV (UTC and plant-local time; `delimiter` comma, or semicolon/tab with a decimal comma; UTF-8 BOM; text a spreadsheet would run as a formula prefixed with ') or an XLSX workbook (timestamps as date cells, values as number cells, formula-like text as Text-formatted string cells). Files are built on a small pool of threads; a user with as many files in the making as one may have (FILE_BUILDS_PER_USER, 2) is answered 429 errors.tooManyFileBuilds with Retry-After.",
         querystring: telemetryExportQuery,
         response: {
           200: {
@@ -175,24 +177,30 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
               'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: binaryFile },
             },
           },
-          ...problems(404),
+          ...problems(404, 429),
         },
       },
     },
     async (request, reply) => {
       const { format, delimiter, ...query } = request.query;
-      const answer = await service.query(actorOf(request), query);
+      const actor = actorOf(request);
+      const answer = await service.exportSeries(actor, query);
       const name = `telemetry-${answer.from.slice(0, 10)}-${answer.resolution}`;
-      if (format === 'xlsx') {
-        return reply
-          .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${name}.xlsx"`)
-          .send(await toXlsx(answer.series));
-      }
+      // Written on a build thread (file-builds/) as the series are read, a few signals at a time.
+      const file = await ctx.fileBuilds.build(
+        actor.userId,
+        { kind: 'telemetry', format, delimiter },
+        async (send) => {
+          for await (const series of answer.series) {
+            const part = exportPartOf(series);
+            await send({ series: part }, [part.ts.buffer as ArrayBuffer, part.value.buffer as ArrayBuffer]);
+          }
+        },
+      );
       return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}.csv"`)
-        .send(toCsv(answer.series, delimiter));
+        .type(format === 'xlsx' ? XLSX_TYPE : 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}.${format}"`)
+        .send(file);
     },
   );
 

@@ -41,6 +41,12 @@ const WIDTH = { '1d': DAY, '1h': FIXED_BUCKET_MS['1h'], '5m': FIXED_BUCKET_MS['5
 /** Most points one query answers (signals × buckets, estimated before reading): about 20 MB of JSON. */
 export const TELEMETRY_MAX_ANSWER_POINTS = 1_000_000;
 
+/**
+ * Points an export reads at once: tens of milliseconds of synchronous SQLite read, where the largest
+ * export's million points in one read held the event loop for seconds.
+ */
+const EXPORT_POINTS_PER_READ = 20_000;
+
 /** Longest energy range, in days (ten years of days is 3,653 items). */
 const ENERGY_MAX_DAYS = 3_660;
 
@@ -157,6 +163,32 @@ export class TelemetryService {
     actor: Actor,
     q: TelemetryQueryParsed,
   ): Promise<Omit<TelemetryAnswer, 'series'> & { series: SeriesWithZone[] }> {
+    const plan = await this.plan(actor, q);
+    return { ...plan.head, series: await this.readSeries(plan, plan.signals) };
+  }
+
+  /**
+   * The series of an export: the same checks and answers as `query`, but the points read a few signals at
+   * a time (about EXPORT_POINTS_PER_READ per read) as the file is written, so that no single synchronous
+   * SQLite read holds the event loop for long and the whole answer is never in memory at once.
+   */
+  async exportSeries(
+    actor: Actor,
+    q: TelemetryQueryParsed,
+  ): Promise<Omit<TelemetryAnswer, 'series'> & { series: AsyncGenerator<SeriesWithZone> }> {
+    const plan = await this.plan(actor, q);
+    const perSignal = plan.resolution === 'raw' ? Infinity : (q.to - q.from) / WIDTH[plan.resolution];
+    const signalsPerRead = Math.max(1, Math.floor(EXPORT_POINTS_PER_READ / perSignal));
+    const read = (signals: repo.SeriesSignal[]) => this.readSeries(plan, signals);
+    async function* series() {
+      for (let i = 0; i < plan.signals.length; i += signalsPerRead)
+        yield* await read(plan.signals.slice(i, i + signalsPerRead));
+    }
+    return { ...plan.head, series: series() };
+  }
+
+  /** A query's resolution and signals, checked (404 out of reach, 400 too many points). */
+  private async plan(actor: Actor, q: TelemetryQueryParsed) {
     const resolution = resolutionFor(q.resolution, q.from, q.to);
     const signals = await this.signalsOf(actor, q.signal_ids);
     if (
@@ -165,6 +197,20 @@ export class TelemetryService {
     ) {
       throw badRequest({ to: [V.outOfRange] }, E.tooManyPoints);
     }
+    return {
+      q,
+      resolution,
+      signals,
+      head: { resolution, agg: q.agg, from: iso(q.from), to: iso(q.to) },
+    };
+  }
+
+  /** The points of some of a plan's signals, as series. */
+  private async readSeries(
+    plan: Awaited<ReturnType<TelemetryService['plan']>>,
+    signals: readonly repo.SeriesSignal[],
+  ): Promise<SeriesWithZone[]> {
+    const { q, resolution } = plan;
     let points: Map<number, repo.SeriesPoints>;
     if (resolution === 'raw') {
       points = await repo.rawSeries(
@@ -190,25 +236,19 @@ export class TelemetryService {
         q.to,
       );
     }
-    return {
-      resolution,
-      agg: q.agg,
-      from: iso(q.from),
-      to: iso(q.to),
-      series: signals.map((s) => ({
-        signal_id: s.signal_id,
-        device_id: s.device_id,
-        device_name: s.device_name,
-        key: s.key,
-        name: s.name,
-        unit: s.unit,
-        is_counter: s.is_counter,
-        time_zone: s.time_zone,
-        plant_id: s.plant_id,
-        plant_name: s.plant_name,
-        points: points.get(s.signal_id)!,
-      })),
-    };
+    return signals.map((s) => ({
+      signal_id: s.signal_id,
+      device_id: s.device_id,
+      device_name: s.device_name,
+      key: s.key,
+      name: s.name,
+      unit: s.unit,
+      is_counter: s.is_counter,
+      time_zone: s.time_zone,
+      plant_id: s.plant_id,
+      plant_name: s.plant_name,
+      points: points.get(s.signal_id)!,
+    }));
   }
 
   /**

@@ -1,0 +1,261 @@
+/**
+ * Report and export files are built on a small pool of threads (file-build-thread.ts), never on the event
+ * loop: a year of a 218-plant fleet as PDF held every other request for 44 s, and a 864,000-point XLSX
+ * export ran the process out of memory (docs/security.md, "Report and export builds"). The pool:
+ * - runs at most `threads` builds at once (one on a 2-core machine: the event loop keeps a core) and
+ *   queues the rest, at most `queueMax` of them;
+ * - lets one user have at most `perUser` builds running or queued; beyond that, or a full queue, 429
+ *   errors.tooManyFileBuilds with Retry-After;
+ * - gives each thread a heap limit: a build past it ends that thread (its request fails, 500), not the
+ *   server, and the next build starts a new thread;
+ * - takes a build's data in parts, at most PARTS_IN_FLIGHT unacknowledged, so the event loop reads the next
+ *   chunk of data only as the thread writes the last one.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type * as Esbuild from 'esbuild';
+import { E } from '@solar/shared';
+import { HttpError } from '../lib/http-errors';
+import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
+
+export type { FileBuildJob, FileBuildPart } from './file-build-protocol';
+
+/** Parts sent to a thread and not yet written by it. */
+const PARTS_IN_FLIGHT = 2;
+
+export interface FileBuildLimits {
+  /** Threads building at once. */
+  threads: number;
+  /** Builds one user may have running or queued. */
+  perUser: number;
+  /** Builds that may wait for a thread, over all users. */
+  queueMax: number;
+  /** Each thread's V8 old-generation heap limit, MiB. */
+  heapMb: number;
+  /** Retry-After of a refused build, seconds. */
+  retryAfterS: number;
+}
+
+/** One thread on a 2-core machine, so that the event loop keeps a core; at most two. */
+export const defaultFileBuildLimits = (): FileBuildLimits => ({
+  threads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
+  perUser: 2,
+  queueMax: 16,
+  heapMb: 512,
+  retryAfterS: 10,
+});
+
+/** Sends one part of a build's data; resolves when the thread may take another. */
+export type SendPart = (part: FileBuildPart, transfer?: ArrayBuffer[]) => Promise<void>;
+
+/** Under tsx and vitest: the thread's entry bundled on first use (see threadEntry). */
+let sourceBundle: URL | undefined;
+
+/**
+ * The thread's entry: dist/file-builder.js beside dist/server.js (apps/server/build.mjs); under tsx and
+ * vitest, where this module is TypeScript, the thread's source bundled with esbuild into
+ * node_modules/.cache/solar, as telemetry-store/batch-writer.ts does for its thread and for the same reason.
+ */
+function threadEntry(): URL {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new URL('./file-builder.js', here);
+  if (sourceBundle) return sourceBundle;
+  const require = createRequire(here);
+  const esbuild = require('esbuild') as typeof Esbuild;
+  const [output] = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./file-build-thread.ts', here))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    packages: 'external',
+    alias: {
+      '@solar/shared': require.resolve('@solar/shared'),
+      '@solar/i18n': require.resolve('@solar/i18n'),
+    },
+    logLevel: 'warning',
+  }).outputFiles;
+  const code = output!.text;
+  const dir = fileURLToPath(new URL('../../node_modules/.cache/solar/', here));
+  const file = path.join(
+    dir,
+    `file-builder-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`,
+  );
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    // Written whole under another name first: another test process may read it meanwhile.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  }
+  return (sourceBundle = pathToFileURL(file));
+}
+
+/** One thread and the build it runs. */
+class BuildThread {
+  readonly worker: Worker;
+  private listener: ((m: FromThread) => void) | undefined;
+  private onDeath: ((error: Error) => void) | undefined;
+  dead = false;
+
+  constructor(heapMb: number, exited: (thread: BuildThread) => void) {
+    this.worker = new Worker(threadEntry(), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    this.worker.on('message', (m: FromThread) => this.listener?.(m));
+    const die = (error: Error) => {
+      if (this.dead) return;
+      this.dead = true;
+      this.onDeath?.(error);
+      exited(this);
+    };
+    this.worker.on('error', die);
+    this.worker.on('exit', (code) => die(new Error(`file-build thread exited with ${code}`)));
+  }
+
+  attach(listener: (m: FromThread) => void, onDeath: (error: Error) => void) {
+    this.listener = listener;
+    this.onDeath = onDeath;
+  }
+
+  detach() {
+    this.listener = undefined;
+    this.onDeath = undefined;
+  }
+
+  post(message: ToThread, transfer: ArrayBuffer[] = []) {
+    if (!this.dead) this.worker.postMessage(message, transfer);
+  }
+}
+
+/** The server's file builds (reports, scheduled reports, telemetry exports). */
+export class FileBuildPool {
+  private readonly threads = new Set<BuildThread>();
+  private readonly idle: BuildThread[] = [];
+  private readonly waiting: ((thread: BuildThread) => void)[] = [];
+  private readonly perOwner = new Map<number, number>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(readonly limits: FileBuildLimits = defaultFileBuildLimits()) {}
+
+  /**
+   * Builds one file: checks the owner's limit (429 beyond it; `owner` null for the server's own jobs,
+   * which only queue), waits for a thread, then lets `feed` read and send the data in parts, and answers
+   * the file. An error of `feed` (a 400 or 404 of the data) cancels the build and is thrown as it is.
+   */
+  async build(
+    owner: number | null,
+    job: FileBuildJob,
+    feed: (send: SendPart) => Promise<void>,
+  ): Promise<Buffer> {
+    if (this.closed) throw new Error('the file-build pool is closed');
+    const mine = owner === null ? 0 : (this.perOwner.get(owner) ?? 0);
+    if (mine >= this.limits.perUser || this.waiting.length >= this.limits.queueMax) {
+      throw new HttpError(429, E.tooManyFileBuilds, undefined, {
+        'retry-after': String(this.limits.retryAfterS),
+      });
+    }
+    if (owner !== null) this.perOwner.set(owner, mine + 1);
+    try {
+      const thread = await this.acquire();
+      try {
+        return await this.runOn(thread, job, feed);
+      } finally {
+        this.release(thread);
+      }
+    } finally {
+      if (owner !== null) {
+        const left = (this.perOwner.get(owner) ?? 1) - 1;
+        if (left > 0) this.perOwner.set(owner, left);
+        else this.perOwner.delete(owner);
+      }
+    }
+  }
+
+  /** Builds in the making (running or queued) of one user. */
+  buildsOf(owner: number): number {
+    return this.perOwner.get(owner) ?? 0;
+  }
+
+  /** Ends the threads; builds in progress fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.threads].map((t) => t.worker.terminate()));
+  }
+
+  private acquire(): Promise<BuildThread> {
+    const thread = this.idle.pop();
+    if (thread) return Promise.resolve(thread);
+    if (this.threads.size < this.limits.threads) {
+      const fresh = new BuildThread(this.limits.heapMb, (t) => this.threads.delete(t));
+      this.threads.add(fresh);
+      return Promise.resolve(fresh);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(thread: BuildThread) {
+    thread.detach();
+    // A thread that died (its heap limit) is replaced by a new one for the next waiter.
+    const next = thread.dead ? (this.threads.size < this.limits.threads ? this.spawn() : undefined) : thread;
+    if (!next) return;
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(next);
+    else this.idle.push(next);
+  }
+
+  private spawn(): BuildThread | undefined {
+    if (this.closed) return undefined;
+    const fresh = new BuildThread(this.limits.heapMb, (t) => this.threads.delete(t));
+    this.threads.add(fresh);
+    return fresh;
+  }
+
+  private async runOn(
+    thread: BuildThread,
+    job: FileBuildJob,
+    feed: (send: SendPart) => Promise<void>,
+  ): Promise<Buffer> {
+    const id = ++this.nextId;
+    const chunks: Buffer[] = [];
+    let inFlight = 0;
+    let acked: (() => void) | undefined;
+    const file = new Promise<Buffer>((resolve, reject) => {
+      thread.attach((m) => {
+        if (m.id !== id) return;
+        if (m.type === 'chunk')
+          chunks.push(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
+        else if (m.type === 'ack') {
+          inFlight--;
+          acked?.();
+        } else if (m.type === 'done') resolve(Buffer.concat(chunks));
+        else reject(new Error(`file build failed: ${m.message}`));
+      }, reject);
+    });
+    // Awaited below; until then a failure must not count as unhandled.
+    file.catch(() => undefined);
+    thread.post({ type: 'start', id, job });
+    const send: SendPart = async (part, transfer = []) => {
+      thread.post({ type: 'part', id, part }, transfer);
+      inFlight++;
+      while (inFlight >= PARTS_IN_FLIGHT) {
+        const ack = new Promise<void>((resolve) => (acked = resolve));
+        // A thread that fails meanwhile ends the wait with its error.
+        await Promise.race([ack, file]);
+      }
+    };
+    try {
+      await feed(send);
+    } catch (error) {
+      thread.post({ type: 'cancel', id });
+      throw error;
+    }
+    thread.post({ type: 'end', id });
+    return file;
+  }
+}

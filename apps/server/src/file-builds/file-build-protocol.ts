@@ -1,0 +1,40 @@
+/**
+ * The messages between the event loop and a file-build thread (file-build-pool.ts, file-build-thread.ts).
+ * A build is a `start` with what the file is, its data in `part`s (the event loop reads them in chunks and
+ * sends each as it comes; the thread acknowledges each, which bounds what is in flight), then `end`. The
+ * thread answers the file in `chunk`s as it is written, then `done`, or `failed`.
+ */
+import type { CsvDelimiter, ReportAnswer, ReportFormat } from '@solar/shared';
+import type { ExportSeriesPart } from '../modules/telemetry/telemetry.export';
+
+/** A report: its answer follows in parts, first without its largest list (the plants), then that list. */
+export interface ReportBuild {
+  kind: 'report';
+  format: Exclude<ReportFormat, 'json'>;
+  delimiter: CsvDelimiter;
+}
+
+/** A telemetry export: the series follow in parts. */
+export interface TelemetryBuild {
+  kind: 'telemetry';
+  format: 'csv' | 'xlsx';
+  delimiter: CsvDelimiter;
+}
+
+export type FileBuildJob = ReportBuild | TelemetryBuild;
+
+/** The report without its plants, a slice of its plants, or one signal's points of an export. */
+export type FileBuildPart =
+  { head: ReportAnswer } | { plants: ReportAnswer['plants'] } | { series: ExportSeriesPart };
+
+export type ToThread =
+  | { type: 'start'; id: number; job: FileBuildJob }
+  | { type: 'part'; id: number; part: FileBuildPart }
+  | { type: 'end'; id: number }
+  | { type: 'cancel'; id: number };
+
+export type FromThread =
+  | { type: 'ack'; id: number }
+  | { type: 'chunk'; id: number; bytes: Uint8Array }
+  | { type: 'done'; id: number }
+  | { type: 'failed'; id: number; message: string };

@@ -1,0 +1,128 @@
+/**
+ * A file-build thread: lays reports (CSV, XLSX, PDF) and telemetry exports (CSV, XLSX) out off the event
+ * loop, where a year of a large fleet used to hold the server for tens of seconds (docs/security.md, "Report
+ * and export builds"). It runs one build at a time, messages in order (file-build-protocol.ts).
+ */
+import { Writable } from 'node:stream';
+import { parentPort } from 'node:worker_threads';
+import type { ReportAnswer } from '@solar/shared';
+import { toReportCsv } from '../modules/reports/report-csv';
+import { reportDocument } from '../modules/reports/report-document';
+import { toReportPdf } from '../modules/reports/report-pdf';
+import { toReportXlsx } from '../modules/reports/report-xlsx';
+import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
+import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
+
+const port = parentPort!;
+const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/** A buffer of its own (not a slice of a pooled one), so that it can be moved to the event loop. */
+function sendBytes(id: number, bytes: Uint8Array) {
+  if (!bytes.byteLength) return;
+  const own = new Uint8Array(bytes);
+  post({ type: 'chunk', id, bytes: own }, [own.buffer]);
+}
+
+/** What the thread writes to: each chunk goes to the event loop as it comes. */
+function outputOf(id: number): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      sendBytes(id, chunk);
+      callback();
+    },
+  });
+}
+
+const finished = (stream: Writable) =>
+  new Promise<void>((resolve, reject) => {
+    stream.once('finish', resolve);
+    stream.once('error', reject);
+  });
+
+interface Build {
+  add(part: FileBuildPart): Promise<void> | void;
+  end(): Promise<void>;
+}
+
+function reportBuild(id: number, job: Extract<FileBuildJob, { kind: 'report' }>): Build {
+  const plants: unknown[] = [];
+  let head: ReportAnswer | undefined;
+  return {
+    add(part) {
+      if ('head' in part) head = part.head;
+      if ('plants' in part) for (const p of part.plants) plants.push(p);
+    },
+    async end() {
+      if (!head) throw new Error('a report build without its report');
+      const report = { ...head, plants } as ReportAnswer;
+      const doc = reportDocument(report);
+      plants.length = 0;
+      if (job.format === 'csv') sendBytes(id, Buffer.from(toReportCsv(doc, job.delimiter), 'utf8'));
+      else if (job.format === 'pdf') sendBytes(id, await toReportPdf(doc));
+      else {
+        const out = outputOf(id);
+        const done = finished(out);
+        await toReportXlsx(doc, out);
+        await done;
+      }
+    },
+  };
+}
+
+function telemetryBuild(id: number, job: Extract<FileBuildJob, { kind: 'telemetry' }>): Build {
+  if (job.format === 'csv') {
+    sendBytes(id, Buffer.from(csvHead(job.delimiter), 'utf8'));
+    return {
+      add(part) {
+        if ('series' in part) sendBytes(id, Buffer.from(csvLines(part.series, job.delimiter), 'utf8'));
+      },
+      end: () => Promise.resolve(),
+    };
+  }
+  const out = outputOf(id);
+  const done = finished(out);
+  const writer = xlsxExportWriter(out);
+  return {
+    async add(part) {
+      if ('series' in part) await writer.add(part.series);
+    },
+    async end() {
+      await writer.end();
+      await done;
+    },
+  };
+}
+
+const builds = new Map<number, Build>();
+let queue: Promise<void> = Promise.resolve();
+
+async function handle(m: ToThread) {
+  if (m.type === 'start') {
+    builds.set(m.id, m.job.kind === 'report' ? reportBuild(m.id, m.job) : telemetryBuild(m.id, m.job));
+    return;
+  }
+  const build = builds.get(m.id);
+  if (!build) return;
+  if (m.type === 'cancel') {
+    builds.delete(m.id);
+    return;
+  }
+  if (m.type === 'part') {
+    await build.add(m.part);
+    post({ type: 'ack', id: m.id });
+    return;
+  }
+  builds.delete(m.id);
+  await build.end();
+  post({ type: 'done', id: m.id });
+}
+
+port.on('message', (m: ToThread) => {
+  // One message after the other: a part is written before the next one, the file ends after the last.
+  queue = queue
+    .then(() => handle(m))
+    .catch((error: unknown) => {
+      builds.delete(m.id);
+      post({ type: 'failed', id: m.id, message: error instanceof Error ? error.message : String(error) });
+    });
+});
