@@ -33,6 +33,8 @@ export const REPORT_SCHEDULE_ERRORS = {
   reportFailed: 'reportSchedules.errors.reportFailed',
   /** The subscriber is deactivated or lost the report permission: nothing is sent for them. */
   noAccess: 'reportSchedules.errors.noAccess',
+  /** The subscriber's email address was never confirmed: reports are not mailed to it. */
+  emailUnconfirmed: 'reportSchedules.errors.emailUnconfirmed',
 } as const;
 
 /** POST report-schedules/{id} (0 creates): the caller's own subscription. */

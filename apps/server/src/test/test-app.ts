@@ -165,6 +165,10 @@ export async function createTestApp(
       // Background work is off unless a test turns it on through `overrides`.
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
+      // Suites read their own user (a refresh) and go on with the token they had, for longer than the 30 s
+      // a replaced token lives in production on a loaded machine. session-lifetime.test.ts moves the clock
+      // past this grace, whatever it is, to prove the retirement.
+      SESSION_REFRESH_GRACE_SECONDS: '3600',
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     },
     overrides,
