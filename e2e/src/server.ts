@@ -68,10 +68,6 @@ function spawnServer(port: number, url: string, dataDir: string, env: Record<str
       // The demo's simulator and poller are off unless a test asks: each test decides what data exists.
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
-      // withPage hands one cached token per account to many pages, each of which restores (refreshes) it:
-      // the 30 s a replaced token lives in production would end it under the later pages. The retirement
-      // itself is proven by apps/server session-lifetime.test.ts and e2e/resilience/sessions.
-      SESSION_REFRESH_GRACE_SECONDS: '3600',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
