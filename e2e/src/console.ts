@@ -49,18 +49,16 @@ export const concretePath = (routePath: string): string => routePath.replace(/:[
 /** The operator's view permissions (NOTES.md demo data). */
 export const OPERATOR_VIEW_PAGES = ['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'] as const;
 
-/** Session tokens by server and email, signed in once per file over HTTP (see `withPage`). */
-const tokens = new Map<string, Promise<string>>();
-
-/** A session token for the account, from POST /api/users/login (cached per server). */
-export function tokenFor(baseURL: string, account: { email: string; password: string }): Promise<string> {
-  const key = `${baseURL} ${account.email}`;
-  let token = tokens.get(key);
-  if (!token) {
-    token = ApiClient.login(baseURL, account.email, account.password).then((c) => c.sessionToken);
-    tokens.set(key, token);
-  }
-  return token;
+/**
+ * A session token for the account, from POST /api/users/login: a sign-in of its own for every page. One
+ * token shared by many pages would not survive them: each page's restore refreshes it, and a refresh
+ * retires the token it replaces (docs/security.md, "Accounts and sessions").
+ */
+export async function tokenFor(
+  baseURL: string,
+  account: { email: string; password: string },
+): Promise<string> {
+  return (await ApiClient.login(baseURL, account.email, account.password)).sessionToken;
 }
 
 /**

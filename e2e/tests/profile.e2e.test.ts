@@ -37,7 +37,7 @@ describe('profile page', () => {
   const run = (name: string, body: (page: Page) => Promise<void>, as?: { email: string; password: string }) =>
     withPage(browser, server.url, `profile-${name}`, body, as);
 
-  it('opens /profile/{id} from the user menu with the card and the form; username and email are locked', () =>
+  it('opens /profile/{id} from the user menu with the card and the form; the username is locked', () =>
     run(
       'open',
       async (page) => {
@@ -53,7 +53,10 @@ describe('profile page', () => {
           expect(await page.getByTestId(`profile-${field}`).inputValue(), field).toBe(me[field]);
         }
         expect(await page.getByTestId('profile-username').isDisabled()).toBe(true);
-        expect(await page.getByTestId('profile-email').isDisabled()).toBe(true);
+        // The own email is editable: a change needs the current password and a confirmation by mail
+        // (account-sessions.e2e.test.ts).
+        expect(await page.getByTestId('profile-email').isDisabled()).toBe(false);
+        expect(await page.getByTestId('profile-current_password').isEditable()).toBe(true);
         expect(await page.getByTestId('profile-name').isEditable()).toBe(true);
         expect(await page.getByTestId('profile-surname').isEditable()).toBe(true);
         expect(await page.getByTestId('profile-telephone').isEditable()).toBe(true);

@@ -211,6 +211,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       db: handle.db,
       now: () => ctx.now(),
       sessionEvents,
+      lifetimes: config.sessions,
       log: (error) => app.log.error({ err: error }, 'session record: write failed'),
     }),
     stream: createStreamHub({
@@ -291,6 +292,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db: ctx.db,
     dialect: handle.dialect,
     tokens: ctx.tokens,
+    now: () => ctx.now(),
     verifyIngestKey: (key) => ingestKeys.verify(key),
     sessionSeen: (sessionId) => ctx.sessions.seen(sessionId),
   });

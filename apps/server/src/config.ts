@@ -55,6 +55,13 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
+  SESSION_ABSOLUTE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(31_536_000)
+    .default(30 * 86_400),
+  SESSION_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z
     .string()
@@ -141,6 +148,11 @@ export interface AppConfig {
   mailLimits: MailDailyLimits;
   /** log2 of scrypt's N; 15 = 32 MiB and about 80 ms per hash on this class of machine. */
   scryptLogN: number;
+  /**
+   * Sign-ins end `absoluteLifetimeMs` after they start, however often their token is refreshed; a refresh
+   * retires the token it replaces, which other tabs may still use for `refreshGraceMs` (docs/security.md).
+   */
+  sessions: { absoluteLifetimeMs: number; refreshGraceMs: number };
   cookieSecure: boolean;
   /** Fastify's trustProxy: the client address comes from X-Forwarded-For only behind these proxies. */
   trustProxy: boolean | string;
@@ -243,6 +255,10 @@ export function loadConfig(
       security: e.MAIL_SECURITY_DAILY_LIMIT,
     },
     scryptLogN: e.SCRYPT_LOG_N,
+    sessions: {
+      absoluteLifetimeMs: e.SESSION_ABSOLUTE_SECONDS * 1000,
+      refreshGraceMs: e.SESSION_REFRESH_GRACE_SECONDS * 1000,
+    },
     cookieSecure: e.COOKIE_SECURE ? e.COOKIE_SECURE === 'true' : publicUrl.startsWith('https://'),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     version: process.env.npm_package_version ?? '0.1.0',

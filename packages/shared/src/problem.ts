@@ -34,6 +34,14 @@ export const E = {
   internal: 'errors.internal',
   unavailable: 'errors.unavailable',
   roleNotAllowed: 'errors.roleNotAllowed',
+  /** The user reaches plants, fields or companies the caller does not: they may not manage them (403). */
+  userOutOfScope: 'errors.userOutOfScope',
+  /** The own current password, asked before the own password or email changes, is wrong (400). */
+  currentPasswordWrong: 'errors.currentPasswordWrong',
+  /** An email confirmation link that is unknown, used or expired (400). */
+  emailLinkInvalid: 'errors.emailLinkInvalid',
+  /** The own email changes on the profile only, where it is confirmed by mail first (400). */
+  ownEmailViaProfile: 'errors.ownEmailViaProfile',
   inactiveUser: 'errors.inactiveUser',
   hasChildren: 'errors.hasChildren',
   roleInUse: 'errors.roleInUse',

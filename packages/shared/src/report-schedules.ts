@@ -42,6 +42,8 @@ export const REPORT_SCHEDULE_ERRORS = {
   tooManyForUser: 'reportSchedules.errors.tooManyForUser',
   /** A save refused: the caller's company already has REPORT_SCHEDULES_PER_COMPANY subscriptions. */
   tooManyForCompany: 'reportSchedules.errors.tooManyForCompany',
+  /** The subscriber's email address was never confirmed: reports are not mailed to it. */
+  emailUnconfirmed: 'reportSchedules.errors.emailUnconfirmed',
 } as const;
 
 /**

@@ -55,18 +55,27 @@ export const resetPasswordBody = z.object({
 });
 export const okAnswer = z.object({ ok: z.literal(true) });
 
-/** POST Users/profile/{id}: the fields a user edits on their own profile. */
-export const profileBody = z.object({
+/** The own current password, asked before the own password or email changes (never stored). */
+const currentPasswordField = () => z.string({ error: V.required }).max(128, { error: V.tooLong }).optional();
+
+/** The fields of a user's profile, shared by the profile and the editor. */
+const profileFields = z.object({
   name: requiredText(100),
   surname: requiredText(100),
   username: requiredText(100),
   telephone: phoneField(),
   email: emailField(),
 });
+
+/**
+ * POST Users/profile/{id}: the fields a user edits on their own profile. A new own email needs
+ * `current_password` and takes effect only once confirmed through the link mailed to it.
+ */
+export const profileBody = profileFields.extend({ current_password: currentPasswordField() });
 export type ProfileBody = z.infer<typeof profileBody>;
 
 /** POST users/{id} (0 creates). */
-export const userUpsertBody = profileBody.extend({
+export const userUpsertBody = profileFields.extend({
   language_id: languageId.default(1),
   is_active: flag().default(true),
   role_id: z.coerce.number({ error: V.required }).int().positive({ error: V.required }),
@@ -86,8 +95,13 @@ export const userUpsertBody = profileBody.extend({
 });
 export type UserUpsertBody = z.input<typeof userUpsertBody>;
 
-/** POST Users/{id}/password */
-export const passwordBody = z.object({ password: passwordField() });
+/** POST Users/{id}/password: the own password also needs the current one. */
+export const passwordBody = z.object({ password: passwordField(), current_password: currentPasswordField() });
+
+/** POST users/confirm-email: the token of the link mailed to a new address. */
+export const confirmEmailBody = z.object({
+  token: z.string({ error: V.required }).min(1, { error: V.required }).max(200, { error: V.tooLong }),
+});
 
 /** A user as the API answers it. `roleId` is the read name of role_id (spec §3). */
 export const userSchema = z.object({
@@ -104,6 +118,10 @@ export const userSchema = z.object({
   company_id: z.number().int().nullable(),
   user_units: z.array(userUnitSchema),
   permissions: z.array(permissionSchema),
+  /** Whether the email was proven to reach the user (docs/security.md, "Accounts and sessions"). */
+  email_confirmed: z.boolean().optional(),
+  /** A new email waiting for its confirmation link to be opened; null when none. */
+  pending_email: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 /** GET users/{id}: the user and a fresh token carrying current permissions. */

@@ -36,6 +36,8 @@ export interface UsersTable {
   tokens_valid_after: number;
   /** Version stamped into session tokens; raising it ends every token issued before (migration 0013). */
   token_version: Generated<number>;
+  /** When the email was proven to reach the user (epoch ms); null: unconfirmed (migration 0025). */
+  email_confirmed_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -448,6 +450,24 @@ export interface UserSessionsTable {
   expires_at: number;
   ip: string | null;
   user_agent: string | null;
+  /** The end of the sign-in: no refresh moves it (migration 0025). */
+  absolute_expires_at: number;
+  /** The generation of the session's current token; a refresh raises it. */
+  token_generation: Generated<number>;
+  /** The replaced generation (current - 1) is accepted until this (epoch ms); null: not at all. */
+  previous_valid_until: number | null;
+}
+
+/** A pending change of a user's email, confirmed by a single-use link sent to it (migration 0025). */
+export interface EmailChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  new_email: string;
+  /** SHA-256 of the link's token; the token itself is never stored. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** A user's subscription to a report by mail (migration 0019). */
@@ -515,6 +535,7 @@ export interface Database {
   site_logo: SiteLogoTable;
   co2_factor_overrides: Co2FactorOverridesTable;
   user_sessions: UserSessionsTable;
+  email_changes: EmailChangesTable;
   plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;
   cluster_leases: ClusterLeasesTable;

@@ -12,13 +12,14 @@ export async function currentPermissions(
 
 /**
  * Signs a session token carrying the user's current permissions and token version (8 h, or 30 days with
- * remember), and the sign-in (`sessionId`, a user_sessions row) it belongs to when there is one.
+ * remember, never past `session.expiresAt`), the sign-in (a user_sessions row) it belongs to and its
+ * generation within that sign-in.
  */
 export async function issueSessionToken(
-  ctx: Pick<AppContext, 'db' | 'tokens'>,
+  ctx: Pick<AppContext, 'db' | 'tokens' | 'now'>,
   user: { id: number; name: string; surname: string; roleId: number; isAdmin: boolean },
   remember: boolean,
-  sessionId?: string,
+  session: { id: string; generation: number; expiresAt: number },
 ): Promise<string> {
   const [permissions, tokenVersion] = await Promise.all([
     currentPermissions(ctx.db, { id: user.roleId, isAdmin: user.isAdmin }),
@@ -31,8 +32,11 @@ export async function issueSessionToken(
       role_id: user.roleId,
       permissions,
       tokenVersion,
-      sessionId,
+      sessionId: session.id,
+      generation: session.generation,
     },
     remember,
+    // Whole seconds up: the milliseconds spent since the end was computed must not cut a second off.
+    Math.ceil((session.expiresAt - ctx.now()) / 1000) * 1000,
   );
 }

@@ -12,6 +12,8 @@ export interface SessionToken extends TokenClaims {
   version: number;
   /** The sign-in this token belongs to (claim `sid`, a user_sessions row); absent in older tokens. */
   sessionId?: string;
+  /** Which refresh of the sign-in issued it (claim `gen`, 0 at sign-in): a refresh retires the one before. */
+  generation: number;
 }
 
 /** Signs and checks the session JWT (HS256). */
@@ -33,16 +35,29 @@ export class TokenService {
       permissions: Permission[];
       tokenVersion?: number;
       sessionId?: string;
+      generation?: number;
     },
     remember: boolean,
+    /**
+     * A shorter lifetime than the settings give (ms): what is left of the sign-in it belongs to. A duration,
+     * not an instant, since `exp` is checked against the wall clock and sign-ins against `ctx.now`.
+     */
+    maxLifetimeMs?: number,
   ): Promise<string> {
     const claims = { name: user.name, role_id: user.role_id, permissions: user.permissions, remember };
-    const sid = user.sessionId === undefined ? {} : { sid: user.sessionId };
+    const sid = user.sessionId === undefined ? {} : { sid: user.sessionId, gen: user.generation ?? 0 };
+    const nowS = Math.floor(Date.now() / 1000);
+    const lifetimeS = remember ? this.lifetimesS().remember : this.lifetimesS().session;
+    const cappedS =
+      maxLifetimeMs === undefined
+        ? lifetimeS
+        : Math.min(lifetimeS, Math.max(0, Math.floor(maxLifetimeMs / 1000)));
+    const expS = nowS + cappedS;
     return new SignJWT({ ...claims, ver: user.tokenVersion ?? 0, ...sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(user.id))
-      .setIssuedAt()
-      .setExpirationTime(`${remember ? this.lifetimesS().remember : this.lifetimesS().session}s`)
+      .setIssuedAt(nowS)
+      .setExpirationTime(expS)
       .sign(this.key);
   }
 
@@ -54,12 +69,15 @@ export class TokenService {
       if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
       const version = payload.ver === undefined ? 0 : payload.ver;
       if (typeof version !== 'number' || !Number.isSafeInteger(version)) return null;
+      const generation = payload.gen === undefined ? 0 : payload.gen;
+      if (typeof generation !== 'number' || !Number.isSafeInteger(generation)) return null;
       return {
         ...claims.data,
         iat: payload.iat,
         exp: payload.exp,
         remember: payload.remember === true,
         version,
+        generation,
         ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}),
       };
     } catch (error) {

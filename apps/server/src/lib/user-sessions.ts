@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database';
 import {
+  advanceSessionGeneration,
   deleteExpiredSessions,
+  deleteUserSession,
+  findUserSession,
   findTokenVersion,
   insertUserSession,
   listActiveSessions,
@@ -29,19 +32,26 @@ export class UserSessions {
       db: Db;
       now(): number;
       sessionEvents: SessionEvents;
+      /** Absolute lifetime of a sign-in and the grace of a replaced token (config.sessions). */
+      lifetimes: { absoluteLifetimeMs: number; refreshGraceMs: number };
       log?: (error: unknown) => void;
     },
   ) {}
 
-  /** Records a new sign-in; answers its id, for the token's `sid` claim. */
+  /**
+   * Records a new sign-in; answers its id, for the token's `sid` claim, and its end. The sign-in ends
+   * `absoluteLifetimeMs` after now at the latest, however often its token is refreshed.
+   */
   async start(
     userId: number,
-    expiresAt: number,
+    lifetimeMs: number,
     client: { ip: string | null; userAgent: string | undefined },
-  ): Promise<string> {
+  ): Promise<{ sessionId: string; expiresAt: number }> {
     const { db } = this.deps;
     const now = this.deps.now();
     const id = randomUUID();
+    const absoluteExpiresAt = now + this.deps.lifetimes.absoluteLifetimeMs;
+    const expiresAt = Math.min(now + lifetimeMs, absoluteExpiresAt);
     // Expired rows are dead for good; a sign-in clears them, so the table holds live sessions only.
     await deleteExpiredSessions(db, now);
     await insertUserSession(db, {
@@ -51,11 +61,12 @@ export class UserSessions {
       created_at: now,
       last_seen_at: now,
       expires_at: expiresAt,
+      absolute_expires_at: absoluteExpiresAt,
       ip: client.ip?.slice(0, 64) ?? null,
       user_agent: client.userAgent?.slice(0, 300) || null,
     });
     this.seenAt.set(id, now);
-    return id;
+    return { sessionId: id, expiresAt };
   }
 
   /** Notes a request of the session; writes only when the last write is a minute old. Never waits. */
@@ -68,11 +79,48 @@ export class UserSessions {
     touchUserSession(this.deps.db, sessionId, now).catch((error: unknown) => this.deps.log?.(error));
   }
 
-  /** A refreshed token of the session lives until `expiresAt`. */
-  async refreshed(sessionId: string, expiresAt: number): Promise<void> {
+  /**
+   * A refresh of the token of generation `presented`: answers the generation and end to sign the new
+   * token with, or undefined when the sign-in is gone. Presenting the current generation retires it (it
+   * stays valid for the grace only) and moves to the next; presenting the one just retired (another tab,
+   * within the grace) gets the current generation without moving it again. The end never passes the
+   * sign-in's absolute end. With `advance` false (a token answered with someone else's record, which the
+   * console does not store) the generation stays: nothing is retired, and the new token dies with it.
+   */
+  async refresh(
+    sessionId: string,
+    presented: number,
+    lifetimeMs: number,
+    advance = true,
+  ): Promise<{ generation: number; expiresAt: number } | undefined> {
+    const { db } = this.deps;
     const now = this.deps.now();
     this.seenAt.set(sessionId, now);
-    await touchUserSession(this.deps.db, sessionId, now, expiresAt);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const session = await findUserSession(db, sessionId);
+      if (!session) return undefined;
+      const expiresAt = Math.min(now + lifetimeMs, session.absoluteExpiresAt);
+      if (!advance || presented !== session.tokenGeneration) {
+        await touchUserSession(db, sessionId, now, expiresAt);
+        return { generation: session.tokenGeneration, expiresAt };
+      }
+      const previousValidUntil = now + this.deps.lifetimes.refreshGraceMs;
+      if (
+        await advanceSessionGeneration(db, sessionId, presented, { at: now, expiresAt, previousValidUntil })
+      ) {
+        return { generation: presented + 1, expiresAt };
+      }
+      // Another tab refreshed the same token in between: take the generation it made.
+    }
+    return undefined;
+  }
+
+  /** Ends one sign-in of the user (sign-out); its live streams end with the user's others, which reconnect. */
+  async end(sessionId: string, userId: number): Promise<boolean> {
+    const ended = await deleteUserSession(this.deps.db, sessionId, userId);
+    this.seenAt.delete(sessionId);
+    this.deps.sessionEvents.emit({ kind: 'user', userId });
+    return ended;
   }
 
   /** The live sessions, most recently used first. */

@@ -4,7 +4,7 @@ import { E, hasPermission, type Method, type Page, type Permission, type UserUni
 import type { Db, Dialect } from '../db/database';
 import type { TokenService } from '../lib/tokens';
 import { sendProblem } from './errors';
-import { findSessionCaller } from './session.repository';
+import { findSessionCaller, type SessionState } from './session.repository';
 
 /**
  * Who may call a route. Every /api route declares one in `config.access`; the server refuses to start
@@ -54,6 +54,8 @@ export interface Caller {
   remember: boolean;
   /** The sign-in the token belongs to (user_sessions), when the token names one. */
   sessionId?: string;
+  /** The token's generation within its sign-in (a refresh retires it). */
+  tokenGeneration: number;
   can(page: Page, method: Method): boolean;
 }
 
@@ -92,6 +94,21 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/**
+ * Does the sign-in still accept a token of `generation` at `now`? Not past its absolute end; the current
+ * generation, or the one just replaced by a refresh while its grace lasts (another tab may still send it).
+ * A missing sign-in (signed out, expired, never recorded) accepts nothing (docs/security.md).
+ */
+export function sessionAccepts(session: SessionState | undefined, generation: number, now: number): boolean {
+  if (!session || now >= session.absoluteExpiresAt) return false;
+  if (generation === session.tokenGeneration) return true;
+  return (
+    generation === session.tokenGeneration - 1 &&
+    session.previousValidUntil !== null &&
+    now < session.previousValidUntil
+  );
+}
+
 /** Routes registered with their access, for the permission test that walks them all. */
 export interface AccessEntry {
   method: string;
@@ -113,13 +130,15 @@ export const authPlugin = fp(
       /** Picks the JSON functions of the one statement that loads the caller (session.repository.ts). */
       dialect: Dialect;
       tokens: TokenService;
+      /** The clock sign-ins' ends are compared with (ctx.now). */
+      now: () => number;
       /** Checks an X-Api-Key ingest key; without it `ingest` routes take user tokens only. */
       verifyIngestKey?: (key: string) => Promise<IngestPrincipal | null>;
       /** Told of each authenticated request's session (the session record throttles its writes). */
       sessionSeen?: (sessionId: string) => void;
     },
   ) => {
-    const { db, dialect, tokens, verifyIngestKey, sessionSeen } = options;
+    const { db, dialect, tokens, now, verifyIngestKey, sessionSeen } = options;
     app.decorateRequest('caller', null);
     app.decorateRequest('ingestKey', null);
     app.decorate('accessTable', [] as AccessEntry[]);
@@ -142,16 +161,19 @@ export const authPlugin = fp(
       const token = bearerToken(request.headers.authorization);
       if (!token) return null;
       const claims = await tokens.verify(token);
-      if (!claims) return null;
+      // Every sign-in since user_sessions records it (migration 0022) names one; a token naming none could be
+      // neither signed out nor retired, so it is refused.
+      if (!claims?.sessionId) return null;
       // One statement, one round trip: the user with its permissions and units (issue 11). No cache, so a
       // password change, deactivation, role, company or unit change or revocation counts on the next request.
-      const user = await findSessionCaller(db, dialect, Number(claims.sub));
+      const user = await findSessionCaller(db, dialect, Number(claims.sub), claims.sessionId);
       // The version ends tokens issued before a password change even within the same second, where the
       // whole-second iat cannot tell them apart (issue 13, hole 1).
       if (!user || !user.isActive || claims.version !== user.tokenVersion) return null;
       if (claims.iat < user.tokensValidAfter) return null;
+      if (!user.companyActive || !sessionAccepts(user.session, claims.generation, now())) return null;
       const { permissions, units } = user;
-      if (claims.sessionId !== undefined) sessionSeen?.(claims.sessionId);
+      sessionSeen?.(claims.sessionId);
       return {
         userId: user.id,
         name: `${user.name} ${user.surname}`,
@@ -162,7 +184,8 @@ export const authPlugin = fp(
         units,
         languageId: user.languageId,
         remember: claims.remember,
-        ...(claims.sessionId === undefined ? {} : { sessionId: claims.sessionId }),
+        sessionId: claims.sessionId,
+        tokenGeneration: claims.generation,
         can: (page, method) => user.isAdmin || hasPermission(permissions, page, method),
       };
     }

@@ -23,7 +23,11 @@ describe(`holes found (${dialectUnderTest})`, { timeout: 120_000 }, () => {
       const token = await t.http.login(DEMO.operator.email, password);
       const id = Number(decodeJwt(token).sub);
       const next = `Changed!${round}pass`;
-      const change = await t.http.post(`/api/users/${id}/password`, { password: next }, { token });
+      const change = await t.http.post(
+        `/api/users/${id}/password`,
+        { password: next, current_password: password },
+        { token },
+      );
       expect(change.statusCode, change.body).toBe(200);
       password = next;
       const after = await t.http.get(`/api/users/${id}`, { token });

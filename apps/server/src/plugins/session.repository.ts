@@ -56,10 +56,21 @@ export async function findSessionUser(db: Db, userId: number): Promise<SessionRo
   return row && toSessionRow(row);
 }
 
+/** The sign-in a token names, as far as a request's check needs it (user_sessions). */
+export interface SessionState {
+  tokenGeneration: number;
+  previousValidUntil: number | null;
+  absoluteExpiresAt: number;
+}
+
 /** The session user with what a request's checks need: its role's permissions and its units. */
 export interface SessionCallerRow extends SessionRow {
   permissions: Permission[];
   units: UserUnit[];
+  /** False when the user's company is deactivated (its users are locked out); true without a company. */
+  companyActive: boolean;
+  /** The sign-in `sessionId` names, when it exists and belongs to the user. */
+  session: SessionState | undefined;
 }
 
 /**
@@ -73,6 +84,7 @@ export async function findSessionCaller(
   db: Db,
   dialect: Dialect,
   userId: number,
+  sessionId = '',
 ): Promise<SessionCallerRow | undefined> {
   // Permissions in (page, method) order under the database's collation, as findRolePermissions returns them.
   const permissions =
@@ -87,13 +99,35 @@ export async function findSessionCaller(
           from user_units uu where uu.user_id = users.id)`
       : sql<unknown>`(select json_group_array(json_array(uu.unit_type, uu.unit_id))
           from user_units uu where uu.user_id = users.id)`;
+  // The sign-in and the company come in the same statement: still one round trip per request.
   const row = await sessionUserSelect(db)
-    .select([permissions.as('permissions'), units.as('units')])
+    .leftJoin('user_sessions', (join) =>
+      join.onRef('user_sessions.user_id', '=', 'users.id').on('user_sessions.id', '=', sessionId),
+    )
+    .leftJoin('companies', 'companies.id', 'users.company_id')
+    .select([
+      permissions.as('permissions'),
+      units.as('units'),
+      'user_sessions.id as session_id',
+      'user_sessions.token_generation',
+      'user_sessions.previous_valid_until',
+      'user_sessions.absolute_expires_at',
+      'companies.is_active as company_is_active',
+    ])
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
     ...toSessionRow(row),
+    companyActive: row.company_is_active === null || row.company_is_active === 1,
+    session:
+      row.session_id === null
+        ? undefined
+        : {
+            tokenGeneration: Number(row.token_generation),
+            previousValidUntil: row.previous_valid_until === null ? null : Number(row.previous_valid_until),
+            absoluteExpiresAt: Number(row.absolute_expires_at),
+          },
     permissions: jsonPairs(row.permissions).map(([page, method]) => ({
       page: page as Page,
       method: method as Method,
@@ -162,8 +196,74 @@ export interface NewUserSession {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+  absolute_expires_at: number;
   ip: string | null;
   user_agent: string | null;
+}
+
+/**
+ * Moves the sign-in to the next token generation, if `fromGeneration` is still its current one: the
+ * replaced token stays valid until `previousValidUntil`, the session until `expiresAt` (the caller caps it
+ * at the absolute end). Answers false when another refresh moved it first.
+ */
+export async function advanceSessionGeneration(
+  db: Db,
+  id: string,
+  fromGeneration: number,
+  values: { at: number; expiresAt: number; previousValidUntil: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('user_sessions')
+    .set({
+      token_generation: fromGeneration + 1,
+      previous_valid_until: values.previousValidUntil,
+      last_seen_at: values.at,
+      expires_at: values.expiresAt,
+    })
+    .where('id', '=', id)
+    .where('token_generation', '=', fromGeneration)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The sign-in's current generation and ends, for a refresh to sign against. */
+export async function findUserSession(
+  db: Db,
+  id: string,
+): Promise<{ tokenGeneration: number; expiresAt: number; absoluteExpiresAt: number } | undefined> {
+  const row = await db
+    .selectFrom('user_sessions')
+    .select(['token_generation', 'expires_at', 'absolute_expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      tokenGeneration: Number(row.token_generation),
+      expiresAt: Number(row.expires_at),
+      absoluteExpiresAt: Number(row.absolute_expires_at),
+    }
+  );
+}
+
+/** Ends one sign-in (sign-out): its tokens name a row that no longer exists and are refused. */
+export async function deleteUserSession(db: Db, id: string, userId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('user_sessions')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Raises the token version of every user of a company (its deactivation ends all their sessions). */
+export async function raiseCompanyTokenVersions(db: Db, companyId: number): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('company_id', '=', companyId).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('company_id', '=', companyId)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function insertUserSession(db: Db, row: NewUserSession): Promise<void> {

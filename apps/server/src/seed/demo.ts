@@ -83,7 +83,15 @@ export async function seedAccounts(
     const now = ctx.now();
     const adminRoleId = await roleId(trx, ADMIN_ROLE_NAME, 'Tüm yetkiler', true, now);
     const operatorRoleId = await roleId(trx, OPERATOR_ROLE_NAME, 'İzleme sayfalarını görüntüler', false, now);
-    const common = { language_id: 1, is_active: 1, tokens_valid_after: 0, created_at: now, updated_at: now };
+    // The demo's addresses count as confirmed, as existing accounts do after migration 0025.
+    const common = {
+      language_id: 1,
+      is_active: 1,
+      tokens_valid_after: 0,
+      email_confirmed_at: now,
+      created_at: now,
+      updated_at: now,
+    };
     const admin = await trx
       .insertInto('users')
       .values({
@@ -206,6 +214,7 @@ export async function seedTechnicians(ctx: Pick<AppContext, 'db' | 'config' | 'n
           language_id: languageIdOf(locale),
           is_active: 1,
           tokens_valid_after: 0,
+          email_confirmed_at: now,
           created_at: now,
           updated_at: now,
         })),

@@ -68,6 +68,7 @@ export async function makeUser(t: TestApp, spec: UserSpec = {}): Promise<TestUse
       role_id: role.id,
       company_id: spec.companyId ?? null,
       tokens_valid_after: 0,
+      email_confirmed_at: now,
       created_at: now,
       updated_at: now,
     })
@@ -79,9 +80,19 @@ export async function makeUser(t: TestApp, spec: UserSpec = {}): Promise<TestUse
       .values(spec.units.map((u) => ({ user_id: user.id, unit_type: u.unit_type, unit_id: u.unit_id })))
       .execute();
   }
+  // A sign-in of its own, as a login records it: tokens naming none are refused (docs/security.md).
+  const session = await t.ctx.sessions.start(user.id, 8 * 3600_000, { ip: null, userAgent: undefined });
   const token = await t.ctx.tokens.sign(
-    { id: user.id, name: `Test ${tag}`, role_id: role.id, permissions: [...permissions] },
+    {
+      id: user.id,
+      name: `Test ${tag}`,
+      role_id: role.id,
+      permissions: [...permissions],
+      sessionId: session.sessionId,
+      generation: 0,
+    },
     false,
+    session.expiresAt - t.ctx.now(),
   );
   return { id: user.id, token };
 }

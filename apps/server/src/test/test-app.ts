@@ -168,6 +168,10 @@ export async function createTestApp(
       // The test devices and cameras listen on loopback, which production refuses (docs/security.md,
       // "Device networks"); a test of the default overrides `deviceNetworks`.
       DEVICE_NETWORKS_ALLOW: '127.0.0.0/8,::1/128',
+      // Suites read their own user (a refresh) and go on with the token they had, for longer than the 30 s
+      // a replaced token lives in production on a loaded machine. session-lifetime.test.ts moves the clock
+      // past this grace, whatever it is, to prove the retirement.
+      SESSION_REFRESH_GRACE_SECONDS: '3600',
       ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     },
     overrides,

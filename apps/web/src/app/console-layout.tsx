@@ -30,6 +30,7 @@ import { usePreferences } from '../lib/preferences-store';
 import { queryClient } from '../lib/query-client';
 import { knownKey } from '../lib/i18n-keys';
 import { menuRoutes, menuTestId } from '../lib/routes';
+import { endSession } from '../lib/session';
 import { useSession } from '../lib/session-store';
 import { menuIcon } from './menu-icons';
 import type { RouteHandle } from './route-handle';
@@ -54,7 +55,6 @@ export default function ConsoleLayout() {
   const location = useLocation();
   const matches = useMatches();
   const user = useSession((s) => s.user);
-  const logout = useSession((s) => s.logout);
   // Null until the user toggles: the side menu then follows the width (collapsed on a portrait tablet).
   const [collapsedChoice, setCollapsedChoice] = useState<boolean | null>(null);
   const phone = useMediaQuery(PHONE_QUERY);
@@ -102,9 +102,10 @@ export default function ConsoleLayout() {
   );
 
   const onLogout = () => {
-    logout();
-    queryClient.clear();
-    void navigate('/login', { replace: true });
+    void endSession().finally(() => {
+      queryClient.clear();
+      void navigate('/login', { replace: true });
+    });
   };
 
   return (

@@ -32,5 +32,6 @@ export const CONSOLE_PAGES: Record<string, LazyPage> = {
 export const LoginPage = lazy(() => import('../features/auth/login-page'));
 export const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 export const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+export const ConfirmEmailPage = lazy(() => import('../features/auth/confirm-email-page'));
 export const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 export const ConsoleLayout = lazy(() => import('./console-layout'));

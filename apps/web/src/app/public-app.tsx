@@ -6,10 +6,11 @@ import { PageNavContext, type PageNav } from '../lib/page-nav';
 import LoginPage from '../features/auth/login-page';
 import { Providers } from './providers';
 
-// The login page is part of this entry (no second round trip before the form shows); the other two load
+// The login page is part of this entry (no second round trip before the form shows); the others load
 // on demand.
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const ConfirmEmailPage = lazy(() => import('../features/auth/confirm-email-page'));
 
 interface PublicMatch {
   Page: ComponentType;
@@ -31,6 +32,8 @@ export function matchPublicPath(pathname: string): PublicMatch | null {
   if (/^\/forgot-password\/?$/.test(pathname)) return { Page: ForgotPasswordPage, params: {} };
   const reset = /^\/reset-password\/([^/]+)\/?$/.exec(pathname);
   if (reset) return { Page: ResetPasswordPage, params: { guid: safeDecode(reset[1]!) } };
+  const confirm = /^\/confirm-email\/([^/]+)\/?$/.exec(pathname);
+  if (confirm) return { Page: ConfirmEmailPage, params: { token: safeDecode(confirm[1]!) } };
   return null;
 }
 
@@ -45,7 +48,7 @@ const currentEntry = (): Partial<HistoryEntry> => (window.history.state ?? {}) a
 const readLocation = () => ({ pathname: window.location.pathname, state: currentEntry().usr ?? null });
 
 /**
- * The logged-out entry: /login, /forgot-password and /reset-password/:guid with the shared providers and
+ * The logged-out entry: /login, /forgot-password, /reset-password/:guid and /confirm-email/:token with the shared providers and
  * a history-based router of three paths, without react-router, TanStack Query or the console's route
  * tree (they load with the session). A navigation anywhere else hands over to the console (`onLeave`).
  */

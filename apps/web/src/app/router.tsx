@@ -12,6 +12,7 @@ import {
 } from './guards';
 import {
   CONSOLE_PAGES,
+  ConfirmEmailPage,
   ForgotPasswordPage,
   LoginPage,
   ProfilePage,
@@ -61,6 +62,14 @@ export const routes: RouteObject[] = [
         element: (
           <Public>
             <ResetPasswordPage />
+          </Public>
+        ),
+      },
+      {
+        path: '/confirm-email/:token',
+        element: (
+          <Public>
+            <ConfirmEmailPage />
           </Public>
         ),
       },

@@ -5,7 +5,7 @@ import { navigateTo } from './navigation';
 import { notify } from './notify';
 import { ApiError, toProblem } from './problem';
 import { getToken, useSession } from './session-store';
-import { isLoginCall, showsGenericToast } from './toast-policy';
+import { isLoginCall, isLogoutCall, showsGenericToast } from './toast-policy';
 
 /** Base path of every call (spec §7). */
 export const API_BASE = '/api';
@@ -83,7 +83,7 @@ export async function apiRequest<T>(
   const body = await readBody(response);
   if (!response.ok) {
     const error = new ApiError(toProblem(response.status, body));
-    if (response.status === 401 && !isLoginCall(path)) sessionExpired();
+    if (response.status === 401 && !isLoginCall(path) && !isLogoutCall(path)) sessionExpired();
     else if (toast) notify.error(translate('common.failure'));
     throw error;
   }

@@ -11,7 +11,7 @@ import { decodeJwtPayload } from './jwt';
 import { nextBackgroundIndex, nextSlide } from './login-background';
 import { fieldErrorsOf, messageKeyOf, toNamePath, toProblem } from './problem';
 import { firstPermittedPath, menuRoutes, menuTestId } from './routes';
-import { isLoginCall, normalizeApiPath, showsGenericToast } from './toast-policy';
+import { isLoginCall, isLogoutCall, normalizeApiPath, showsGenericToast } from './toast-policy';
 import { sameAsRule, zodRule } from './form-rules';
 import { createQueryClient } from './query-client';
 
@@ -49,12 +49,17 @@ describe('toast policy (spec §7-§8)', () => {
     expect(showsGenericToast('POST', 'Users/resetpasswordrequest')).toBe(false);
     expect(showsGenericToast('POST', 'Users/checkresetpasswordrequest')).toBe(false);
     expect(showsGenericToast('POST', 'Users/ResetPassword')).toBe(false);
+    // Sign-out and the email confirmation say what happened on their own screens.
+    expect(showsGenericToast('POST', 'users/logout')).toBe(false);
+    expect(showsGenericToast('POST', 'users/confirm-email')).toBe(false);
     expect(showsGenericToast('GET', 'users/3')).toBe(false);
     expect(showsGenericToast('DELETE', 'alarms/custom/3')).toBe(false);
   });
   it('recognises the login call only', () => {
     expect(isLoginCall('/api/Users/Login')).toBe(true);
     expect(isLoginCall('users/3')).toBe(false);
+    expect(isLogoutCall('/api/Users/Logout')).toBe(true);
+    expect(isLogoutCall('users/login')).toBe(false);
     expect(normalizeApiPath('/api/Users/1?x=2')).toBe('users/1');
   });
 });

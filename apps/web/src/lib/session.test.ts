@@ -139,3 +139,61 @@ describe('restoreSession', () => {
     expect(navigate).toHaveBeenCalledExactlyOnceWith('/login');
   });
 });
+
+describe('endSession', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  /** Signs out with `token` saved, the server answering `answer` to the logout call. */
+  async function endWith(token: string, answer: () => Promise<Response>) {
+    const store = new Map([['token', token]]);
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    });
+    const fetch = vi.fn(answer);
+    vi.stubGlobal('fetch', fetch);
+    const { setNavigator } = await import('./navigation');
+    const { registerNotifier } = await import('./notify');
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    const toasts = { success: vi.fn(), error: vi.fn(), info: vi.fn() };
+    registerNotifier(toasts);
+    const { useSession } = await import('./session-store');
+    const { endSession } = await import('./session');
+    await endSession();
+    return { store, fetch, navigate, toasts, session: useSession.getState() };
+  }
+
+  it('ends the sign-in on the server with the token, then clears it, without a toast', async () => {
+    const { store, fetch, toasts, session } = await endWith(jwt(CLAIMS), () =>
+      Promise.resolve(new Response('{"ok":true}', { status: 200 })),
+    );
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(fetch.mock.calls[0]).toMatchObject([
+      '/api/users/logout',
+      { method: 'POST', headers: { Authorization: `Bearer ${jwt(CLAIMS)}` } },
+    ]);
+    expect(store.has('token')).toBe(false);
+    expect(session.status).toBe('anonymous');
+    expect(toasts.success).not.toHaveBeenCalled();
+    expect(toasts.error).not.toHaveBeenCalled();
+  });
+
+  it('a token the server already ended (401) or no server still signs out locally, silently', async () => {
+    for (const answer of [
+      () => Promise.resolve(new Response('{}', { status: 401 })),
+      () => Promise.reject(new TypeError('Failed to fetch')),
+    ]) {
+      const { store, navigate, toasts, session } = await endWith(jwt(CLAIMS), answer);
+      expect(store.has('token')).toBe(false);
+      expect(session.status).toBe('anonymous');
+      expect(toasts.error).not.toHaveBeenCalled();
+      expect(navigate).not.toHaveBeenCalled();
+      vi.resetModules();
+    }
+  });
+});

@@ -77,3 +77,19 @@ export async function refreshSession(): Promise<void> {
   const user = useSession.getState().user;
   if (user) await loadUser(user.id);
 }
+
+/**
+ * Signs out: ends the sign-in on the server first, so that the token stops working everywhere (a copy in
+ * another tab or in a thief's hands), then clears the local session. Offline, the local session is cleared
+ * anyway; the token then ends at its expiry.
+ */
+export async function endSession(): Promise<void> {
+  const token = getToken();
+  try {
+    if (token) await api.post<unknown>('users/logout', {}, { token });
+  } catch {
+    // Already ended (401) or unreachable: nothing more the console can do about the server side.
+  } finally {
+    useSession.getState().logout();
+  }
+}

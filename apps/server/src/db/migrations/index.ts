@@ -17,6 +17,7 @@ import { systemSettings } from './2026-11-25-0020-system-settings';
 import { clusterLeases } from './2026-11-25-0021-cluster-leases';
 import { userSessions } from './2026-11-25-0022-user-sessions';
 import { siteLogoCo2Factors } from './2026-11-25-0024-site-logo-co2-factors';
+import { sessionLifetimeEmailConfirmation } from './2026-11-28-0025-session-lifetime-email-confirmation';
 import { mailLimits } from './2026-11-28-0026-mail-limits';
 import type { DialectMigration } from './helpers';
 
@@ -41,5 +42,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-25-0021-cluster-leases': clusterLeases,
   '2026-11-25-0022-user-sessions': userSessions,
   '2026-11-25-0024-site-logo-co2-factors': siteLogoCo2Factors,
+  '2026-11-28-0025-session-lifetime-email-confirmation': sessionLifetimeEmailConfirmation,
   '2026-11-28-0026-mail-limits': mailLimits,
 };

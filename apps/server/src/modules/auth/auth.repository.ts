@@ -10,6 +10,8 @@ export interface LoginUser {
   roleId: number;
   isAdmin: boolean;
   languageId: number;
+  /** False when the user's company is deactivated; true for users without a company (the admin). */
+  companyActive: boolean;
 }
 
 /** The account signing in, found by email without regard to case. */
@@ -17,7 +19,9 @@ export async function findUserByEmail(db: Db, email: string): Promise<LoginUser 
   const row = await db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.role_id')
+    .leftJoin('companies', 'companies.id', 'users.company_id')
     .select([
+      'companies.is_active as company_is_active',
       'users.id',
       'users.name',
       'users.surname',
@@ -41,6 +45,7 @@ export async function findUserByEmail(db: Db, email: string): Promise<LoginUser 
       roleId: row.role_id,
       isAdmin: row.is_admin === 1,
       languageId: row.language_id,
+      companyActive: row.company_is_active === null || row.company_is_active === 1,
     }
   );
 }
@@ -68,6 +73,16 @@ export async function setPassword(
       updated_at: now,
     }))
     .where('id', '=', userId)
+    .execute();
+}
+
+/** Marks the user's email confirmed, unless it already is. */
+export async function confirmEmail(db: Db, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_confirmed_at: now })
+    .where('id', '=', userId)
+    .where('email_confirmed_at', 'is', null)
     .execute();
 }
 

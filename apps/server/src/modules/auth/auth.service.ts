@@ -76,9 +76,11 @@ export class AuthService {
     if (over.length) throw tooManyRequests(Math.max(...over.map((c) => c.retryAfterS)));
 
     const valid = await verifyPassword(body.password, user?.passwordHash ?? (await this.dummy()));
-    if (!user || !valid || !user.isActive) {
+    // A deactivated company locks its users out like a deactivated account (same answer, no hint).
+    if (!user || !valid || !user.isActive || !user.companyActive) {
       // Exactly one attempt sees the count reach the limit: the owner is told once per window.
-      if (user?.isActive && !device && counts[1]!.count === limiter.max) this.mailLockout(user);
+      if (user?.isActive && user.companyActive && !device && counts[1]!.count === limiter.max)
+        this.mailLockout(user);
       throw unauthorized(E.invalidCredentials);
     }
     // A right password is no failure: it gives its slot back and clears the account's counter.
@@ -97,10 +99,14 @@ export class AuthService {
     });
     const remember = body.remember === true;
     const lifetimes = this.ctx.settings.tokenLifetimesS();
-    const expiresAt = this.ctx.now() + (remember ? lifetimes.remember : lifetimes.session) * 1000;
-    const sessionId = await this.ctx.sessions.start(user.id, expiresAt, { ip, userAgent });
+    const lifetimeMs = (remember ? lifetimes.remember : lifetimes.session) * 1000;
+    const session = await this.ctx.sessions.start(user.id, lifetimeMs, { ip, userAgent });
     return {
-      token: await issueSessionToken(this.ctx, user, remember, sessionId),
+      token: await issueSessionToken(this.ctx, user, remember, {
+        id: session.sessionId,
+        generation: 0,
+        expiresAt: session.expiresAt,
+      }),
       deviceCookie: { name: deviceCookieName(user.id), value: this.devices.issue(user.id) },
     };
   }
@@ -135,18 +141,32 @@ export class AuthService {
   }
 
   /**
-   * POST Users/resetpasswordrequest: always `{ ok: true }`. For an active account, stores the SHA-256 of a
-   * fresh 256-bit guid and mails the link in the user's language. The mail is sent after the answer so the
-   * answer time does not depend on whether the email exists.
+   * POST Users/resetpasswordrequest: always `{ ok: true }`. Only the rate limit (the same two counters for
+   * every email) runs before the answer; the look-up, the stored link and the mail run after it, so the
+   * answer takes as long for an unknown email as for a registered one (docs/security.md).
    */
   async requestReset(email: string, ip: string): Promise<{ ok: true }> {
-    const { resetLimiter: limiter, db, config } = this.ctx;
+    const { resetLimiter: limiter } = this.ctx;
     const counts = await Promise.all([ipKey(ip), emailKey(email)].map((key) => limiter.hit(key)));
     const over = counts.filter((c) => c.count > limiter.max);
     if (over.length) throw tooManyRequests(Math.max(...over.map((c) => c.retryAfterS)));
+    // setImmediate: after the answer has been written, not merely after this function returned.
+    setImmediate(() => {
+      this.mailResetLink(email).catch((error: unknown) =>
+        this.log.error({ err: error }, 'password reset request failed'),
+      );
+    });
+    return { ok: true };
+  }
 
+  /**
+   * For an active account of an active company, stores the SHA-256 of a fresh 256-bit guid and mails the
+   * link in the user's language; for anything else does nothing.
+   */
+  private async mailResetLink(email: string): Promise<void> {
+    const { db, config } = this.ctx;
     const user = await repo.findUserByEmail(db, email);
-    if (!user?.isActive) return { ok: true };
+    if (!user?.isActive || !user.companyActive) return;
 
     const guid = randomBytes(32).toString('base64url');
     const now = this.ctx.now();
@@ -160,8 +180,8 @@ export class AuthService {
     const locale = localeOfLanguageId(user.languageId);
     const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
     const greeting = t('resetGreeting', { name: mailSafeText(user.name) });
-    this.ctx.mailer
-      .send({
+    try {
+      await this.ctx.mailer.send({
         to: user.email,
         budget: 'security',
         subject: t('resetSubject'),
@@ -172,13 +192,11 @@ export class AuthService {
           `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
           `<p>${escapeHtml(t('resetIgnore'))}</p>`,
         ].join('\n'),
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof MailHeldBack)) {
-          this.log.error({ err: error, userId: user.id }, 'password reset mail failed');
-        }
       });
-    return { ok: true };
+    } catch (error) {
+      // Held back by the address's daily security budget: the mailer has logged and counted it.
+      if (!(error instanceof MailHeldBack)) throw error;
+    }
   }
 
   /** POST Users/checkresetpasswordrequest: `{ valid: true }`, or 400 errors.resetLinkInvalid. */
@@ -202,6 +220,8 @@ export class AuthService {
       const reset = await repo.findOpenReset(trx, tokenHash, now);
       if (!reset || !(await repo.claimReset(trx, reset.id, now))) throw linkInvalid();
       await repo.setPassword(trx, reset.userId, hash, Math.floor(now / 1000), now);
+      // Opening the mailed link proves the address reaches the user: it counts as confirmed from now on.
+      await repo.confirmEmail(trx, reset.userId, now);
       await repo.closeOpenResets(trx, reset.userId, now);
       await recordAudit(trx, {
         userId: reset.userId,

@@ -272,7 +272,7 @@ describe(`auth (${dialectUnderTest})`, () => {
       await nextSecond();
       const res = await t.http.post(
         `/api/users/${operatorId}/password`,
-        { password: 'Yeni!Parola2' },
+        { password: 'Yeni!Parola2', current_password: DEMO.operator.password },
         { token },
       );
       expect(res.json()).toEqual({ ok: true });
@@ -281,7 +281,7 @@ describe(`auth (${dialectUnderTest})`, () => {
       expect((await me(fresh, operatorId)).statusCode).toBe(200);
       await t.http.post(
         `/api/users/${operatorId}/password`,
-        { password: DEMO.operator.password },
+        { password: DEMO.operator.password, current_password: 'Yeni!Parola2' },
         { token: fresh },
       );
     });

@@ -5,6 +5,7 @@ import { auditedRemove, auditedSave } from '../../lib/audited-write';
 import { conflict, forbidden } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { found, hasChildren, type Actor } from '../../lib/actor';
+import { raiseCompanyTokenVersions } from '../../plugins/session.repository';
 import * as repo from './companies.repository';
 
 type Body = z.output<typeof companyBody>;
@@ -21,7 +22,7 @@ const valuesOf = (body: Body): repo.CompanyValues => ({
 
 /** Companies (tenants): everyone reads the companies in their scope; only the admin changes them. */
 export class CompaniesService {
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'sessionEvents'>) {}
 
   list(actor: Actor, filter: repo.CompanyListFilter): Promise<CompanyList> {
     return repo.listCompanies(this.ctx.db, scopeOf(actor), filter);
@@ -31,16 +32,27 @@ export class CompaniesService {
     return found(await repo.findCompany(this.ctx.db, scopeOf(actor), id));
   }
 
-  /** id 0 creates. Admin only (403 for anyone else, whatever their permissions). */
+  /**
+   * id 0 creates. Admin only (403 for anyone else, whatever their permissions). Deactivating a company
+   * ends every session of its users at once (their token versions rise with the change); sign-ins of its
+   * users are refused while it stays inactive (docs/security.md, "Accounts and sessions").
+   */
   async save(actor: Actor, id: number, body: Body): Promise<Company> {
     if (!actor.isAdmin) throw forbidden();
     const scope = scopeOf(actor);
-    return auditedSave(this.ctx, actor, id, {
+    let lockedOut: number[] = [];
+    const saved = await auditedSave(this.ctx, actor, id, {
       entity: 'company',
       find: (trx, companyId) => repo.findCompany(trx, scope, companyId),
       insert: (trx, now) => repo.insertCompany(trx, valuesOf(body), now),
-      update: (trx, companyId, _before, now) => repo.updateCompany(trx, companyId, valuesOf(body), now),
+      update: async (trx, companyId, before, now) => {
+        await repo.updateCompany(trx, companyId, valuesOf(body), now);
+        if (before.is_active && !body.is_active) lockedOut = await raiseCompanyTokenVersions(trx, companyId);
+      },
     });
+    // After the commit: their open streams end now, not at the next heartbeat.
+    for (const userId of lockedOut) this.ctx.sessionEvents.emit({ kind: 'user', userId });
+    return saved;
   }
 
   /** Refused with 409 while fields or users still belong to the company (no cascade, no deactivation). */

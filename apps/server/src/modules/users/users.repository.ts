@@ -18,6 +18,8 @@ export interface UserValues {
   is_active: number;
   role_id: number;
   company_id: number | null;
+  /** Set to null when someone else changes the address: it is unconfirmed until proven again. */
+  email_confirmed_at?: number | null;
 }
 
 export type ProfileValues = Pick<UserValues, 'name' | 'surname' | 'username' | 'telephone' | 'email'>;
@@ -40,6 +42,7 @@ function selectUsers(db: Db, visibility: UserVisibility) {
       'users.is_active',
       'users.role_id',
       'users.company_id',
+      'users.email_confirmed_at',
       'roles.name as role_name',
       'roles.is_admin',
     ]);
@@ -60,7 +63,7 @@ async function toUsers(db: Db, rows: Row[]): Promise<User[]> {
   if (!rows.length) return [];
   const userIds = rows.map((r) => r.id);
   const roleIds = [...new Set(rows.filter((r) => r.is_admin !== 1).map((r) => r.role_id))];
-  const [units, pairs] = await Promise.all([
+  const [units, pairs, pending] = await Promise.all([
     db
       .selectFrom('user_units')
       .select(['user_id', 'unit_type', 'unit_id'])
@@ -77,7 +80,15 @@ async function toUsers(db: Db, rows: Row[]): Promise<User[]> {
           .orderBy('method')
           .execute()
       : Promise.resolve([]),
+    db
+      .selectFrom('email_changes')
+      .select(['user_id', 'new_email'])
+      .where('user_id', 'in', userIds)
+      .where('used_at', 'is', null)
+      .orderBy('id')
+      .execute(),
   ]);
+  const pendingOf = new Map(pending.map((p) => [p.user_id, p.new_email]));
   const unitsOf = new Map<number, UserUnit[]>();
   for (const u of units) {
     const list = unitsOf.get(u.user_id) ?? [];
@@ -104,6 +115,8 @@ async function toUsers(db: Db, rows: Row[]): Promise<User[]> {
     company_id: r.company_id,
     user_units: unitsOf.get(r.id) ?? [],
     permissions: r.is_admin === 1 ? [...ALL_PERMISSIONS] : (permissionsOf.get(r.role_id) ?? []),
+    email_confirmed: r.email_confirmed_at !== null,
+    pending_email: pendingOf.get(r.id) ?? null,
   }));
 }
 
@@ -190,6 +203,17 @@ export async function taken(
   };
 }
 
+/** Whether another user (not `exceptId`) has this email, compared without case. */
+export async function emailTaken(db: Db, email: string, exceptId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '<>', exceptId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertUser(
   db: Db,
   values: UserValues & { password_hash: string },
@@ -246,6 +270,79 @@ export async function setPassword(db: Db, id: number, hash: string, validAfterS:
     .set({ used_at: now })
     .where('user_id', '=', id)
     .where('used_at', 'is', null)
+    .execute();
+}
+
+/** The stored password hash, to check the own current password against. */
+export async function passwordHashOf(db: Db, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
+  return row?.password_hash;
+}
+
+/** Stores a pending new email of the user, replacing any earlier pending one (only the last link works). */
+export async function insertEmailChange(
+  db: Db,
+  values: { userId: number; newEmail: string; tokenHash: string; createdAt: number; expiresAt: number },
+): Promise<void> {
+  await closeEmailChanges(db, values.userId, values.createdAt);
+  await db
+    .insertInto('email_changes')
+    .values({
+      user_id: values.userId,
+      new_email: values.newEmail,
+      token_hash: values.tokenHash,
+      created_at: values.createdAt,
+      expires_at: values.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+/** An unused, unexpired email change of an active user, by the hash of its link's token. */
+export async function findOpenEmailChange(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<{ id: number; userId: number; newEmail: string } | undefined> {
+  const row = await db
+    .selectFrom('email_changes')
+    .innerJoin('users', 'users.id', 'email_changes.user_id')
+    .select(['email_changes.id', 'email_changes.user_id', 'email_changes.new_email'])
+    .where('email_changes.token_hash', '=', tokenHash)
+    .where('email_changes.used_at', 'is', null)
+    .where('email_changes.expires_at', '>', now)
+    .where('users.is_active', '=', 1)
+    .executeTakeFirst();
+  return row && { id: row.id, userId: row.user_id, newEmail: row.new_email };
+}
+
+/** Marks one email change used; false when a concurrent use claimed it first. */
+export async function claimEmailChange(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('email_changes')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Closes every open email change of the user (a newer request, or someone else set the address). */
+export async function closeEmailChanges(db: Db, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('email_changes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Sets a confirmed email: the user opened the link mailed to it. */
+export async function setConfirmedEmail(db: Db, id: number, email: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email, email_confirmed_at: now, updated_at: now })
+    .where('id', '=', id)
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
+  confirmEmailBody,
   dashboardLayoutAnswer,
   dashboardLayoutBody,
   idParam,
@@ -25,13 +26,14 @@ function userActorOf(request: FastifyRequest): UserActor {
     permissions: caller.permissions,
     remember: caller.remember,
     ...(caller.sessionId === undefined ? {} : { sessionId: caller.sessionId }),
+    tokenGeneration: caller.tokenGeneration,
     can: (page, method) => caller.can(page, method),
   };
 }
 
 /** The users calls of spec §7 (sign-in and reset live in modules/auth). */
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
-  const service = new UsersService(ctx);
+  const service = new UsersService(ctx, app.log);
   const tags = ['users'];
 
   app.get(
@@ -139,7 +141,42 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
         response: { 200: okAnswer },
       },
     },
-    (request) => service.changePassword(userActorOf(request), request.params.id, request.body.password),
+    (request) =>
+      service.changePassword(
+        userActorOf(request),
+        request.params.id,
+        request.body.password,
+        request.body.current_password,
+      ),
+  );
+
+  app.post(
+    '/users/logout',
+    {
+      config: { access: access.authenticated() },
+      schema: {
+        summary: 'Sign out: end the sign-in of the token, which is refused from then on',
+        operationId: 'logout',
+        tags,
+        response: { 200: okAnswer },
+      },
+    },
+    (request) => service.logout(userActorOf(request)),
+  );
+
+  app.post(
+    '/users/confirm-email',
+    {
+      config: { access: access.public() },
+      schema: {
+        summary: 'Confirm a new email address with the link mailed to it',
+        operationId: 'confirmEmail',
+        tags,
+        body: confirmEmailBody,
+        response: { 200: okAnswer, ...problems(409) },
+      },
+    },
+    (request) => service.confirmEmail(request.body.token, request.ip),
   );
   return Promise.resolve();
 };

@@ -14,16 +14,21 @@ import SaveOutlined from '@ant-design/icons/SaveOutlined';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { profileBody, type ProfileBody, type User } from '@solar/shared';
+import { V, profileBody, type ProfileBody, type User } from '@solar/shared';
 import { applyProblemToForm, zodRule } from '../../lib/form-rules';
+import { notify } from '../../lib/notify';
 import { refreshSession } from '../../lib/session';
 import { useSession } from '../../lib/session-store';
 import { fetchUser, updateProfile } from './api/profile-api';
 import { userKeys } from '../users';
 
 const FIELDS = ['name', 'surname', 'username', 'email', 'telephone'] as const;
-/** Spec §2: username and email cannot be edited here. */
-const DISABLED = new Set<string>(['username', 'email']);
+/**
+ * Spec §2: username and email cannot be edited here. The own email can, since a change needs the current
+ * password and takes effect only once confirmed by mail (docs/security.md, "Accounts and sessions").
+ */
+const disabledFields = (isSelf: boolean) => new Set<string>(isSelf ? ['username'] : ['username', 'email']);
+const sameEmail = (a: string | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.toLowerCase();
 
 /** The profile card and edit form of one user. */
 function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
@@ -31,17 +36,32 @@ function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const [form] = Form.useForm<ProfileBody>();
+  const disabled = disabledFields(isSelf);
+  const emailValue = Form.useWatch('email', form);
+  const emailChanged = isSelf && emailValue !== undefined && !sameEmail(emailValue, user.email);
   const mutation = useMutation({
     mutationFn: async (body: ProfileBody) => {
-      await updateProfile(user.id, body);
+      const saved = await updateProfile(user.id, body);
       // Spec §2: refresh the user data (and the token it brings) after saving.
       if (isSelf) await refreshSession();
+      return saved;
     },
   });
 
   const onFinish = (values: ProfileBody) => {
-    mutation.mutate(profileBody.parse({ ...values, username: user.username, email: user.email }), {
-      onSuccess: () => void navigate('/'),
+    const email = isSelf ? values.email : user.email;
+    const body = profileBody.parse({
+      ...values,
+      username: user.username,
+      email,
+      // Sent only with a new own email: nothing else needs it.
+      current_password: isSelf && !sameEmail(email, user.email) ? values.current_password : undefined,
+    });
+    mutation.mutate(body, {
+      onSuccess: (saved) => {
+        if (saved.pending_email) notify.info(t('profile.emailPending', { email: saved.pending_email }));
+        void navigate('/');
+      },
       onError: (error) => applyProblemToForm(form, error, t),
     });
   };
@@ -94,10 +114,10 @@ function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
                   <Form.Item
                     name={field}
                     label={t(`profile.${field}`)}
-                    rules={DISABLED.has(field) ? [] : [zodRule(profileBody.shape[field], t)]}
+                    rules={disabled.has(field) ? [] : [zodRule(profileBody.shape[field], t)]}
                   >
                     <Input
-                      disabled={DISABLED.has(field)}
+                      disabled={disabled.has(field)}
                       type={field === 'email' ? 'email' : field === 'telephone' ? 'tel' : 'text'}
                       autoComplete={field === 'telephone' ? 'tel' : 'off'}
                       data-testid={`profile-${field}`}
@@ -105,6 +125,18 @@ function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
                   </Form.Item>
                 </Col>
               ))}
+              {isSelf && (
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    name="current_password"
+                    label={t('profile.currentPassword')}
+                    extra={t('profile.currentPasswordHint')}
+                    rules={[{ required: emailChanged, message: t(V.required) }]}
+                  >
+                    <Input.Password autoComplete="current-password" data-testid="profile-current_password" />
+                  </Form.Item>
+                </Col>
+              )}
             </Row>
             <div className="profile-form-footer">
               <Button onClick={() => form.resetFields()} data-testid="profile-cancel">

@@ -79,7 +79,7 @@ async function subscriberOf(ctx: Pick<AppContext, 'db'>, userId: number) {
   if (!user.isAdmin && !hasPermission(permissions, 'report', 'view')) return undefined;
   const email = await ctx.db
     .selectFrom('users')
-    .select('email')
+    .select(['email', 'email_confirmed_at'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   const actor: Actor = {
@@ -89,7 +89,13 @@ async function subscriberOf(ctx: Pick<AppContext, 'db'>, userId: number) {
     units: await findUserUnits(ctx.db, userId),
     ip: null,
   };
-  return { actor, email: email.email, name: user.name, locale: localeOfLanguageId(user.languageId) };
+  return {
+    actor,
+    email: email.email,
+    emailConfirmed: email.email_confirmed_at !== null,
+    name: user.name,
+    locale: localeOfLanguageId(user.languageId),
+  };
 }
 
 /**
@@ -112,6 +118,8 @@ export function createReportScheduleRunner(
   async function deliver(row: repo.ScheduleRow, runAt: number): Promise<void> {
     const subscriber = await subscriberOf(ctx, row.user_id);
     if (!subscriber) throw new DeliveryError(REPORT_SCHEDULE_ERRORS.noAccess, false);
+    // An address nobody confirmed may not be the subscriber's: nothing is mailed to it (docs/security.md).
+    if (!subscriber.emailConfirmed) throw new DeliveryError(REPORT_SCHEDULE_ERRORS.emailUnconfirmed, false);
     const wanted = JSON.parse(row.plant_ids) as number[];
     const plants = await repo.plantsInScope(ctx.db, scopeOf(subscriber.actor), wanted);
     // Plants that left the subscriber's scope are left out of the report, never sent.

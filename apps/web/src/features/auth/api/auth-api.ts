@@ -42,3 +42,8 @@ export async function checkResetLink(guid: string): Promise<true> {
 export async function resetPassword(guid: string, password: string): Promise<void> {
   okAnswer.parse(await api.post<unknown>('Users/resetpassword', { guid, password }));
 }
+
+/** POST users/confirm-email: confirms a new email with the token of the link mailed to it. */
+export async function confirmEmail(token: string): Promise<void> {
+  okAnswer.parse(await api.post<unknown>('users/confirm-email', { token }));
+}

@@ -1,9 +1,15 @@
-import { userWithTokenSchema, type ProfileBody, type UserWithToken } from '@solar/shared';
+import {
+  userSchema,
+  userWithTokenSchema,
+  type ProfileBody,
+  type User,
+  type UserWithToken,
+} from '@solar/shared';
 import { api } from '../../../lib/api-client';
 
-/** POST Users/profile/{id}: saves the fields a user edits on their own profile. */
-export async function updateProfile(id: number, body: ProfileBody): Promise<void> {
-  await api.post<unknown>(`Users/profile/${id}`, body);
+/** POST Users/profile/{id}: saves the fields a user edits on their own profile; answers the saved user. */
+export async function updateProfile(id: number, body: ProfileBody): Promise<User> {
+  return userSchema.parse(await api.post<unknown>(`Users/profile/${id}`, body));
 }
 
 /** GET users/{id} of another user (shown, never stored as the session). */
