@@ -19,6 +19,8 @@ import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../../lib/audit';
 import { isUniqueViolation } from '../../lib/db-errors';
+import { MailHeldBack } from '../../lib/mail-budget';
+import { mailSafeText } from '../../lib/mail-text';
 import {
   HttpError,
   badRequest,
@@ -392,9 +394,11 @@ export class UsersService {
     const locale = localeOfLanguageId(user.language_id);
     const t = (key: string, vars?: Record<string, string>) => translate(locale, `mail.${key}`, vars);
     const link = `${this.ctx.config.publicUrl}/confirm-email/${token}`;
-    const greeting = t('emailChangeGreeting', { name: user.name });
+    // The name is the user's own text: no links or line breaks in the mail (lib/mail-text.ts).
+    const greeting = t('emailChangeGreeting', { name: mailSafeText(user.name) });
     const confirm = {
       to: newEmail,
+      budget: 'security' as const,
       subject: t('emailChangeSubject'),
       text: [greeting, '', t('emailChangeBody'), '', link, '', t('emailChangeIgnore')].join('\n'),
       html: [
@@ -407,6 +411,7 @@ export class UsersService {
     const noticeBody = t('emailNoticeBody', { email: newEmail });
     const notice = {
       to: user.email,
+      budget: 'security' as const,
       subject: t('emailNoticeSubject'),
       text: [greeting, '', noticeBody, '', t('emailNoticeAdvice')].join('\n'),
       html: [
@@ -416,11 +421,11 @@ export class UsersService {
       ].join('\n'),
     };
     for (const mail of [confirm, notice]) {
-      this.ctx.mailer
-        .send(mail)
-        .catch((error: unknown) =>
-          this.log.error({ err: error, userId: user.id }, 'email change mail failed'),
-        );
+      this.ctx.mailer.send(mail).catch((error: unknown) => {
+        // Held back by the address's daily security budget: the mailer has logged and counted it.
+        if (!(error instanceof MailHeldBack))
+          this.log.error({ err: error, userId: user.id }, 'email change mail failed');
+      });
     }
   }
 
