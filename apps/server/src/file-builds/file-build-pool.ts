@@ -11,15 +11,10 @@
  * - takes a build's data in parts, at most PARTS_IN_FLIGHT unacknowledged, so the event loop reads the next
  *   chunk of data only as the thread writes the last one.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type * as Esbuild from 'esbuild';
 import { E } from '@solar/shared';
+import { threadEntry } from '../lib/thread-entry';
 import { HttpError } from '../lib/http-errors';
 import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
 
@@ -53,50 +48,6 @@ export const defaultFileBuildLimits = (): FileBuildLimits => ({
 /** Sends one part of a build's data; resolves when the thread may take another. */
 export type SendPart = (part: FileBuildPart, transfer?: ArrayBuffer[]) => Promise<void>;
 
-/** Under tsx and vitest: the thread's entry bundled on first use (see threadEntry). */
-let sourceBundle: URL | undefined;
-
-/**
- * The thread's entry: dist/file-builder.js beside dist/server.js (apps/server/build.mjs); under tsx and
- * vitest, where this module is TypeScript, the thread's source bundled with esbuild into
- * node_modules/.cache/solar, as telemetry-store/batch-writer.ts does for its thread and for the same reason.
- */
-function threadEntry(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./file-builder.js', here);
-  if (sourceBundle) return sourceBundle;
-  const require = createRequire(here);
-  const esbuild = require('esbuild') as typeof Esbuild;
-  const [output] = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('./file-build-thread.ts', here))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    packages: 'external',
-    alias: {
-      '@solar/shared': require.resolve('@solar/shared'),
-      '@solar/i18n': require.resolve('@solar/i18n'),
-    },
-    logLevel: 'warning',
-  }).outputFiles;
-  const code = output!.text;
-  const dir = fileURLToPath(new URL('../../node_modules/.cache/solar/', here));
-  const file = path.join(
-    dir,
-    `file-builder-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`,
-  );
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    // Written whole under another name first: another test process may read it meanwhile.
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
-  }
-  return (sourceBundle = pathToFileURL(file));
-}
-
 /** One thread and the build it runs. */
 class BuildThread {
   readonly worker: Worker;
@@ -105,7 +56,10 @@ class BuildThread {
   dead = false;
 
   constructor(heapMb: number, exited: (thread: BuildThread) => void) {
-    this.worker = new Worker(threadEntry(), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    this.worker = new Worker(
+      threadEntry('file-builder.js', new URL('./file-build-thread.ts', import.meta.url)),
+      { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+    );
     this.worker.on('message', (m: FromThread) => this.listener?.(m));
     const die = (error: Error) => {
       if (this.dead) return;

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 
+/** The workspace packages a thread's source may import. */
+const WORKSPACE_PACKAGES = ['@solar/shared', '@solar/i18n', '@solar/pv-model'];
+
 /** Under tsx and vitest: each thread's entry bundled once per process, by its bundle name. */
 const sourceBundles = new Map<string, URL>();
 
@@ -13,7 +16,7 @@ const sourceBundles = new Map<string, URL>();
  * `bundleName` that build.mjs writes beside it. Under tsx and vitest, where this module is TypeScript, the
  * entry's source is bundled with esbuild (about 0.1-0.3 s, once per process) into
  * node_modules/.cache/solar, named by its content so that test processes share it: a worker does not
- * inherit the parent's TypeScript loader. As telemetry-store/batch-writer.ts does for its writer thread.
+ * inherit the parent's TypeScript loader (loading the sources through tsx's took 2 s per thread).
  */
 export function threadEntry(bundleName: string, source: URL): URL {
   const here = import.meta.url;
@@ -30,7 +33,8 @@ export function threadEntry(bundleName: string, source: URL): URL {
     target: 'node20',
     write: false,
     packages: 'external',
-    alias: { '@solar/shared': require.resolve('@solar/shared') },
+    // Our workspace packages are TypeScript sources: bundled in, as build.mjs does.
+    alias: Object.fromEntries(WORKSPACE_PACKAGES.map((name) => [name, require.resolve(name)])),
     logLevel: 'warning',
   }).outputFiles;
   const code = output!.text;

@@ -22,14 +22,10 @@
  *   sending it again is safe, because only points that are new reach the rollups.
  * - An in-memory database has no second connection: it never starts a writer.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
-import type * as Esbuild from 'esbuild';
+import { threadEntry } from '../lib/thread-entry';
 import { writerLeaves } from '../db/sqlite-writer-gate';
 import { SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, type WalCheckpointer } from '../db/wal-checkpointer';
 import type { BatchWriter, BatchWritten } from './telemetry-store';
@@ -94,49 +90,6 @@ export interface BatchWriterThread extends BatchWriter {
   stop: () => Promise<void>;
 }
 
-/** Under tsx and vitest: the thread's entry bundled on first use (see workerEntry). */
-let sourceBundle: URL | undefined;
-
-/**
- * The thread's entry: the bundle's dist/telemetry-writer.js beside dist/server.js; under tsx and vitest,
- * where this module is TypeScript, the thread's source bundled with esbuild (about 0.1-0.3 s) into
- * node_modules/.cache/solar, named by its content so that test processes share it. A worker does not
- * inherit the parent's TypeScript loader, and loading the sources through tsx's took 2 s per thread.
- * Packages stay imports resolved from node_modules, as in build.mjs; @solar/shared is TypeScript, bundled.
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./telemetry-writer.js', here);
-  if (sourceBundle) return sourceBundle;
-  const require = createRequire(here);
-  const esbuild = require('esbuild') as typeof Esbuild;
-  const [output] = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('./batch-writer-thread.ts', here))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    packages: 'external',
-    alias: { '@solar/shared': require.resolve('@solar/shared') },
-    logLevel: 'warning',
-  }).outputFiles;
-  const code = output!.text;
-  const dir = fileURLToPath(new URL('../../node_modules/.cache/solar/', here));
-  const file = path.join(
-    dir,
-    `telemetry-writer-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`,
-  );
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    // Written whole under another name first: another test process may read it meanwhile.
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
-  }
-  return (sourceBundle = pathToFileURL(file));
-}
-
 /**
  * Starts the writer thread for a SQLite file database; undefined for an in-memory one. `checkpointer`, the
  * database's checkpoint thread, if it runs, hands its catch-ups to this thread.
@@ -154,7 +107,10 @@ export function startBatchWriter(
     busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS,
     gate,
   };
-  const worker = new Worker(workerEntry(), { workerData });
+  const worker = new Worker(
+    threadEntry('telemetry-writer.js', new URL('./batch-writer-thread.ts', import.meta.url)),
+    { workerData },
+  );
   let ready = false;
   let stopped = false;
   let written = 0;
