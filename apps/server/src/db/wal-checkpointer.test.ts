@@ -260,31 +260,37 @@ describe('a WAL under writes that leave no gap', () => {
   beforeEach(open);
   afterEach(close);
 
-  it('starts over once past the bound: the main connection catches the checkpoint up', async () => {
-    const catchUpBytes = 8 * 2 ** 20;
-    // The same load first with nothing to catch up (an unreachable bound), as before the catch-up existed.
-    const unchecked = startWalCheckpointer(sqlite, () => {}, { catchUpBytes: Number.POSITIVE_INFINITY })!;
-    const before = await writeWithoutGaps(sqlite, file, 2_000);
-    await unchecked.stop();
-    expect(unchecked.stats().catchUps).toBe(0);
-    // The thread's checkpoints never found the WAL wholly copied when a write began.
-    expect(before.restarts).toBeLessThanOrEqual(1);
-    expect(before.largestWalBytes).toBeGreaterThan(4 * catchUpBytes);
+  // Retried: how often the thread asks within the 2 s of writes depends on the CPU it gets, and with the
+  // suite's other worker busy on both cores a CI run saw 2 catch-ups, or one too late to bound the WAL.
+  it(
+    'starts over once past the bound: the main connection catches the checkpoint up',
+    { retry: 2 },
+    async () => {
+      const catchUpBytes = 8 * 2 ** 20;
+      // The same load first with nothing to catch up (an unreachable bound), as before the catch-up existed.
+      const unchecked = startWalCheckpointer(sqlite, () => {}, { catchUpBytes: Number.POSITIVE_INFINITY })!;
+      const before = await writeWithoutGaps(sqlite, file, 2_000);
+      await unchecked.stop();
+      expect(unchecked.stats().catchUps).toBe(0);
+      // The thread's checkpoints never found the WAL wholly copied when a write began.
+      expect(before.restarts).toBeLessThanOrEqual(1);
+      expect(before.largestWalBytes).toBeGreaterThan(4 * catchUpBytes);
 
-    close();
-    open();
-    const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes })!;
-    try {
-      const after = await writeWithoutGaps(sqlite, file, 2_000);
-      const stats = checkpointer.stats();
-      expect(stats.catchUps).toBeGreaterThanOrEqual(3);
-      expect(after.restarts).toBeGreaterThanOrEqual(3);
-      expect(stats.longestCatchUpMs).toBeGreaterThan(0);
-      expect(after.largestWalBytes).toBeLessThan(before.largestWalBytes / 2);
-    } finally {
-      await checkpointer.stop();
-    }
-  });
+      close();
+      open();
+      const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes })!;
+      try {
+        const after = await writeWithoutGaps(sqlite, file, 2_000);
+        const stats = checkpointer.stats();
+        expect(stats.catchUps).toBeGreaterThanOrEqual(3);
+        expect(after.restarts).toBeGreaterThanOrEqual(3);
+        expect(stats.longestCatchUpMs).toBeGreaterThan(0);
+        expect(after.largestWalBytes).toBeLessThan(before.largestWalBytes / 2);
+      } finally {
+        await checkpointer.stop();
+      }
+    },
+  );
 
   it('never catches up inside a transaction of the main connection, and does once it ends', async () => {
     const checkpointer = startWalCheckpointer(sqlite, () => {}, { catchUpBytes: 2 * 2 ** 20 })!;
