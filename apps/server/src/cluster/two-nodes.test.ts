@@ -91,6 +91,9 @@ async function spawnNode(name: string, env: Record<string, string>): Promise<Nod
       DEMO: 'false',
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
+      // The test's Modbus devices listen on loopback, which production refuses (docs/security.md, "Device
+      // networks"), as createTestApp allows it.
+      DEVICE_NETWORKS_ALLOW: '127.0.0.0/8,::1/128',
       NODE_ID: name,
       ...env,
     },

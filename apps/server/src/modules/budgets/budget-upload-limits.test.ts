@@ -227,10 +227,9 @@ describe(`budget import limits (${dialectUnderTest})`, () => {
     const read = s.result.filter((r) => r.status === 400);
     expect(read).toHaveLength(2);
     expect(busy).toHaveLength(3);
-    // The administrator's first import ran: its other two were refused by the per-user limit.
-    expect(s.result[0]!.status).toBe(400);
-    expect(s.result[1]!.status).toBe(429);
-    expect(s.result[2]!.status).toBe(429);
+    // At most one of the administrator's three ran: the per-user limit refused the others. Which requests
+    // take the two slots depends on the order they arrive in.
+    expect(s.result.slice(0, 3).filter((r) => r.status === 400).length).toBeLessThanOrEqual(1);
     for (const r of busy) {
       expect(r.body.detail).toBe('errors.budgetImportBusy');
       expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
