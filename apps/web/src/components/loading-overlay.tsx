@@ -5,11 +5,12 @@ import { useLoading } from '../lib/loading-store';
 
 /**
  * Covers its positioned parent (the content area) with a large spinner while the global loading flag
- * is on or any query or mutation runs (spec §2).
+ * is on or any query or mutation runs (spec §2), except queries that show their own progress.
  */
 export function LoadingOverlay() {
   const { t } = useTranslation();
-  const fetching = useIsFetching();
+  // Queries that show their own progress opt out with `meta: { pageOverlay: false }` (camera snapshots).
+  const fetching = useIsFetching({ predicate: (query) => query.meta?.pageOverlay !== false });
   const mutating = useIsMutating();
   const flag = useLoading((s) => s.loading);
   if (!flag && fetching === 0 && mutating === 0) return null;

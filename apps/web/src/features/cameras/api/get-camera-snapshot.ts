@@ -39,6 +39,9 @@ export const cameraSnapshotQueryOptions = (id: number, refreshMs: number) =>
     staleTime: 0,
     gcTime: 0,
     refetchInterval: (query) => (query.state.status === 'error' ? false : refreshMs),
+    // Each tile shows its own loading state; an unreachable camera answers only at the server's fixed
+    // deadline (5 s, docs/security.md "Device networks"), which must not cover the whole page.
+    meta: { pageOverlay: false },
   });
 
 /** Hook of cameraSnapshotQueryOptions. */
