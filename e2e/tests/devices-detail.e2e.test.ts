@@ -160,15 +160,21 @@ describe('inverter and camera pages', () => {
 
         await page.evaluate(() => localStorage.setItem('theme', 'dark'));
         await page.goto(`/kamera-detay/${downCamera.id}`);
+        // Every camera failure is answered at the server's fixed deadline (5 s, docs/security.md "Device
+        // networks"), so that a closed port and a silent one cannot be told apart.
         await expectText(
           page.getByTestId('camera-error').locator('.ant-alert-title'),
           tr('errors.cameraUnreachable'),
+          20_000,
         );
         expect(await page.getByTestId('camera-state').getAttribute('data-state')).toBe('unreachable');
         await page.getByTestId('camera-retry').click();
+        // Every camera failure is answered at the server's fixed deadline (5 s, docs/security.md "Device
+        // networks"), so that a closed port and a silent one cannot be told apart.
         await expectText(
           page.getByTestId('camera-error').locator('.ant-alert-title'),
           tr('errors.cameraUnreachable'),
+          20_000,
         );
         await screenshot(page, 'camera-detail-down-dark');
         await page.setViewportSize({ width: 390, height: 844 });
