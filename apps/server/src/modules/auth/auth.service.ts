@@ -69,17 +69,21 @@ export class AuthService {
     const user = await repo.findUserByEmail(db, body.email);
     const device = user && this.devices.verify(user.id, cookies[deviceCookieName(user.id)]);
     const accountKey = device ? deviceKey(device) : emailKey(body.email);
-    const keys = [ipKey(ip), accountKey];
     // Counted before the password is checked: parallel attempts cannot all pass a check made before any count.
-    const counts = await Promise.all(keys.map((key) => limiter.hit(key)));
-    const over = counts.filter((c) => c.count > limiter.max);
-    if (over.length) throw tooManyRequests(Math.max(...over.map((c) => c.retryAfterS)));
+    // The address first, and the account only for an attempt the address lets through: counted side by side,
+    // parallel attempts reached the two counters in different orders, so the first five of one and the first
+    // five of the other could be different attempts and none passed both (seen across two nodes). In turn,
+    // exactly the first `max` attempts pass, and an address over its limit costs the account nothing.
+    const byAddress = await limiter.hit(ipKey(ip));
+    if (byAddress.count > limiter.max) throw tooManyRequests(byAddress.retryAfterS);
+    const byAccount = await limiter.hit(accountKey);
+    if (byAccount.count > limiter.max) throw tooManyRequests(byAccount.retryAfterS);
 
     const valid = await verifyPassword(body.password, user?.passwordHash ?? (await this.dummy()));
     // A deactivated company locks its users out like a deactivated account (same answer, no hint).
     if (!user || !valid || !user.isActive || !user.companyActive) {
       // Exactly one attempt sees the count reach the limit: the owner is told once per window.
-      if (user?.isActive && user.companyActive && !device && counts[1]!.count === limiter.max)
+      if (user?.isActive && user.companyActive && !device && byAccount.count === limiter.max)
         this.mailLockout(user);
       throw unauthorized(E.invalidCredentials);
     }
