@@ -6,6 +6,7 @@ export { InlineMessage } from './inline-message';
 export { LanguageButtons } from './language-buttons';
 export { LanguageSwitcher } from './language-switcher';
 export { LoadingOverlay } from './loading-overlay';
+export { LoadingSpin } from './loading-spin';
 export { NotFoundPage } from './not-found-page';
 export { PagePlaceholder } from './page-placeholder';
 export { SiteMark } from './site-mark';

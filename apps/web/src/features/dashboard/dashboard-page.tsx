@@ -3,11 +3,11 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import Space from 'antd/es/space';
-import Spin from 'antd/es/spin';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { LoadingSpin } from '../../components';
 import { hasPermission, type Page } from '@solar/shared';
 import { usePreferences } from '../../lib/preferences-store';
 import { useSession } from '../../lib/session-store';
@@ -70,7 +70,7 @@ export default function DashboardPage() {
   if (saved.isLoading || plants.isLoading || !plants.data)
     return (
       <div className="dashboard-loading">
-        <Spin aria-label={t('plantView.common.loading')} />
+        <LoadingSpin label={t('plantView.common.loading')} />
       </div>
     );
   return <Board stored={saved.data} plantIds={plants.data.map((p) => p.id)} canView={canView} />;

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
+import { LoadingSpin } from '../../components';
 import { Link } from 'react-router';
 import { OPERATING_STATUSES } from '@solar/shared';
 import { usePreferences } from '../../lib/preferences-store';
@@ -87,7 +87,7 @@ export default function MapPage() {
         />
       ) : (
         <div className="plant-map plant-map-loading">
-          <Spin aria-label={t('plantView.common.loading')} />
+          <LoadingSpin label={t('plantView.common.loading')} />
         </div>
       )}
       {unplaced.length > 0 && (

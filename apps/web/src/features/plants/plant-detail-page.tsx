@@ -7,13 +7,12 @@ import Empty from 'antd/es/empty';
 import Segmented from 'antd/es/segmented';
 import Select from 'antd/es/select';
 import Space from 'antd/es/space';
-import Spin from 'antd/es/spin';
 import type { UseQueryResult } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { PlantKpisAnswer } from '@solar/shared';
-import { OptionChart } from '../../components';
+import { LoadingSpin, OptionChart } from '../../components';
 import { formatNumber } from '../../lib/format';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
@@ -46,7 +45,7 @@ function QueryState({
   if (query.isLoading)
     return (
       <div className="chart-state" data-testid={`${testId}-loading`}>
-        <Spin aria-label={t('plantView.common.loading')} />
+        <LoadingSpin label={t('plantView.common.loading')} />
       </div>
     );
   if (query.isError)
@@ -174,7 +173,7 @@ export default function PlantDetailPage() {
     <Suspense
       fallback={
         <div className="chart-state">
-          <Spin aria-label={t('plantView.common.loading')} />
+          <LoadingSpin label={t('plantView.common.loading')} />
         </div>
       }
     >

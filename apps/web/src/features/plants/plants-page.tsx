@@ -5,10 +5,10 @@ import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
 import Select from 'antd/es/select';
 import Space from 'antd/es/space';
-import Spin from 'antd/es/spin';
 import Table from 'antd/es/table';
 import type { SortOrder } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
+import { LoadingSpin } from '../../components';
 import { Link, useNavigate } from 'react-router';
 import { OPERATING_STATUSES, type OperatingStatus, type PlantOverviewItem } from '@solar/shared';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
@@ -152,7 +152,7 @@ export default function PlantsPage() {
       {filters}
       {phone ? (
         overview.isLoading ? (
-          <Spin aria-label={t('plantView.common.loading')} />
+          <LoadingSpin label={t('plantView.common.loading')} />
         ) : shown.length === 0 ? (
           <Empty description={t('plantView.list.empty')} data-testid="plants-empty" />
         ) : (

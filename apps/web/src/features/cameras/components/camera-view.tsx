@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Spin from 'antd/es/spin';
 import Tag from 'antd/es/tag';
 import ReloadOutlined from '@ant-design/icons/ReloadOutlined';
 import { useTranslation } from 'react-i18next';
+import { LoadingSpin } from '../../../components';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { useCameraSnapshot } from '../api/get-camera-snapshot';
 import { cameraStateOf, type CameraState } from '../camera-state';
@@ -81,7 +81,7 @@ export function CameraView({ id, name, refreshMs, onState, compact = false }: Ca
   if (!src)
     return (
       <div className="camera-frame camera-frame-message">
-        <Spin aria-label={t('devicePages.cameraLoading')} />
+        <LoadingSpin label={t('devicePages.cameraLoading')} />
       </div>
     );
   const time = new Intl.DateTimeFormat(intlTag(i18n.language), { timeStyle: 'medium' }).format(

@@ -3,12 +3,12 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
-import Spin from 'antd/es/spin';
 import Tooltip from 'antd/es/tooltip';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import DragOutlined from '@ant-design/icons/DragOutlined';
 import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import { useTranslation } from 'react-i18next';
+import { LoadingSpin } from '../../../components';
 
 /** What the dashboard hands every widget for its frame: edit mode and the frame's two actions. */
 export interface FrameControls {
@@ -101,7 +101,7 @@ export function WidgetState({ isLoading, isError, isEmpty, onRetry, emptyText, c
   if (isLoading)
     return (
       <div className="dashboard-widget-center" data-testid="widget-loading">
-        <Spin aria-label={t('plantView.common.loading')} />
+        <LoadingSpin label={t('plantView.common.loading')} />
       </div>
     );
   if (isError)
