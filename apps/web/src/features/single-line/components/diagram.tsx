@@ -350,9 +350,11 @@ export function Diagram({
                 <g transform={`translate(${box.widthPx / 2} 30)`}>
                   <DeviceSymbol kind={symbolOf(node)} />
                 </g>
+                {/* The spaces between the <text>s keep the visible words apart ("INV-01 140 kW", not
+                    "INV-01140 kW") for checks of the label against what is shown (axe joins the text as is). */}
                 <text className="sl-node-name" x={box.widthPx / 2} y={68} textAnchor="middle">
                   {short(node.name ?? '')}
-                </text>
+                </text>{' '}
                 <text
                   className="sl-node-power"
                   x={box.widthPx / 2}
@@ -361,7 +363,7 @@ export function Diagram({
                   data-testid="sl-power"
                 >
                   {powerText(power)}
-                </text>
+                </text>{' '}
                 {status && (
                   <g transform={`translate(0 ${box.heightPx - 13})`}>
                     <text className="sl-node-status" x={box.widthPx / 2 + 8} y={4} textAnchor="middle">
