@@ -3,10 +3,11 @@
  * `npm run bench` wrote to docs/benchmarks/*.json. For each benchmark, the newest run that recorded figures
  * for it: every figure with its database, its aim and whether the aim is met, and the machine, the load
  * average, the commit and the date of that run. Only the text between the two markers below is written;
- * everything else in docs/benchmarks.md (profiles, plans, sizes, the history of the work) is hand-written and
- * left as it is. Called at the end of scripts/bench.mjs.
+ * everything else in docs/benchmarks.md (what each benchmark measures, what the measurements changed) is
+ * hand-written and left as it is. A run none of whose figures is the newest any more is deleted: the
+ * folder holds what the page shows, and git holds the rest. Called at the end of scripts/bench.mjs.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 
@@ -97,21 +98,11 @@ function renderRun(lines, bench, run, databases) {
   lines.push('');
 }
 
-/** The generated section's text. */
-export function render(runs) {
-  const lines = [
-    START,
-    '',
-    '## Latest figures (generated)',
-    '',
-    'The newest figures of each benchmark on each database, as `npm run bench` recorded them (docs/benchmarks/*.json). Figures',
-    'measured while the machine was loaded (see the load average) are not comparable with idle ones.',
-    '',
-  ];
-  /**
-   * bench → database → the newest run that has figures of that database for it (or failed it): a run of one
-   * database (BENCH_DB, or a full-size history cached for one) does not hide the other's figures.
-   */
+/**
+ * bench → database → the newest run that has figures of that database for it (or failed it): a run of one
+ * database (BENCH_DB, or a full-size history cached for one) does not hide the other's figures.
+ */
+function newestRuns(runs) {
   const newest = new Map();
   for (const run of runs) {
     const seen = [
@@ -125,6 +116,21 @@ export function render(runs) {
       newest.get(bench).set(database, run);
     }
   }
+  return newest;
+}
+
+/** The generated section's text. */
+export function render(runs) {
+  const lines = [
+    START,
+    '',
+    '## Latest figures (generated)',
+    '',
+    'The newest figures of each benchmark on each database, as `npm run bench` recorded them (docs/benchmarks/*.json). Figures',
+    'measured while the machine was loaded (see the load average) are not comparable with idle ones.',
+    '',
+  ];
+  const newest = newestRuns(runs);
   if (newest.size === 0) lines.push('No run recorded yet: `npm run bench` writes the first.', '');
   for (const [bench, byDatabase] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`### ${bench}`, '');
@@ -152,9 +158,14 @@ export function update(text, section) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = readRuns();
+  const shown = new Set([...newestRuns(runs).values()].flatMap((byDatabase) => [...byDatabase.values()]));
+  for (const run of runs.filter((r) => !shown.has(r))) {
+    rmSync(path.join(dir, run.file));
+    console.log(`docs/benchmarks/${run.file}: superseded by newer runs, removed`);
+  }
   const text = update(readFileSync(doc, 'utf8'), render(runs));
   // As `npm run format` would leave it (tables aligned), so that `npm run check` stays green.
   const options = (await prettier.resolveConfig(doc)) ?? {};
   writeFileSync(doc, await prettier.format(text, { ...options, filepath: doc }));
-  console.log(`docs/benchmarks.md: figures of ${runs.length} run(s)`);
+  console.log(`docs/benchmarks.md: figures of ${shown.size} run(s)`);
 }

@@ -1,5 +1,5 @@
 /**
- * Attack (issue 13, "Proof suites"), over HTTP against the built server: the holes of the list stay closed,
+ * Attack, over HTTP against the built server: the holes of docs/security.md stay closed,
  * a walk over every route × every missing permission (403) and every foreign-company id (404), fuzzed
  * bodies on every route (never 5xx), path traversal on the static server, and XSS payloads in the text
  * fields shown as text in Chromium. Every case tried is counted and printed.

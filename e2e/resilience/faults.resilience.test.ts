@@ -1,8 +1,8 @@
 /**
- * Faults (issue 13, "Proof suites"): the built server killed with SIGKILL during sustained HTTP ingest,
+ * Faults: the built server killed with SIGKILL during sustained HTTP ingest,
  * three times (every batch answered 2xx is stored, counted exactly), the SQLite file held by another
- * process (hole 9), PostgreSQL stopped for a while under load, the MQTT broker restarted during a QoS 1
- * burst, and a Modbus device that hangs mid-read beside healthy ones.
+ * process (docs/security.md, hole 9), PostgreSQL stopped for a while under load, the MQTT broker restarted
+ * during a QoS 1 burst, and a Modbus device that hangs mid-read beside healthy ones.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -139,7 +139,7 @@ describe('resilience: faults', () => {
   }, 300_000);
 
   it.skipIf(!!process.env.RESILIENCE_DATABASE_URL)(
-    'SQLite held by another process (hole 9) under ingest: health and reads answer, writes 503 with Retry-After, then recover',
+    'SQLite held by another process (docs/security.md, hole 9) under ingest: health and reads answer, writes 503 with Retry-After, then recover',
     async () => {
       // Each refused write logs a warning; the figures say what happened.
       const server = await startConsole({ env: { LOG_LEVEL: 'error' } });

@@ -15,7 +15,7 @@ import { repoRoot } from '../src/server';
 
 const serverEntry = path.join(repoRoot, 'apps/server/dist/server.js');
 
-/** The demo administrator (NOTES.md): every permission. */
+/** The demo administrator (docs/spec-differences.md, demo data): every permission. */
 export const ADMIN = { email: 'admin@example.com', password: 'Solar!Admin1' };
 
 /** An integer from the environment, or the default. */

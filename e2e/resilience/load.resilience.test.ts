@@ -1,9 +1,9 @@
 /**
- * Load (issue 13, "Proof suites"): RESILIENCE_USERS simulated users (default 200) polling the plants overview,
- * a plant's detail page and the alarms as the pages do, while RESILIENCE_INGEST_PPS points per second (default
- * 20,000) arrive over HTTP ingest, for RESILIENCE_SECONDS (default 300). The load comes from forked processes
- * (load-client.ts). Asserts zero errors and p99 under RESILIENCE_P99_MS (default 300) for every call, and
- * records the server's memory over time.
+ * Load: RESILIENCE_USERS simulated users (default 200) polling the plants overview,
+ * a plant's detail page and the alarms as the pages do, while RESILIENCE_INGEST_PPS points per second
+ * (default 20,000) arrive over HTTP ingest, for RESILIENCE_SECONDS (default 300). The load comes from forked
+ * processes (load-client.ts). Asserts zero errors and p99 under RESILIENCE_P99_MS (default 300) for every
+ * call, and records the server's memory over time.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run test:resilience`: the proof suites of issue 13 (load, faults, attack). Long and heavy, so not part
+ * `npm run test:resilience`: the proof suites (load, faults, attack). Long and heavy, so not part
  * of `npm test`; each file starts the built server itself. One file at a time: the machine has two cores.
  */
 export default defineConfig({

@@ -46,7 +46,7 @@ export const menuTestId = (routePath: string): string => `menu-${routePath.repla
 /** A concrete URL for a route pattern: every `:param` becomes `1`. */
 export const concretePath = (routePath: string): string => routePath.replace(/:[A-Za-z]+/g, '1');
 
-/** The operator's view permissions (NOTES.md demo data). */
+/** The operator's view permissions (docs/spec-differences.md, demo data). */
 export const OPERATOR_VIEW_PAGES = ['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'] as const;
 
 /**

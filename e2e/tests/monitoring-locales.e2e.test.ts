@@ -8,7 +8,7 @@ import { ApiClient, expectText, t, tokenFor } from '../src/console';
 import { settled, THEME_NAMES } from '../src/pages';
 import { repoRoot, startServer, type RunningServer } from '../src/server';
 
-/** The monitoring pages an operator keeps open all day (issue 10), by route path. */
+/** The monitoring pages an operator keeps open all day, by route path. */
 const MONITORING_PATHS = [
   '/map',
   '/santraller',

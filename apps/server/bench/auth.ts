@@ -1,5 +1,5 @@
 /**
- * bench:auth — what loading the caller costs per authenticated request (issue 11), the old way against the
+ * bench:auth — what loading the caller costs per authenticated request, the old way against the
  * new, interleaved in one process so both see the same load:
  *   old: the session user, then its role's permissions and its units in parallel (3 queries, 2 round trips);
  *   new: findSessionCaller, one statement (plugins/session.repository.ts).

@@ -104,7 +104,7 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
   );
   const params = { messages: MESSAGES, connections: CONNECTIONS, values, devices: PLANTS * INVERTERS };
   const database = label === 'postgres' ? 'postgres' : 'sqlite';
-  // Issue 11: 10 values a message, 50,000 points/s on SQLite and 30,000 on PostgreSQL; 1 value, 5,000 messages/s.
+  // Aims: 10 values a message, 50,000 points/s on SQLite and 30,000 on PostgreSQL; 1 value, 5,000 messages/s.
   const pointsAim = values >= 10 ? (database === 'postgres' ? 30_000 : 50_000) : undefined;
   recordFigure({
     bench: 'mqtt',

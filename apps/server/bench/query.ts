@@ -229,7 +229,7 @@ const GC_KINDS: Record<number, string> = {
 const gcObserver = new PerformanceObserver((list) => gcPauses.push(...list.getEntries()));
 gcObserver.observe({ entryTypes: ['gc'] });
 
-/** p50/p95/p99 of RUNS calls of `url`, recorded as `<name>_p50`/`_p95`/`_p99`; the aim is on p95 (issue 11). */
+/** p50/p95/p99 of RUNS calls of `url`, recorded as `<name>_p50`/`_p95`/`_p99`; the aim is on p95. */
 async function measure(label: string, name: string, aimMs: number, url: () => string) {
   for (let i = 0; i < WARMUP; i++)
     await app.inject({ method: 'GET', url: url(), headers: { authorization: `Bearer ${token}` } });

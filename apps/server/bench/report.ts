@@ -20,7 +20,7 @@ export interface Figure {
    * DATABASE_URL, else SQLite); 'none' for what uses no database (a browser's paint, a layout).
    */
   database?: 'sqlite' | 'postgres' | 'none';
-  /** The aim the figure is held to (issue 11 and the others): met when `value op aim.value`. */
+  /** The aim the figure is held to (docs/benchmarks.md): met when `value op aim.value`. */
   aim?: { op: '<' | '<=' | '>=' | '>'; value: number };
   /** A series behind the figure (e.g. memory every 10 s), kept in the JSON as it is. */
   series?: Record<string, number>[];

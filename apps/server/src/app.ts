@@ -115,8 +115,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   metrics.setWal(handle.walCheckpoints);
   ingestCounts.onCount = (reason, n) => metrics.countRejected(reason, n);
   telemetry.onStored((points) => metrics.countStored(points.length));
-  // Several nodes (issue 13): what other nodes must hear travels on the cluster bus; the singleton jobs run
-  // on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
+  // Several nodes (docs/operations.md): what other nodes must hear travels on the cluster bus; the singleton
+  // jobs run on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
   // The bus and the lease log through the server's logger once it exists.
   const logger: { current?: FastifyBaseLogger } = {};
   const log = () => logger.current ?? silentLog;
@@ -199,7 +199,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         log().warn({ budget, domains }, "mail held back: the recipient's daily budget is used up");
       },
     ),
-    // In the database, so that the limits hold across parallel requests and several nodes (issue 13).
+    // In the database, so that the limits hold across parallel requests and several nodes
+    // (docs/security.md, hole 3).
     loginLimiter: new DbAttemptLimiter(handle.db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
     resetLimiter: new DbAttemptLimiter(handle.db, 'reset', loginLimit.maxFailures, loginLimit.windowMs, now),
     now: options.now ?? Date.now,

@@ -53,7 +53,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
   ctx.collectors.mqtt = mqtt;
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
-  // Polling runs on the lease holder alone, so several nodes poll each device once (issue 13).
+  // Polling runs on the lease holder alone, so several nodes poll each device once.
   const modbus = config.modbusPoller
     ? await startLeasedModbusPoller(ctx.lease, log, () =>
         startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false }),
@@ -70,7 +70,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       log.info(made, 'demo: faults worked from the history');
     }
     // The engine runs on the node that holds the cluster's lease, from the database's state at each start,
-    // so that a takeover raises nothing twice (issue 13).
+    // so that a takeover raises nothing twice.
     let unsubscribe: ((() => void) | undefined)[] = [];
     const leader = await runWhileLeader(ctx.lease, log, 'alarm engine', {
       async start() {

@@ -182,8 +182,9 @@ export interface AppConfig {
   /** Bearer token that opens GET /metrics; undefined: /metrics answers 404. */
   metricsToken: string | undefined;
   /**
-   * Several nodes (issue 13): this node's name in leases and logs (NODE_ID, else host name and pid), and
-   * Redis for the cluster bus when REDIS_URL is set (else PostgreSQL LISTEN/NOTIFY; alone on SQLite).
+   * Several nodes (docs/operations.md): this node's name in leases and logs (NODE_ID, else host name and
+   * pid), and Redis for the cluster bus when REDIS_URL is set (else PostgreSQL LISTEN/NOTIFY; alone on
+   * SQLite).
    */
   cluster: { nodeId: string; redisUrl: string | undefined };
   /**

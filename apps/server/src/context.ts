@@ -57,7 +57,7 @@ export interface AppContext {
   cluster: ClusterBus;
   /**
    * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention and
-   * the KPI refresh (issue 13). On SQLite the one process holds it.
+   * the KPI refresh (docs/operations.md, "Several nodes"). On SQLite the one process holds it.
    */
   lease: Lease;
   /** Delivers the scheduled reports by mail; started once the server is ready. */

@@ -7,7 +7,7 @@ import { COMMUNICATION_STATES } from './device-status';
 import { EMAIL_PATTERN, V, hasNoNul, isIpv4, isIpv6, optionalText } from './validation';
 
 /**
- * The admin panel (/admin-panel, page `admin_panel`, issue 13): system settings stored in the database,
+ * The admin panel (/admin-panel, page `admin_panel`): system settings stored in the database,
  * the data collection health of the fleet, its ingest keys, and backup with the migration state.
  */
 

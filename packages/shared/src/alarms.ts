@@ -4,7 +4,7 @@ import { inOrder, instantField, nullableInstantField } from './dates';
 import { DEVICE_TYPES } from './devices';
 import { ID_MAX, V, canonicalInt, flag, optionalText, requiredText } from './validation';
 
-/** Alarm priorities (issue 6): 1 low, 2 medium, 3 high, 4 high and dangerous. */
+/** Alarm priorities: 1 low, 2 medium, 3 high, 4 high and dangerous. */
 export const ALARM_PRIORITIES = [1, 2, 3, 4] as const;
 export type AlarmPriority = (typeof ALARM_PRIORITIES)[number];
 /** The priorities by name, so code says `ALARM_PRIORITY.high` rather than 3. */

@@ -5,7 +5,7 @@ import { anyInstantField } from './dates';
 import { V } from './validation';
 
 /**
- * Telemetry ways in besides HTTP (issue 5): MQTT messages and Modbus TCP polling, and the SunSpec calls
+ * Telemetry ways in besides HTTP: MQTT messages and Modbus TCP polling, and the SunSpec calls
  * that fill a Modbus device's register map from the standard's models.
  */
 

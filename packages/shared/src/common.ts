@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ID_MAX, V, canonicalInt, hasNoNul } from './validation';
 
-/** Largest page a list answers (NOTES.md resource calls). */
+/** Largest page a list answers (docs/spec-differences.md, resource calls). */
 export const PAGE_SIZE_MAX = 200;
 export const PAGE_SIZE_DEFAULT = 20;
 

@@ -13,7 +13,7 @@ export const localeOfLanguageId = (id: number | null | undefined): Locale =>
 export const THEMES = ['light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** localStorage keys fixed by the spec (§4, §9) and NOTES.md. */
+/** localStorage keys fixed by the spec (§4, §9; docs/spec-differences.md). */
 export const STORAGE_KEYS = {
   token: 'token',
   locale: 'locale',
@@ -25,7 +25,7 @@ export const STORAGE_KEYS = {
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
 
-/** Login slider (spec §9 and NOTES.md: 17 slots, 5000 ms; stored index cycles 1-9). */
+/** Login slider (spec §9 and docs/spec-differences.md: 17 slots, 5000 ms; stored index cycles 1-9). */
 export const LOGIN_SLIDES = 17;
 export const LOGIN_SLIDE_MS = 5000;
 export const LOGIN_BACKGROUND_INDEX_MAX = 9;

@@ -113,7 +113,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     titleKey: 'pages.singleLine',
     icon: 'PartitionOutlined',
   },
-  // The spec's menu lists cameras but its table had only the detail page: the camera wall (issue 10).
+  // The spec's menu lists cameras but its table had only the detail page: the camera wall.
   {
     path: '/kameralar',
     page: 'dashboard',

@@ -6,7 +6,7 @@ import { LOCALES } from './locales';
 import { idListParam } from './telemetry';
 import { V } from './validation';
 
-/** The reports GET reports/{type} serves (issue 12). */
+/** The reports GET reports/{type} serves. */
 export const REPORT_TYPES = ['production', 'fleet', 'alarms', 'inverters'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 export const reportTypeSchema = z.enum(REPORT_TYPES, { error: V.invalidValue });

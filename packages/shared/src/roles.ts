@@ -4,7 +4,7 @@ import { permissionSchema } from './users';
 import { PAGES, METHODS } from './permissions';
 import { optionalText, requiredText } from './validation';
 
-/** POST roles/{id} (0 creates; admin only): a named set of (page, method) pairs (NOTES.md). */
+/** POST roles/{id} (0 creates; admin only): a set of (page, method) pairs (docs/spec-differences.md). */
 export const roleBody = z.object({
   name: requiredText(100),
   description: optionalText(500),

@@ -1,5 +1,5 @@
 /**
- * Validity bounds of a signal's values (issue 11): a reading outside them is refused as `out_of_range`
+ * Validity bounds of a signal's values: a reading outside them is refused as `out_of_range`
  * on every way in and never reaches raw data, latest values or rollups. A signal may set `min_value` and
  * `max_value`; each side it leaves empty takes the default of its unit below.
  */

@@ -4,7 +4,7 @@ import { anyInstantField, calendarDateField, inOrder, instantField } from './dat
 import { DEVICE_TYPES } from './devices';
 import { V } from './validation';
 
-/** Most points one POST /api/telemetry may carry (issue 5). */
+/** Most points one POST /api/telemetry may carry. */
 export const TELEMETRY_MAX_POINTS = 10_000;
 /** A point stamped further ahead than this is refused: a device clock that runs ahead must not write the future. */
 export const TELEMETRY_FUTURE_TOLERANCE_MS = 5 * 60_000;

@@ -8,7 +8,7 @@ export const permissionSchema = z.object({
   method: z.enum(METHODS, { error: V.invalidValue }),
 });
 
-/** A unit a user is limited to (NOTES.md: empty list = the whole of the user's own company). */
+/** A unit a user is limited to (docs/spec-differences.md: no units = the whole of the user's own company). */
 export const UNIT_TYPES = ['company', 'field', 'plant'] as const;
 export const userUnitSchema = z.object({
   unit_type: z.enum(UNIT_TYPES, { error: V.invalidValue }),
@@ -81,9 +81,9 @@ export const userUpsertBody = profileFields.extend({
   role_id: z.coerce.number({ error: V.required }).int().positive({ error: V.required }),
   user_units: z.array(userUnitSchema).max(1000).default([]),
   /**
-   * The user's company (NOTES.md: a user belongs to one company; null only for the admin role, which sees
-   * all). Only the admin chooses it; anyone else creates users in their own company. Omitted on update
-   * keeps the current company.
+   * The user's company (docs/spec-differences.md: a user belongs to one company; null only for the admin
+   * role, which sees all). Only the admin chooses it; anyone else creates users in their own company. Omitted
+   * on update keeps the current company.
    */
   company_id: z.coerce
     .number({ error: V.invalidNumber })
@@ -148,8 +148,8 @@ export const healthAnswer = z.object({
   version: z.string(),
   uptimeS: z.number(),
   /**
-   * Several nodes (issue 13): this node, the bus it talks to the others on, and the node holding the jobs
-   * lease (alarm engine, scheduled reports, retention, KPI refresh); null when no node holds it.
+   * Several nodes (docs/operations.md): this node, the bus it talks to the others on, and the node holding
+   * the jobs lease (alarm engine, scheduled reports, retention, KPI refresh); null when no node holds it.
    */
   cluster: z.object({
     node: z.string(),

@@ -3,8 +3,8 @@ import pg from 'pg';
 import { createClient } from 'redis';
 
 /**
- * What server nodes tell each other (issue 13, several nodes). Every message is small and names what
- * changed; each node then acts for its own connections and state.
+ * What server nodes tell each other (docs/operations.md, "Several nodes"). Every message is small and names
+ * what changed; each node then acts for its own connections and state.
  * - `points`: telemetry another node stored (compact rows), for its SSE clients' latest values and the
  *   alarm engine on the lease holder;
  * - `plant-event`: an event for the SSE clients allowed to see a plant (alarm events);

@@ -25,9 +25,9 @@ export interface LeaseHolder {
 type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
 /**
- * One singleton role in the cluster (issue 13): the node that holds it runs the alarm engine, the scheduled
- * reports, retention and the KPI refresh. Acquire and renew are one atomic upsert in PostgreSQL; on SQLite
- * (one node by construction) the lease is simply held by the one process.
+ * One singleton role in the cluster (docs/operations.md, "Several nodes"): the node that holds it runs the
+ * alarm engine, the scheduled reports, retention and the KPI refresh. Acquire and renew are one atomic upsert
+ * in PostgreSQL; on SQLite (one node by construction) the lease is simply held by the one process.
  */
 export interface Lease {
   readonly name: string;

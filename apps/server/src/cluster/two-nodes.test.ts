@@ -1,7 +1,7 @@
 /**
- * Proof of issue 13, "several nodes": two real server processes on one PostgreSQL schema and one Mosquitto,
- * talking over PostgreSQL LISTEN/NOTIFY; then two more on Redis pub/sub (REDIS_URL) for the cross-node
- * alarm fan-out and the shared sign-in limit. Runs on PostgreSQL only (TEST_DATABASE_URL) with the
+ * Proof of several nodes (docs/operations.md): two real server processes on one PostgreSQL schema and one
+ * Mosquitto, talking over PostgreSQL LISTEN/NOTIFY; then two more on Redis pub/sub (REDIS_URL) for the
+ * cross-node alarm fan-out and the shared sign-in limit. Runs on PostgreSQL only (TEST_DATABASE_URL) with the
  * Mosquitto binary present, the Redis part with a Redis answering at TEST_REDIS_URL (default
  * redis://127.0.0.1:6379); skipped, saying why, else.
  */

@@ -23,7 +23,7 @@ export function searchFold(value: string): string {
 }
 export type Db = Kysely<Database>;
 
-/** Longest the server waits for a SQLite lock held by another process (issue 13, hole 9). */
+/** Longest the server waits for a SQLite lock held by another process (docs/security.md, hole 9). */
 export const SQLITE_BUSY_TIMEOUT_MS = 100;
 /** What a request refused because PostgreSQL cannot be reached tells the client to wait. */
 export const DATABASE_UNAVAILABLE_RETRY_AFTER_S = 5;

@@ -19,7 +19,7 @@ describe('isDatabaseUnavailable', () => {
 });
 
 /**
- * Issue 13, proof suites: PostgreSQL going away (stopped, restarted, connections killed) must not end the
+ * PostgreSQL going away (stopped, restarted, connections killed) must not end the
  * process. Before the fix, a pool connection ended by the server emitted an unhandled 'error' and the
  * server exited. Here the app's own connections are terminated (only those: the database is shared).
  */

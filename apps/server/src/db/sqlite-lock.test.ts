@@ -36,7 +36,7 @@ function holdLock(file: string, holdMs: number): { child: ChildProcess; locked: 
   return { child, locked };
 }
 
-/** Issue 13, hole 9: a locked SQLite file must not stall the server. SQLite only. */
+/** Hole 9 of docs/security.md: a locked SQLite file must not stall the server. SQLite only. */
 describe.skipIf(dialectUnderTest !== 'sqlite')('SQLite held by another process', () => {
   let t: TestApp;
   let admin: TestUser;

@@ -12,7 +12,7 @@ export interface AttemptCount {
  * Counts attempts per key in a fixed window (sign-in per IP, email and device cookie; reset requests).
  * Counting and checking are one step: `hit` counts the attempt and answers the new count, and the caller
  * refuses it when the count is over `max`. Two parallel attempts can therefore never both see the last
- * free slot (issue 13, hole 3).
+ * free slot (docs/security.md, hole 3).
  */
 export interface AttemptLimiter {
   readonly max: number;

@@ -4,9 +4,10 @@ import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
 
 /**
- * What part of the organisation a caller reaches (NOTES.md): the admin everything; anyone else their own
- * company, narrowed by their units (user_units) when they have any. A unit outside the own company
- * reaches nothing. Repositories apply a scope inside their queries, as a sub-select of reachable ids.
+ * What part of the organisation a caller reaches (docs/spec-differences.md, permissions): the admin
+ * everything; anyone else their own company, narrowed by their units (user_units) when they have any. A unit
+ * outside the own company reaches nothing. Repositories apply a scope inside their queries, as a sub-select
+ * of reachable ids.
  */
 export type Scope =
   | { all: true }

@@ -24,6 +24,6 @@ export function csvNumber(value: number, decimalComma: boolean): string {
 /**
  * XLSX text: written as a string cell (never a formula) unchanged, no visible '. A text that looks like a
  * formula also gets the Text number format `@`, so that editing the cell in Excel keeps it text instead
- * of running it (issue 13 item 10c: a unit such as `=1+1`).
+ * of running it (a signal unit such as `=1+1`).
  */
 export const XLSX_TEXT_FORMAT = '@';

@@ -9,7 +9,8 @@ import { findSessionCaller, type SessionState } from './session.repository';
 /**
  * Who may call a route. Every /api route declares one in `config.access`; the server refuses to start
  * otherwise, so no route can be left open by forgetting it.
- * - `upsert`: POST x/{id} is `create` when id is 0 and `update` otherwise (NOTES.md).
+ * - `upsert`: POST x/{id} is `create` when id is 0 and `update` otherwise (docs/spec-differences.md, resource
+ * calls).
  */
 export type Access =
   | { kind: 'public' }
@@ -164,11 +165,11 @@ export const authPlugin = fp(
       // Every sign-in since user_sessions records it (migration 0022) names one; a token naming none could be
       // neither signed out nor retired, so it is refused.
       if (!claims?.sessionId) return null;
-      // One statement, one round trip: the user with its permissions and units (issue 11). No cache, so a
+      // One statement, one round trip: the user with its permissions and units. No cache, so a
       // password change, deactivation, role, company or unit change or revocation counts on the next request.
       const user = await findSessionCaller(db, dialect, Number(claims.sub), claims.sessionId);
       // The version ends tokens issued before a password change even within the same second, where the
-      // whole-second iat cannot tell them apart (issue 13, hole 1).
+      // whole-second iat cannot tell them apart (docs/security.md, hole 1).
       if (!user || !user.isActive || claims.version !== user.tokenVersion) return null;
       if (claims.iat < user.tokensValidAfter) return null;
       if (!user.companyActive || !sessionAccepts(user.session, claims.generation, now())) return null;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTree, makeUser, type TestUser, type Tree } from '../test/org-fixtures';
 import { DEMO, createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
 
-/** Issue 13, "Holes found": items 1, 5, 6, 7, 8 and 10a/10b, each as an outside tester found it. */
+/** The holes of docs/security.md, rows 1, 5, 6, 7, 8 and 10a/10b, each as an outside tester found it. */
 describe(`holes found (${dialectUnderTest})`, { timeout: 120_000 }, () => {
   let t: TestApp;
   let admin: TestUser;

@@ -75,7 +75,7 @@ export interface SessionCallerRow extends SessionRow {
 
 /**
  * The session user, its role's permissions and its units in ONE statement: one database round trip per
- * authenticated request (issue 11), read from one snapshot, so the permissions always belong to the role
+ * authenticated request, read from one snapshot, so the permissions always belong to the role
  * the row names. Nothing is cached: every change (password, deactivation, role, company, units, revoked
  * sessions) is seen by the very next request. The two lists come back as JSON arrays of [a, b] pairs,
  * aggregated by a correlated subquery each (no join, which would multiply permissions by units).

@@ -5,7 +5,7 @@ import type { Db } from '../db/database';
 import { hashPassword } from '../lib/password';
 import { seedOrganisation } from './organisation';
 
-/** The demo accounts of NOTES.md (also used by the tests and the browser tests). */
+/** The demo accounts (docs/spec-differences.md, demo data; also used by the tests and the browser tests). */
 export const DEMO_ACCOUNTS = {
   admin: { email: 'admin@example.com', password: 'Solar!Admin1' },
   operator: { email: 'operator@example.com', password: 'Solar!Operator1' },
@@ -15,7 +15,7 @@ export const ADMIN_ROLE_NAME = 'Yönetici';
 export const OPERATOR_ROLE_NAME = 'Operatör';
 export const TECHNICIAN_ROLE_NAME = 'Teknisyen';
 
-/** The operator sees the monitoring pages and changes nothing (NOTES.md). */
+/** The operator sees the monitoring pages and changes nothing (docs/spec-differences.md, demo data). */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = (
   ['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'] as const
 ).map((page) => ({ page, method: 'view' }));
@@ -223,7 +223,10 @@ export async function seedTechnicians(ctx: Pick<AppContext, 'db' | 'config' | 'n
   });
 }
 
-/** Seeds the demo on an empty database (NOTES.md): the accounts, the organisation, its technicians. */
+/**
+ * Seeds the demo on an empty database (docs/spec-differences.md, demo data): the accounts, the organisation,
+ * its technicians.
+ */
 export async function seedDemo(ctx: AppContext): Promise<void> {
   await seedAccounts(ctx);
   await seedOrganisation(ctx);

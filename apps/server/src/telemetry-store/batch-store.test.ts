@@ -8,7 +8,7 @@ import { dayBucket, floorBucket } from './buckets';
 import type { PointToStore } from './telemetry-hub';
 
 /**
- * The property behind the batch path (issue 11): storing random batches — duplicates with the same and with
+ * The property behind the batch path: storing random batches — duplicates with the same and with
  * another value, points out of order and among stored ones, counter resets — leaves exactly the raw, latest
  * and rollup rows that storing the same points one at a time leaves. Pairs of signals of the same device
  * take the two ways; values are quarters, so sums are exact and rows can be compared bit for bit.

@@ -7,11 +7,11 @@ import { STORE_BATCHES_IN_FLIGHT } from './telemetry-store';
 import { lockRollups, ROLLUP_DEVICE_LOCKS_MAX, ROLLUP_LOCK_KEY } from './telemetry-store.repository';
 
 /**
- * PostgreSQL: batches waiting for the rollup lock must not take the connection pool (issue 13, the load
- * suite on PostgreSQL). With the lock held elsewhere, twelve concurrent batches (more than the pool's ten
- * connections) wait, and a read through the same pool still answers at once. Without the limit the read
- * would wait for the lock's release. (The lock's key is database-wide, so waiters of other test processes
- * are not counted; only this app's pool is.)
+ * PostgreSQL: batches waiting for the rollup lock must not take the connection pool (the load suite of
+ * e2e/resilience on PostgreSQL ran out of connections). With the lock held elsewhere, twelve concurrent
+ * batches (more than the pool's ten connections) wait, and a read through the same pool still answers at
+ * once. Without the limit the read would wait for the lock's release. (The lock's key is database-wide, so
+ * waiters of other test processes are not counted; only this app's pool is.)
  */
 describe.runIf(TEST_DATABASE_URL)('ingest batches in flight (postgres)', () => {
   let t: TestApp;

@@ -16,7 +16,7 @@ describe('checkPoint', () => {
   });
 
   it('names a timestamp in epoch seconds as such, not as too old', () => {
-    // The MQTT payload of issue 11: 2026-11-23 in seconds, which as milliseconds is 1970-01-21.
+    // An MQTT payload stamped in seconds: 2026-11-23, which as milliseconds is 1970-01-21.
     expect(checkPoint(1_795_453_394, 1, open, window)).toBe('epoch_seconds');
     expect(checkPoint(0, 1, open, window)).toBe('epoch_seconds');
     expect(checkPoint(99_999_999_999, 1, open, window)).toBe('epoch_seconds');

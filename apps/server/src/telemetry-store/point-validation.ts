@@ -1,5 +1,5 @@
 /**
- * The one check every way in (HTTP, MQTT, Modbus) applies to each point before it is stored (issue 11):
+ * The one check every way in (HTTP, MQTT, Modbus) applies to each point before it is stored:
  * its timestamp and its value, against a time window and the signal's validity bounds. Pure and cheap (a
  * few comparisons per point, no allocation), so a faster ingest path can call it per point.
  *

@@ -285,8 +285,9 @@ describe(`API fuzz (${dialectUnderTest})`, { timeout: 180_000 }, () => {
   });
 
   it('answers no 5xx to JSON nested 100,000 deep, as the whole body or in any field, on every route', async () => {
-    // Issue 13, hole 5: 100,000 levels overflowed the stack in JSON.stringify (500). Sent as raw text, the
-    // way an attacker would, since building such an object and stringifying it here would overflow too.
+    // Hole 5 of docs/security.md: 100,000 levels overflowed the stack in JSON.stringify (500). Sent as raw
+    // text, the way an attacker would, since building such an object and stringifying it here would overflow
+    // too.
     const deep = (depth: number, open: string, close: string) =>
       `${open.repeat(depth)}${close.repeat(depth)}`;
     const nests = [deep(100_000, '[', ']'), `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`];

@@ -1,4 +1,4 @@
-/** Seeded random telemetry for property tests of the store (issue 11). */
+/** Seeded random telemetry for property tests of the store. */
 import type { Point } from '../telemetry-store/aggregate';
 
 /** A small seeded generator (mulberry32): a failing case names its seed and replays. */

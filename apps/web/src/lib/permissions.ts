@@ -12,7 +12,7 @@ export function useCan(page: Page): Record<Method, boolean> {
   };
 }
 
-/** True for the administrator: the only user outside every company (NOTES.md). */
+/** True for the administrator, the only user outside every company (docs/spec-differences.md). */
 export function useIsAdmin(): boolean {
   return useSession((s) => s.user !== null && s.user.company_id === null);
 }

@@ -9,7 +9,8 @@
  * register plus `offset`, and the next model starts at model address + 2 + L. Points of a repeating block
  * (model 160's modules) count from the start of their block instance instead.
  *
- * A test checks every point here against the Alliance's JSON definitions (../shared/data/sunspec/).
+ * A test checks every point here against the Alliance's JSON definitions (models.test.ts; they are not kept
+ * in this repository).
  */
 
 /** Point types of the SunSpec information model (the subset these models use, plus the common numeric ones). */

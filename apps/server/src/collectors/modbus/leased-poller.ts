@@ -4,11 +4,11 @@ import type { CollectorLog } from '../collector-context';
 import type { DeviceStateEvent, ModbusPoller } from './modbus-poller';
 
 /**
- * The Modbus poller of a cluster (issue 13): it polls only on the node that holds the jobs lease, so two
- * nodes never poll one device twice (a second master on a device's single TCP slot, doubled reads, two
- * writers of `device_status`). The node that takes the lease over starts a poller of its own, which reads
- * each device's communication state from `device_status`, so a device lost before the takeover stays lost
- * and is not announced again.
+ * The Modbus poller of a cluster (docs/operations.md, "Several nodes"): it polls only on the node that holds
+ * the jobs lease, so two nodes never poll one device twice (a second master on a device's single TCP slot,
+ * doubled reads, two writers of `device_status`). The node that takes the lease over starts a poller of its
+ * own, which reads each device's communication state from `device_status`, so a device lost before the
+ * takeover stays lost and is not announced again.
  *
  * Why the jobs lease and not one of its own or a share of the devices per node: the alarm engine, which
  * turns the poller's state changes into communication-loss alarms, runs under that lease and hears them

@@ -3,8 +3,8 @@ import type { Dialect } from '../database';
 import { withId, type DialectMigration } from './helpers';
 
 /**
- * The organisation hierarchy (NOTES.md): companies → fields → plants → devices → signals, and the
- * company a user belongs to. Foreign keys restrict deletes: a parent with children cannot be deleted.
+ * The organisation hierarchy (docs/spec-differences.md): companies → fields → plants → devices → signals, and
+ * the company a user belongs to. Foreign keys restrict deletes: a parent with children cannot be deleted.
  */
 export const organisation: DialectMigration = {
   async up(db: Kysely<unknown>, dialect: Dialect) {

@@ -11,7 +11,7 @@ function clustered<T extends string, C extends string>(table: CreateTableBuilder
 }
 
 /**
- * Telemetry (issue 5): raw points keyed by (signal_id, ts), rollups per 5 minutes, hour and plant-local day,
+ * Telemetry: raw points keyed by (signal_id, ts), rollups per 5 minutes, hour and plant-local day,
  * the latest value per signal, and ingest keys. No foreign keys on the point tables: they are written
  * 100,000 rows a second and a check per row would cost more than an orphan row ever could.
  */

@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * Telemetry collectors (issue 5). `device_status` holds each polled device's communication state, which
+ * Telemetry collectors. `device_status` holds each polled device's communication state, which
  * the alarms raise "communication loss" from; a row goes when its device does. Signals learn SunSpec
  * scaling: the value of a SunSpec point is raw × 10^sf × scale with sf read from a separate sunssf
  * register (`scale_factor_address`, same register type and unit id as the signal), and `sunspec_type`

@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import { withId, type DialectMigration } from './helpers';
 
 /**
- * Alarms (issue 6). `alarms.active_key` holds the condition key while the condition holds and is null
+ * Alarms. `alarms.active_key` holds the condition key while the condition holds and is null
  * after it clears; its unique index makes one condition raise one alarm until it clears, whatever the
  * alarm's status (an alarm approved while its condition still holds keeps the key). `condition_key`
  * keeps the key for history. `alarm_events` is the append-only change log whose id is the

@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import { withId, type DialectMigration } from './helpers';
 
 /**
- * Faults (arıza, issue 6): work items followed from an approved alarm or a manual report to their fix.
+ * Faults (arıza): work items followed from an approved alarm or a manual report to their fix.
  * `alarm_id` is unique (one fault per alarm; several nulls are allowed in both dialects) and carries no
  * foreign key, so that the alarm history can be pruned without touching the faults made from it. A
  * fault keeps its plant (restrict: a plant with faults is not deleted); a deleted device or signal only

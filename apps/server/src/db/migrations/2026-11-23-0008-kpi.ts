@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * KPIs (issue 10). Plants get the two parameters of the expected-power model (PVWatts): the power
+ * KPIs. Plants get the two parameters of the expected-power model (PVWatts): the power
  * temperature coefficient γ and the lumped system losses, with PVWatts' defaults. `kpi_daily` keeps each
  * finished local day of a plant as the KPI engine's additive sums (DailyKpiSums), so a month or a year is
  * one indexed read; `kpi_dirty_days` lists the (plant, local date) pairs whose telemetry changed since

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectMigration } from './helpers';
 
 /**
- * Saved positions of the single-line diagram's nodes (issue 10), per plant and node id (`grid`,
+ * Saved positions of the single-line diagram's nodes, per plant and node id (`grid`,
  * `busbar:…`, `device:<id>`; see packages/shared/src/topology.ts). Node ids are not foreign keys because
  * the grid and busbars are not rows; positions of nodes that no longer exist are simply not answered.
  * They go with their plant.

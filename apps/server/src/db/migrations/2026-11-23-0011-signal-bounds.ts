@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * Data that can be trusted (issue 11). Signals get optional validity bounds: a value below `min_value` or
+ * Data that can be trusted. Signals get optional validity bounds: a value below `min_value` or
  * above `max_value` is refused at ingest (null: the unit's default, packages/shared signal-bounds.ts).
  * `device_ingest_counts` keeps, per device, how many points were refused for each reason and how many
  * were duplicates (identical or conflicting), and when it last happened; a row goes when its device does.

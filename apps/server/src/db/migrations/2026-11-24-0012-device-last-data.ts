@@ -6,7 +6,7 @@ import type { DialectMigration } from './helpers';
  * `device_last_data`: each device's newest stored sample time, kept by the telemetry store in the same
  * transaction as telemetry_latest. The fleet overview decides every plant's communication from it: one row
  * per device instead of a join over every signal's latest value (212,000 signals on a 2,000-plant fleet
- * took 0.8 s; issue 10). Filled here from what telemetry_latest already holds.
+ * took 0.8 s). Filled here from what telemetry_latest already holds.
  *
  * Indexes for the same reads: kpi_daily by date (every plant's yesterday; the primary key leads with the
  * plant), devices by type (the fleet's meters or stations without visiting its 40,000 inverters), and the

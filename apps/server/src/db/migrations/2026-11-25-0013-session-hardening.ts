@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * Issue 13, holes 1, 3 and 4.
+ * Holes 1, 3 and 4 of docs/security.md.
  * - `users.token_version`: every session token carries the version it was issued under; a password change,
  *   a reset or a deactivation raises it, so no token issued before survives, even in the same second
  *   (`tokens_valid_after` compares whole seconds).

@@ -13,7 +13,7 @@ const monthName = (ms: number) => {
 };
 
 /**
- * PostgreSQL only (issue 11): `telemetry_raw` becomes a table partitioned by UTC month of `ts`, so that raw
+ * PostgreSQL only: `telemetry_raw` becomes a table partitioned by UTC month of `ts`, so that raw
  * retention drops a month's partition instead of deleting tens of millions of rows one by one (and leaving
  * the table bloated for vacuum). The primary key (signal_id, ts) holds across partitions because it
  * contains the partition key, so INSERT … ON CONFLICT (signal_id, ts) and COPY keep working unchanged. The

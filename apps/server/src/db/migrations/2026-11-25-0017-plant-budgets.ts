@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * `plant_budgets`: a plant's P50 energy budget per calendar month (issue 12), from the design simulation,
+ * `plant_budgets`: a plant's P50 energy budget per calendar month, from the design simulation,
  * with the plane-of-array irradiation it assumes where the simulation gives it (the weather-corrected
  * budget scales by measured / budget irradiation). Per year, not a typical year: budgets carry degradation.
  */

@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import { withId, type DialectMigration } from './helpers';
 
 /**
- * `report_schedules`: a user's subscriptions to a report by mail (issue 12). `next_run_at` is the
+ * `report_schedules`: a user's subscriptions to a report by mail. `next_run_at` is the
  * occurrence being delivered (it fixes the report's period); `due_at` is when the runner next tries it,
  * later than `next_run_at` while a failed send waits for its retry. The runner claims a row by moving
  * `due_at` forward with a conditional update, so two runners never send the same occurrence.

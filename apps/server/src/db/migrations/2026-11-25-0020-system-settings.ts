@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * `system_settings` (issue 13, admin panel): the settings an administrator changes without a restart, one
+ * `system_settings` (admin panel): the settings an administrator changes without a restart, one
  * row per setting with its value as JSON. A row per key, not one document: a setting added later needs no
  * migration, and a stored value that a later build no longer accepts falls back to its default alone.
  */

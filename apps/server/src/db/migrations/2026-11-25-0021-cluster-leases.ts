@@ -3,9 +3,9 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * `cluster_leases` (issue 13, several nodes): one row per singleton job group (the alarm engine, scheduled
- * reports, retention, KPI refresh). A node holds a lease while `expires_at` (epoch ms) lies ahead and renews
- * it; `generation` grows by one at each change of holder, so a takeover can be counted and seen.
+ * `cluster_leases` (several nodes, docs/operations.md): one row per singleton job group (the alarm engine,
+ * scheduled reports, retention, KPI refresh). A node holds a lease while `expires_at` (epoch ms) lies ahead
+ * and renews it; `generation` grows by one at each change of holder, so a takeover can be counted and seen.
  */
 export const clusterLeases: DialectMigration = {
   async up(db: Kysely<unknown>, _dialect: Dialect) {

@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * `user_sessions` (issue 13, admin panel "Sessions"): one row per sign-in, named by the `sid` claim of its
+ * `user_sessions` (admin panel "Sessions"): one row per sign-in, named by the `sid` claim of its
  * tokens. `token_version` is the user's version at sign-in: a password change or a "revoke all sessions"
  * raises the user's version and so ends every row below it without touching them. `last_seen_at` is
  * written at most once a minute per session, so that a request costs no write.

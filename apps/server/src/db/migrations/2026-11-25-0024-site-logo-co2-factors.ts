@@ -3,7 +3,7 @@ import type { Dialect } from '../database';
 import type { DialectMigration } from './helpers';
 
 /**
- * Two system settings of the admin panel (issue 13) that do not fit a JSON row of `system_settings`:
+ * Two system settings of the admin panel that do not fit a JSON row of `system_settings`:
  * - `site_logo`: the site's logo image, in the database so that every node serves it (no local files).
  *   One row at most (id 1); `etag` is a hash of the bytes, so a cached logo is revalidated without them.
  * - `co2_factor_overrides`: the admin's grid emission factors by country (ISO 3166-1 alpha-2, or

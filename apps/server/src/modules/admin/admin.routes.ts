@@ -41,7 +41,7 @@ const LOGO_HEADERS = {
 };
 
 /**
- * The admin panel's API (page `admin_panel`, issue 13). Settings, the audit export, the system state and
+ * The admin panel's API (page `admin_panel`). Settings, the audit export, the system state and
  * the backup are the administrator's alone; collection health and ingest keys are scoped, so a company
  * user given the page sees their own company's devices.
  */

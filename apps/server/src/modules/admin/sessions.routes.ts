@@ -5,7 +5,10 @@ import { actorOf } from '../../lib/actor-of';
 import { access, callerOf } from '../../plugins/auth';
 import { SessionsAdminService } from './sessions.service';
 
-/** The admin panel's Sessions tab (page `admin_panel`, issue 13): list live sessions, revoke a user's. */
+/**
+ * The admin panel's Sessions tab (page `admin_panel`; docs/operations.md, "Sessions"): list live sessions,
+ * revoke a user's.
+ */
 export const adminSessionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new SessionsAdminService(ctx);
   const tags = ['admin'];

@@ -8,7 +8,7 @@ import { DEMO, createTestApp, dialectUnderTest, type TestApp } from '../../test/
 const sidOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid?: string }).sid;
 
-/** Issue 13, admin panel "Sessions": the live sessions per user, and revoking all of a user's. */
+/** Admin panel "Sessions" (docs/operations.md): the live sessions per user, and revoking all of a user's. */
 describe(`admin sessions (${dialectUnderTest})`, { timeout: 60_000 }, () => {
   let t: TestApp;
   let base: string;

@@ -5,7 +5,7 @@ import { makeTree, makeUser, pairs, save, type Tree, type TestUser } from '../..
 import { DEMO, createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 
 /**
- * Issue 11: authenticating a request costs ONE database round trip (plugins/auth.ts, one statement for the
+ * Authenticating a request costs ONE database round trip (plugins/auth.ts, one statement for the
  * session user, its permissions and its units), with no cache, so every change counts on the next request.
  */
 describe(`authentication round trips (${dialectUnderTest})`, { timeout: 60_000 }, () => {

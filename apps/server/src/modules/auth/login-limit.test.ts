@@ -6,7 +6,7 @@ import { DEMO, createTestApp, dialectUnderTest, type TestApp } from '../../test/
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Issue 13, holes 3 and 4: the sign-in limit under parallel attempts, and lockout of a known account. */
+/** docs/security.md, holes 3 and 4: the sign-in limit under parallel attempts, and lockout of an account. */
 describe(`sign-in limit (${dialectUnderTest})`, { timeout: 120_000 }, () => {
   let t: TestApp;
   let adminId: number;

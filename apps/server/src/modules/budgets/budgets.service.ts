@@ -20,7 +20,7 @@ import * as repo from './budgets.repository';
 
 type Body = Omit<PlantBudgetBody, never>;
 
-/** Plants' monthly P50 budgets (issue 12): read and saved per plant and year, imported from a file. */
+/** Plants' monthly P50 budgets: read and saved per plant and year, imported from a file. */
 export class BudgetsService {
   /** Files being read now: the service is built once per app, and so are its slots. */
   private readonly slots = new ImportSlots();

@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { CompaniesService } from './companies.service';
 
-/** GET/POST/DELETE /api/companies (NOTES.md resource calls); changes are admin only. */
+/** GET/POST/DELETE /api/companies (docs/spec-differences.md, resource calls); changes are admin only. */
 export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new CompaniesService(ctx);
   const tags = ['companies'];

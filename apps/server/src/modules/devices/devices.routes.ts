@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { DevicesService } from './devices.service';
 
-/** GET/POST/DELETE /api/devices (NOTES.md resource calls). */
+/** GET/POST/DELETE /api/devices (docs/spec-differences.md, resource calls). */
 export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new DevicesService(ctx);
   const tags = ['devices'];

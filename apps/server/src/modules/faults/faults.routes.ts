@@ -14,7 +14,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { FaultsService } from './faults.service';
 
-/** GET/POST/DELETE /api/faults (NOTES.md resource calls) and POST /api/faults/{id}/comments. */
+/** GET/POST/DELETE /api/faults (docs/spec-differences.md, resource calls), POST /api/faults/{id}/comments. */
 export const faultsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new FaultsService(ctx);
   const tags = ['faults'];

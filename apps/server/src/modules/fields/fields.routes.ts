@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { FieldsService } from './fields.service';
 
-/** GET/POST/DELETE /api/fields (NOTES.md resource calls). */
+/** GET/POST/DELETE /api/fields (docs/spec-differences.md, resource calls). */
 export const fieldsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new FieldsService(ctx);
   const tags = ['fields'];

@@ -45,7 +45,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const datesBetween = (from: string, to: string): string[] => datesUntil(from, to);
 
 /**
- * The plants' KPIs (issue 10): live today, materialised finished days (kpi_daily) for anything older, and
+ * The plants' KPIs: live today, materialised finished days (kpi_daily) for anything older, and
  * the power chart and inverter summary built on them (the fleet overview: overview.service.ts).
  */
 export class KpiService {

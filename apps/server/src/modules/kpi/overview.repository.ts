@@ -5,9 +5,9 @@ import { COMM_LOST_AFTER_POLLS, COMM_LOST_MIN_MS } from './engine';
 import { SIGNAL_ROLES } from './signal-map';
 
 /**
- * The fleet overview's reads (issue 10: 2,000 plants in under 300 ms). Each one aggregates per plant in
- * the database and answers a row or two per plant, however many devices and signals the plants have; the
- * plants are chosen by a sub-select (scope, time zone), never by a list of ids sent along.
+ * The fleet overview's reads (the aim: 2,000 plants in under 300 ms, docs/benchmarks.md). Each one aggregates
+ * per plant in the database and answers a row or two per plant, however many devices and signals the plants
+ * have; the plants are chosen by a sub-select (scope, time zone), never by a list of ids sent along.
  *
  * Today's figures depend on each plant's local midnight: those reads take today's start per time zone and
  * pick each plant's day bucket with a CASE on its zone, so one query serves every zone of the fleet.

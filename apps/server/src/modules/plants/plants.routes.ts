@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { PlantsService } from './plants.service';
 
-/** GET/POST/DELETE /api/plants (NOTES.md resource calls). */
+/** GET/POST/DELETE /api/plants (docs/spec-differences.md, resource calls). */
 export const plantsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new PlantsService(ctx);
   const tags = ['plants'];

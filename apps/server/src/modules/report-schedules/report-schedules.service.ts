@@ -103,7 +103,7 @@ const sameRule = (a: ScheduleRule, b: ScheduleRule) =>
   a.timeZone === b.timeZone;
 
 /**
- * A user's own report subscriptions (issue 12). Each is the user's: another user's answers 404, the admin
+ * A user's own report subscriptions. Each is the user's: another user's answers 404, the admin
  * included, since it mails its owner. Its plants must all be in the caller's scope when saved; a plant that
  * leaves the scope later is left out of the mails.
  */

@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { RolesService } from './roles.service';
 
-/** GET/POST/DELETE /api/roles (NOTES.md resource calls); changes are admin only. */
+/** GET/POST/DELETE /api/roles (docs/spec-differences.md, resource calls); changes are admin only. */
 export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new RolesService(ctx);
   const tags = ['roles'];

@@ -11,8 +11,9 @@ type Body = z.output<typeof roleBody>;
 const duplicateName = () => conflict(E.duplicate, { name: [V.duplicate] });
 
 /**
- * Roles: named sets of (page, method) pairs (NOTES.md). Anyone with the view pair reads them; only the
- * admin changes them. The administrator role always holds every pair and cannot be deleted.
+ * Roles: named sets of (page, method) pairs (docs/spec-differences.md, permissions). Anyone with the view
+ * pair reads them; only the admin changes them. The administrator role always holds every pair and cannot be
+ * deleted.
  */
 export class RolesService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'sessionEvents'>) {}

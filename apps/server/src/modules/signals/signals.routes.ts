@@ -6,7 +6,7 @@ import { access } from '../../plugins/auth';
 import { noContent, problems } from '../../plugins/openapi';
 import { SignalsService } from './signals.service';
 
-/** GET/POST/DELETE /api/signals (NOTES.md resource calls). */
+/** GET/POST/DELETE /api/signals (docs/spec-differences.md, resource calls). */
 export const signalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new SignalsService(ctx);
   const tags = ['signals'];

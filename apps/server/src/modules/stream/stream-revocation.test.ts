@@ -41,7 +41,7 @@ class Watcher {
 }
 
 /**
- * Issue 13, hole 2: an open stream must not keep the reach it was opened with. Each change ends the
+ * Hole 2 of docs/security.md: an open stream must not keep the reach it was opened with. Each change ends the
  * user's streams at once (well before the 15 s heartbeat), and no event reaches them afterwards.
  */
 describe(`stream revocation (${dialectUnderTest})`, { timeout: 120_000 }, () => {

@@ -236,7 +236,7 @@ export class StreamHub {
 
   /**
    * Ends at once, before any further event, every connection whose scope or permissions the change may
-   * alter (issue 13, hole 2). The client opens a new one, scoped as the user is now.
+   * alter (docs/security.md, hole 2). The client opens a new one, scoped as the user is now.
    */
   endSessions(change: SessionChange): number {
     const ended = [...this.connections.values()].filter((c) =>

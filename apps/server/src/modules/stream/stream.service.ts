@@ -7,7 +7,8 @@ import { plantReachable, sessionStates, signalsInScope } from './stream.reposito
 
 /**
  * The app's one StreamHub, built by buildApp and handed around as `ctx.stream`. Other modules publish
- * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm' })`.
+ * through it, e.g. the alarms module: `ctx.stream.publishToPlant(plantId, 'alarm', alarm, { page: 'alarm'
+ * })`.
  */
 export function createStreamHub(
   deps: Pick<AppContext, 'db' | 'dialect' | 'now' | 'sessionEvents'> & {
@@ -24,7 +25,8 @@ export function createStreamHub(
     },
     () => deps.now(),
     undefined,
-    // A change to a user's or a role's reach ends the affected connections at once (issue 13, hole 2).
+    // A change to a user's or a role's reach ends the affected connections at once (docs/security.md,
+    // hole 2).
     deps.sessionEvents,
   );
 }

@@ -24,7 +24,7 @@ function logFailure(log: FastifyBaseLogger, deviceId: number) {
   };
 }
 
-/** GET /api/sunspec/templates, POST /api/devices/{id}/sunspec/discover and …/apply (issue 5). */
+/** GET /api/sunspec/templates, POST /api/devices/{id}/sunspec/discover and …/apply. */
 export const sunspecRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new SunSpecService(ctx);
   const tags = ['sunspec'];

@@ -14,7 +14,7 @@ import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-a
 import { quietLog as quiet, until } from '../../test/collector-helpers';
 
 /**
- * Issue 11, "Data that can be trusted": epoch seconds, far-past and future timestamps and out-of-range
+ * Data that can be trusted: epoch seconds, far-past and future timestamps and out-of-range
  * values are refused the same way over HTTP and over MQTT, counted per device, and nothing of them reaches
  * raw data, latest values or rollups; duplicates are counted, conflicting ones apart from identical ones.
  */

@@ -42,8 +42,8 @@ function senderOf(request: FastifyRequest): Sender {
 }
 
 /**
- * POST /api/telemetry (ingest), GET /api/telemetry (series), /catalog, /latest, /energy, /export, and the ingest keys
- * of devices and plants (issue 5).
+ * POST /api/telemetry (ingest), GET /api/telemetry (series), /catalog, /latest, /energy, /export, and the
+ * ingest keys of devices and plants.
  */
 export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new TelemetryService(ctx);

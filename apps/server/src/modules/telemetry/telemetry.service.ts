@@ -72,7 +72,7 @@ export function resolutionFor(requested: Resolution, from: number, to: number): 
 /** A series with its plant, for the export's plant column and local time. */
 export type SeriesWithZone = TelemetrySeries & { time_zone: string; plant_id: number; plant_name: string };
 
-/** Ingest, queries, latest values and energy over the telemetry tables (issue 5). */
+/** Ingest, queries, latest values and energy over the telemetry tables. */
 export class TelemetryService {
   constructor(
     private readonly ctx: Pick<
@@ -82,10 +82,11 @@ export class TelemetryService {
   ) {}
 
   /**
-   * Checks each point (signal known and in the sender's reach, else `unknown_signal` either way; active; then point-validation.ts: timestamp in
-   * milliseconds, not in the future nor older than raw retention, value finite and within the signal's
-   * bounds) and stores the accepted ones in one batch. Refusals are per point, and counted per device
-   * where the device is the sender's: a point for a signal out of reach says nothing about that device.
+   * Checks each point (signal known and in the sender's reach, else `unknown_signal` either way; active; then
+   * point-validation.ts: timestamp in milliseconds, not in the future nor older than raw retention, value
+   * finite and within the signal's bounds) and stores the accepted ones in one batch. Refusals are per point,
+   * and counted per device where the device is the sender's: a point for a signal out of reach says nothing
+   * about that device.
    */
   async ingest(sender: Sender, body: IngestBody): Promise<TelemetryIngestAnswer> {
     const { db, dialect } = this.ctx;

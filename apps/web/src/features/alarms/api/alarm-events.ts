@@ -44,7 +44,8 @@ export function useLiveAlarmList(): LiveStatus {
     else client.setQueryData<AlarmRecord[]>(alarmKeys.list(), (list) => mergeAlarm(list ?? [], event.alarm));
     if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: alarmKeys.substation() });
   });
-  // The server node missed events from the other nodes for a while (issue 13): read the lists again.
+  // The server node missed events from the other nodes for a while (docs/operations.md, "Several nodes"):
+  // read the lists again.
   useEffect(
     () =>
       liveStream.on('resync', () => {

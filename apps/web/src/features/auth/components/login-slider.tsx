@@ -30,7 +30,7 @@ if (SLIDES.length !== LOGIN_SLIDES) throw new Error('login slides and LOGIN_SLID
 
 /**
  * Background of the login page: 17 slides crossfading every 5000 ms. Each visit advances the stored
- * background index (1..9) and the slider starts at that slide (NOTES.md keeps both figures).
+ * background index (1..9) and the slider starts at that slide (docs/spec-differences.md keeps both figures).
  */
 export function LoginSlider() {
   const [backgroundIndex] = useState(advanceBackgroundIndex);

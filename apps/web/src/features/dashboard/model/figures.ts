@@ -67,7 +67,7 @@ export function ranked<T extends { name: string; value: number | null }>(
   });
 }
 
-/** The calendar year at `now` in a time zone (a plant's year turns at its own midnight, NOTES.md). */
+/** Calendar year at `now` in a time zone: a plant's turns at its own midnight (docs/spec-differences.md). */
 export function yearIn(timeZone: string, now: number): number {
   return Number(new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric' }).format(now));
 }

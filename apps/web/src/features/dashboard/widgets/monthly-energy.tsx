@@ -51,7 +51,7 @@ function monthlyOption(
 
 /**
  * A plant's energy by month of a chosen year. The year defaults to the current one in the plant's time
- * zone and the title names the chosen year (NOTES.md: a fixed year breaks on 1 January).
+ * zone and the title names the chosen year (docs/spec-differences.md: a fixed year breaks on 1 January).
  */
 export function MonthlyEnergyWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps) {
   const { t, i18n } = useTranslation();
