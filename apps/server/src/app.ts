@@ -61,6 +61,8 @@ export interface BuiltApp {
   background: () => BackgroundWork | undefined;
   /** The SQLite file database's telemetry writer thread (telemetry-store/batch-writer.ts); else undefined. */
   telemetryWriter?: BatchWriterThread;
+  /** Every long-running part, in start order (app-lifecycle.test.ts holds the order's constraints). */
+  parts: Lifecycle;
 }
 
 /** What tests may set that the environment does not. */
@@ -193,7 +195,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     };
   });
-  return { app, ctx, background, ...(writer ? { telemetryWriter: writer } : {}) };
+  return { app, ctx, background, parts, ...(writer ? { telemetryWriter: writer } : {}) };
 }
 
 /** The server's one logger, made first and handed to Fastify; the services log through Fastify's `app.log`. */

@@ -45,6 +45,11 @@ export class Lifecycle {
     return () => entry.running as T | undefined;
   }
 
+  /** The parts' names in start order (close stops them backwards). */
+  order(): string[] {
+    return this.entries.map((entry) => entry.name);
+  }
+
   /** Starts every part in order; runs once. */
   async start(): Promise<void> {
     if (this.started) return;
