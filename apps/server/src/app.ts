@@ -273,8 +273,8 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
   );
   telemetry.onStored((points) => metrics.countStored(points.length));
 
-  // Several nodes (issue 13): what other nodes must hear travels on the cluster bus; the singleton jobs run
-  // on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
+  // Several nodes (docs/operations.md): what other nodes must hear travels on the cluster bus; the singleton
+  // jobs run on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
   const cluster = createClusterBus(config, db, log);
   const lease = createLease({ db, dialect, name: JOBS_LEASE, nodeId: config.cluster.nodeId, log });
   // Stored telemetry of every node: the live stream and the engine judge points whichever node stored them.
@@ -337,7 +337,8 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
     settings,
     tokens: new TokenService(config.jwtSecret, () => settings.tokenLifetimesS()),
     mailer,
-    // In the database, so that the limits hold across parallel requests and several nodes (issue 13).
+    // In the database, so that the limits hold across parallel requests and several nodes
+    // (docs/security.md, hole 3).
     loginLimiter: new DbAttemptLimiter(db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
     resetLimiter: new DbAttemptLimiter(db, 'reset', loginLimit.maxFailures, loginLimit.windowMs, now),
     // A test moves every service's clock at once by assigning ctx.now (lib/clock.ts).
