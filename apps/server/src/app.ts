@@ -1,15 +1,18 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
-import { ensureSchema, openDatabase, type OpenOptions } from './db/database';
+import { ensureSchema, openDatabase, type DatabaseHandle, type OpenOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DbAttemptLimiter } from './lib/attempt-limiter';
+import { Clock } from './lib/clock';
 import { DeviceNetworks } from './lib/device-networks';
 import { createMailer } from './lib/mailer';
 import { createBudgetedMailer, DbMailBudget } from './lib/mail-budget';
 import { EventLoopWatch } from './lib/event-loop-watch';
+import { Lifecycle } from './lib/lifecycle';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
 import { UserSessions } from './lib/user-sessions';
@@ -51,8 +54,6 @@ import { startRetention } from './telemetry-store/retention';
 import { startBatchWriter, type BatchWriterThread } from './telemetry-store/batch-writer';
 import { TelemetryStore } from './telemetry-store/telemetry-store';
 
-const silentLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -60,6 +61,8 @@ export interface BuiltApp {
   background: () => BackgroundWork | undefined;
   /** The SQLite file database's telemetry writer thread (telemetry-store/batch-writer.ts); else undefined. */
   telemetryWriter?: BatchWriterThread;
+  /** Every long-running part, in start order (app-lifecycle.test.ts holds the order's constraints). */
+  parts: Lifecycle;
 }
 
 /** What tests may set that the environment does not. */
@@ -74,220 +77,58 @@ export interface BuildOptions {
   onQuery?: OpenOptions['onQuery'];
 }
 
-/** The port the server listens on, once it does. */
-function boundPortOf(app: FastifyInstance | undefined): number[] {
-  const address = app?.server.address();
-  return address && typeof address === 'object' ? [address.port] : [];
-}
-
-/** Builds the whole server except listen(): tests build it and talk to it with inject or a real port. */
+/**
+ * Builds the whole server except listen(): tests build it and talk to it with inject or a real port. In
+ * order: the logger, the Fastify instance, the database, the services (the context), the routes, and the
+ * long-running parts, which start when the app is ready and stop in reverse order when it closes.
+ */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
-  const handle = openDatabase(config.database, { onQuery: options.onQuery });
-  const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
-  if (schema) await ensureSchema(handle, schema);
-  await migrateToLatest(handle, schema);
-  // Before everything that reads a setting (token signing, the engine, the CSP, the mailer).
-  const settings = new SettingsService({ db: handle.db, now: () => ctx.now() }, defaultSettings(config));
-  await settings.load();
-
-  // Reads the clock through ctx, so that a test that sets ctx.now moves the counters' clock too.
-  const ingestCounts = new IngestCounts({ db: handle.db, now: () => ctx.now() });
-  // SQLite file databases: batches' transactions on a thread of their own (batch-writer.ts).
-  const writer =
-    handle.sqlite && config.sqliteWriterThread
-      ? startBatchWriter(
-          handle.sqlite,
-          handle.sqliteWriterGate!,
-          handle.walCheckpointer,
-          (details, message) =>
-            handle.log ? handle.log.warn(details, message) : process.emitWarning(message),
-        )
-      : undefined;
-  const telemetry = new TelemetryStore({
-    db: handle.db,
-    dialect: handle.dialect,
-    sqlite: handle.sqlite,
-    counts: ingestCounts,
-    ...(writer ? { writer } : {}),
-  });
-  const metrics = new Metrics();
-  metrics.setPool(handle.poolStats);
-  metrics.setWal(handle.walCheckpoints);
-  ingestCounts.onCount = (reason, n) => metrics.countRejected(reason, n);
-  telemetry.onStored((points) => metrics.countStored(points.length));
-  // Several nodes (docs/operations.md): what other nodes must hear travels on the cluster bus; the singleton
-  // jobs run on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
-  // The bus and the lease log through the server's logger once it exists.
-  const logger: { current?: FastifyBaseLogger } = {};
-  const log = () => logger.current ?? silentLog;
-  // Built here, started with the app: a task that holds the loop is logged and shown in /metrics.
-  const eventLoop = new EventLoopWatch(log);
-  metrics.setEventLoop(() => eventLoop.takeFigures());
-  const cluster = createClusterBus(config, handle.db, log);
-  const lease = createLease({
-    db: handle.db,
-    dialect: handle.dialect,
-    name: JOBS_LEASE,
-    nodeId: config.cluster.nodeId,
-    log,
-  });
-  // Stored telemetry of every node: the live stream and the engine judge points whichever node stored them.
-  const liveTelemetry = clusterTelemetry(cluster, telemetry);
-  const publishToPlant = clusterPlantEvents(cluster, (plantId, event, data, opts) =>
-    ctx.stream.publishToPlant(plantId, event, data, opts),
-  );
-  const alarmFeed = createAlarmFeed();
-  const alarmPublisher = createAlarmPublisher({
-    db: handle.db,
-    feed: alarmFeed,
-    pushToPlant: publishToPlant,
-  });
-  const { loginLimit } = config;
-  const sessionEvents = clusterSessionEvents(cluster, createSessionEvents());
-  settings.onSaved(() => cluster.publish('settings', null));
-  cluster.on('settings', () => {
-    settings.load().catch((error: unknown) => log().error({ err: error }, 'cluster: settings reload failed'));
-  });
-  const engine = createAlarmEngine(
-    {
-      db: handle.db,
-      now: () => ctx.now(),
-      telemetry: liveTelemetry,
-      publisher: alarmPublisher,
-      conditions: () => settings.alarmConditions(),
-      onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
-    },
-    options.alarmEngine,
-  );
-  // A rule saved on any node reaches the engine on the lease holder (a stopped engine ignores the reload).
-  cluster.on('rules', () => {
-    engine
-      .reloadRules()
-      .catch((error: unknown) => log().error({ err: error }, 'cluster: rule reload failed'));
-  });
-  // The bus was away (its connection dropped): what other nodes published meanwhile is lost, so what this
-  // node keeps from their messages is read again from the database.
-  cluster.onResync(() => {
-    ctx.stream
-      .resync()
-      .catch((error: unknown) => log().error({ err: error }, 'cluster: stream resync failed'));
-    settings.load().catch((error: unknown) => log().error({ err: error }, 'cluster: settings reload failed'));
-    engine
-      .reloadRules()
-      .catch((error: unknown) => log().error({ err: error }, 'cluster: rule reload failed'));
-  });
-  const now = () => ctx.now();
-  const ctx: AppContext = {
-    config,
-    db: handle.db,
-    dialect: handle.dialect,
-    ping: handle.ping,
-    settings,
-    tokens: new TokenService(config.jwtSecret, () => settings.tokenLifetimesS()),
-    // Every mail first takes its place in its recipients' daily budget, counted in the database
-    // (docs/security.md, "Mail and schedules").
-    mailer: createBudgetedMailer(
-      createSettingsMailer(
-        settings,
-        createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
-      ),
-      new DbMailBudget(handle.db, config.mailLimits, now),
-      (budget, recipients) => {
-        metrics.countMailHeld(budget);
-        // The domains only: the log must not become a list of addresses.
-        const domains = recipients.map((r) => r.slice(r.lastIndexOf('@') + 1));
-        log().warn({ budget, domains }, "mail held back: the recipient's daily budget is used up");
-      },
-    ),
-    // In the database, so that the limits hold across parallel requests and several nodes
-    // (docs/security.md, hole 3).
-    loginLimiter: new DbAttemptLimiter(handle.db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
-    resetLimiter: new DbAttemptLimiter(handle.db, 'reset', loginLimit.maxFailures, loginLimit.windowMs, now),
-    now: options.now ?? Date.now,
-    telemetry,
-    ingestCounts,
-    // Reads the clock through ctx, so that a test that sets ctx.now moves the hub's clock too.
-    sessionEvents,
-    sessions: new UserSessions({
-      db: handle.db,
-      now: () => ctx.now(),
-      sessionEvents,
-      lifetimes: config.sessions,
-      log: (error) => app.log.error({ err: error }, 'session record: write failed'),
-    }),
-    stream: createStreamHub({
-      db: handle.db,
-      dialect: handle.dialect,
-      telemetry: liveTelemetry,
-      now: () => ctx.now(),
-      sessionEvents,
-    }),
-    alarmFeed,
-    alarmPublisher,
-    collectors: {},
-    alarmEngine: {
-      ...engine,
-      async reloadRules() {
-        await engine.reloadRules();
-        cluster.publish('rules', null);
-      },
-    },
-    cluster,
-    lease,
-    reportSchedules: createReportScheduleRunner(
-      { db: handle.db, now: () => ctx.now(), mailer: { send: (mail) => ctx.mailer.send(mail) }, config },
-      (actor, request) => renderScheduledReport(ctx, actor, request),
-      options.reportSchedules,
-    ),
-    metrics,
-    deviceNetworks: new DeviceNetworks({
-      allowed: () => settings.deviceNetworks(),
-      extraAllowed: config.deviceNetworks.extraAllowed,
-      // The configured port, and the one actually bound (tests and PORT=0 listen on a port chosen then).
-      ownPorts: () => [config.port, ...boundPortOf(app)],
-    }),
-    cameraStreams: new CameraStreamHub(),
-    fileBuilds: new FileBuildPool({
-      ...defaultFileBuildLimits(),
-      ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
-      perUser: config.fileBuilds.perUser,
-    }),
-  };
-  metrics.setSseClients(() => ctx.stream.size);
-  metrics.registerLease(lease.name, () => lease.isHeld());
-  if (config.demo) await seedDemo(ctx);
-
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers["x-api-key"]',
-        'res.headers["set-cookie"]',
-      ],
-    },
+    loggerInstance: createLogger(config),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
     bodyLimit: 8 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
-  logger.current = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Fastify's child of it (with its request serializers): what every service logs to, and what tests watch.
+  const log = app.log;
+  // Every long-running part in start order; close stops them in reverse (docs/architecture.md).
+  const parts = new Lifecycle(log);
+  app.addHook('onReady', () => parts.start());
+  app.addHook('onClose', () => parts.stop());
+
+  const handle = openDatabase(config.database, { onQuery: options.onQuery, log });
+  // Closed last, whether or not the app got as far as ready.
+  parts.built('database', { stop: () => handle.close() });
+  await migrateDatabase(config, handle);
+  // SQLite file databases: batches' transactions on a thread of their own (batch-writer.ts), stopped after
+  // everything that stores telemetry, before the connections it shares the file with.
+  const writer = startTelemetryWriter(config, handle, log);
+  if (writer) parts.built('telemetry writer thread', writer, () => writer.ready);
+
+  const eventLoop = new EventLoopWatch(log);
+  const ctx = await createContext(config, {
+    handle,
+    log,
+    clock: new Clock(options.now),
+    writer,
+    eventLoop,
+    // The configured port, and the one actually bound (tests and PORT=0 listen on a port chosen then).
+    ownPorts: () => [config.port, ...boundPortOf(app)],
+    options,
+  });
+  parts.built('file-build threads', { stop: () => ctx.fileBuilds.close() });
+  if (config.demo) await seedDemo(ctx);
 
   await app.register(errorsPlugin);
-  await app.register(metricsPlugin, { metrics, token: config.metricsToken });
+  await app.register(metricsPlugin, { metrics: ctx.metrics, token: config.metricsToken });
   await app.register(securityPlugin, {
-    tileUrl: () => settings.current().map_tile_url,
+    tileUrl: () => ctx.settings.current().map_tile_url,
     https: /^https:\/\//i.test(config.publicUrl),
   });
   await app.register(cookie);
   await app.register(xsrfPlugin, { secure: config.cookieSecure });
-  handle.log = app.log;
-  telemetry.log = app.log;
-  ingestCounts.log = app.log;
-  ingestCounts.start();
-  alarmPublisher.log = app.log;
   const ingestKeys = new IngestKeysService(ctx);
   await app.register(authPlugin, {
     db: ctx.db,
@@ -311,44 +152,261 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ctx.cameraStreams.shutdown();
     done();
   });
+
+  const { cluster, lease } = ctx;
   const leader = () => lease.isHeld();
-  const retention = startRetention(ctx, app.log, { leader });
-  settings.start();
-  // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
-  const kpiRefresh = startKpiRefresh(ctx, app.log, { leader });
-  // Collectors and the demo simulator start once the server is ready and stop before the database closes.
-  let background: BackgroundWork | undefined;
-  let reports: { stop(): Promise<void> } | undefined;
-  app.addHook('onReady', async () => {
-    eventLoop.start();
-    // Batches go to the writer thread from the first one (until then they are written in process).
-    await writer?.ready;
+  parts.onReady('cluster bus', async () => {
     await cluster.ready();
+    return cluster;
+  });
+  // Released after the jobs: another node takes them over at once.
+  parts.onReady('jobs lease', async () => {
     await lease.start();
-    background = await startBackground(ctx, app.log);
-    // On the lease holder; its first pass sends the runs missed while no node ran them.
-    reports = await runWhileLeader(lease, app.log, 'report schedules', {
-      start: () => Promise.resolve(ctx.reportSchedules.start(app.log)),
+    return lease;
+  });
+  // Stopped after the collectors, so that what they counted last is written.
+  parts.onReady('ingest counts', () => {
+    ctx.ingestCounts.start();
+    return ctx.ingestCounts;
+  });
+  parts.onReady('settings reload', () => {
+    ctx.settings.start();
+    return ctx.settings;
+  });
+  parts.onReady('raw retention', () => startRetention(ctx, log, { leader }));
+  // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
+  parts.onReady('KPI refresh', () => startKpiRefresh(ctx, log, { leader }));
+  parts.onReady('event-loop watch', () => {
+    eventLoop.start();
+    return eventLoop;
+  });
+  // Demo simulator, collectors, alarm engine and mail digest (background.ts).
+  const background = parts.onReady('background', () => startBackground(ctx, log));
+  // On the lease holder; its first pass sends the runs missed while no node ran them.
+  parts.onReady('report schedules', async () => {
+    const onLeader = await runWhileLeader(lease, log, 'report schedules', {
+      start: () => Promise.resolve(ctx.reportSchedules.start(log)),
       stop: () => ctx.reportSchedules.stop(),
     });
+    return {
+      async stop() {
+        await onLeader.stop();
+        await ctx.reportSchedules.stop();
+      },
+    };
   });
-  app.addHook('onClose', async () => {
-    eventLoop.stop();
-    await background?.stop();
-    // After the collectors, so that what they counted last is written.
-    await ingestCounts.stop();
-    await retention.stop();
-    await kpiRefresh.stop();
-    settings.stop();
-    await reports?.stop();
-    await ctx.reportSchedules.stop();
-    await ctx.fileBuilds.close();
-    // Released last: another node takes the jobs over at once.
-    await lease.stop();
-    await cluster.stop();
-    // After everything that stores telemetry, before the connections it shares the file with.
-    await writer?.stop();
-    await handle.close();
+  return { app, ctx, background, parts, ...(writer ? { telemetryWriter: writer } : {}) };
+}
+
+/** The server's one logger, made first and handed to Fastify; the services log through Fastify's `app.log`. */
+function createLogger(config: AppConfig): FastifyBaseLogger {
+  return pino({
+    level: config.logLevel,
+    redact: [
+      'req.headers.authorization',
+      'req.headers.cookie',
+      'req.headers["x-api-key"]',
+      'res.headers["set-cookie"]',
+    ],
   });
-  return { app, ctx, background: () => background, ...(writer ? { telemetryWriter: writer } : {}) };
+}
+
+/** Creates the configured PostgreSQL schema if need be and runs the migrations not yet run. */
+async function migrateDatabase(config: AppConfig, handle: DatabaseHandle): Promise<void> {
+  const schema = config.database.dialect === 'postgres' ? config.database.schema : undefined;
+  if (schema) await ensureSchema(handle, schema);
+  await migrateToLatest(handle, schema);
+}
+
+/** The SQLite file database's telemetry writer thread (SQLITE_WRITER_THREAD); undefined otherwise. */
+function startTelemetryWriter(
+  config: AppConfig,
+  handle: DatabaseHandle,
+  log: FastifyBaseLogger,
+): BatchWriterThread | undefined {
+  if (!handle.sqlite || !config.sqliteWriterThread) return undefined;
+  return startBatchWriter(
+    handle.sqlite,
+    handle.sqliteWriterGate!,
+    handle.walCheckpointer,
+    (details, message) => log.warn(details, message),
+  );
+}
+
+/** The port the server listens on, once it does. */
+function boundPortOf(app: FastifyInstance): number[] {
+  const address = app.server.address();
+  return address && typeof address === 'object' ? [address.port] : [];
+}
+
+/** What the services are built from besides the configuration. */
+interface ContextParts {
+  handle: DatabaseHandle;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  writer: BatchWriterThread | undefined;
+  eventLoop: EventLoopWatch;
+  ownPorts: () => number[];
+  options: Pick<BuildOptions, 'alarmEngine' | 'reportSchedules'>;
+}
+
+/**
+ * Builds every long-lived service once, each from the configuration and the services built before it, and
+ * answers them as the context the modules receive. Nothing here starts: buildApp starts what runs.
+ */
+async function createContext(config: AppConfig, parts: ContextParts): Promise<AppContext> {
+  const { handle, log, clock, writer, eventLoop, ownPorts, options } = parts;
+  const { db, dialect } = handle;
+  const { now } = clock;
+  // Before everything that reads a setting (token signing, the engine, the CSP, the mailer).
+  const settings = new SettingsService({ db, now }, defaultSettings(config));
+  await settings.load();
+
+  const metrics = new Metrics();
+  const ingestCounts = new IngestCounts(
+    { db, now, onCount: (reason, n) => metrics.countRejected(reason, n) },
+    log,
+  );
+  const telemetry = new TelemetryStore(
+    { db, dialect, sqlite: handle.sqlite, counts: ingestCounts, ...(writer ? { writer } : {}) },
+    log,
+  );
+  telemetry.onStored((points) => metrics.countStored(points.length));
+
+  // Several nodes (docs/operations.md): what other nodes must hear travels on the cluster bus; the singleton
+  // jobs run on the node that holds the lease. On SQLite the bus is local and the lease is this process's.
+  const cluster = createClusterBus(config, db, log);
+  const lease = createLease({ db, dialect, name: JOBS_LEASE, nodeId: config.cluster.nodeId, log });
+  // Stored telemetry of every node: the live stream and the engine judge points whichever node stored them.
+  const liveTelemetry = clusterTelemetry(cluster, telemetry);
+  const sessionEvents = clusterSessionEvents(cluster, createSessionEvents());
+  const stream = createStreamHub({ db, dialect, telemetry: liveTelemetry, now, sessionEvents });
+
+  const alarmFeed = createAlarmFeed();
+  const alarmPublisher = createAlarmPublisher({
+    db,
+    feed: alarmFeed,
+    pushToPlant: clusterPlantEvents(cluster, (plantId, event, data, opts) =>
+      stream.publishToPlant(plantId, event, data, opts),
+    ),
+    log,
+  });
+  const alarmEngine = createAlarmEngine(
+    {
+      db,
+      now,
+      telemetry: liveTelemetry,
+      publisher: alarmPublisher,
+      conditions: () => settings.alarmConditions(),
+      onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
+      // A rule saved on any node reaches the engine on the lease holder.
+      announceRules: () => cluster.publish('rules', null),
+    },
+    options.alarmEngine,
+  );
+  relayClusterEvents(cluster, { settings, stream, alarmEngine }, log);
+
+  // Every mail first takes its place in its recipients' daily budget, counted in the database
+  // (docs/security.md, "Mail and schedules").
+  const mailer = createBudgetedMailer(
+    createSettingsMailer(
+      settings,
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+    ),
+    new DbMailBudget(db, config.mailLimits, now),
+    (budget, recipients) => {
+      metrics.countMailHeld(budget);
+      // The domains only: the log must not become a list of addresses.
+      const domains = recipients.map((r) => r.slice(r.lastIndexOf('@') + 1));
+      log.warn({ budget, domains }, "mail held back: the recipient's daily budget is used up");
+    },
+  );
+  const { loginLimit } = config;
+
+  metrics.setPool(handle.poolStats);
+  metrics.setWal(handle.walCheckpoints);
+  metrics.setEventLoop(() => eventLoop.takeFigures());
+  metrics.setSseClients(() => stream.size);
+  metrics.registerLease(lease.name, () => lease.isHeld());
+
+  const ctx: AppContext = {
+    config,
+    db,
+    dialect,
+    ping: handle.ping,
+    settings,
+    tokens: new TokenService(config.jwtSecret, () => settings.tokenLifetimesS()),
+    mailer,
+    // In the database, so that the limits hold across parallel requests and several nodes
+    // (docs/security.md, hole 3).
+    loginLimiter: new DbAttemptLimiter(db, 'login', loginLimit.maxFailures, loginLimit.windowMs, now),
+    resetLimiter: new DbAttemptLimiter(db, 'reset', loginLimit.maxFailures, loginLimit.windowMs, now),
+    // A test moves every service's clock at once by assigning ctx.now (lib/clock.ts).
+    get now() {
+      return clock.read;
+    },
+    set now(read: () => number) {
+      clock.read = read;
+    },
+    telemetry,
+    ingestCounts,
+    sessionEvents,
+    sessions: new UserSessions({
+      db,
+      now,
+      sessionEvents,
+      lifetimes: config.sessions,
+      log: (error) => log.error({ err: error }, 'session record: write failed'),
+    }),
+    stream,
+    alarmFeed,
+    alarmPublisher,
+    // Filled by background.ts while its collectors run.
+    collectors: {},
+    alarmEngine,
+    cluster,
+    lease,
+    reportSchedules: createReportScheduleRunner(
+      { db, now, mailer, config },
+      (actor, request) => renderScheduledReport(ctx, actor, request),
+      options.reportSchedules,
+    ),
+    metrics,
+    deviceNetworks: new DeviceNetworks({
+      allowed: () => settings.deviceNetworks(),
+      extraAllowed: config.deviceNetworks.extraAllowed,
+      ownPorts,
+    }),
+    cameraStreams: new CameraStreamHub(),
+    fileBuilds: new FileBuildPool({
+      ...defaultFileBuildLimits(),
+      ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
+      perUser: config.fileBuilds.perUser,
+    }),
+  };
+  return ctx;
+}
+
+/**
+ * What this node hears from the others on the cluster bus: saved settings and rules are read again from
+ * the database, and after the bus was away (its connection dropped) everything the other nodes' messages
+ * would have told is, since what they published meanwhile is lost.
+ */
+function relayClusterEvents(
+  cluster: AppContext['cluster'],
+  to: Pick<AppContext, 'settings' | 'stream' | 'alarmEngine'>,
+  log: FastifyBaseLogger,
+): void {
+  const failed = (what: string) => (error: unknown) => log.error({ err: error }, `cluster: ${what} failed`);
+  const reloadSettings = () => void to.settings.load().catch(failed('settings reload'));
+  // A stopped engine (not the lease holder) ignores the reload.
+  const reloadRules = () => void to.alarmEngine.reloadRulesFromPeer().catch(failed('rule reload'));
+  to.settings.onSaved(() => cluster.publish('settings', null));
+  cluster.on('settings', reloadSettings);
+  cluster.on('rules', reloadRules);
+  cluster.onResync(() => {
+    void to.stream.resync().catch(failed('stream resync'));
+    reloadSettings();
+    reloadRules();
+  });
 }

@@ -4,7 +4,6 @@ import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import { runWhileLeader } from './cluster/lease';
 import type { AppContext } from './context';
-import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
@@ -18,8 +17,11 @@ export interface BackgroundWork {
   simulator: InProcessSimulator | undefined;
   mqtt: MqttCollector | undefined;
   modbus: ModbusPoller | undefined;
-  /** Starts once the simulator's first-start history is written (at once without one). */
-  alarms: Promise<AlarmEngine | undefined>;
+  /**
+   * The live alarm engine's run on the lease holder (ctx.alarmEngine): begins once the simulator's
+   * first-start history is written (at once without one).
+   */
+  alarms: Promise<{ stop(): Promise<void> } | undefined>;
   alarmNotifications: AlarmNotifications;
   /** Stops everything before the database closes. */
   stop(): Promise<void>;
@@ -72,7 +74,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
     // The engine runs on the node that holds the cluster's lease, from the database's state at each start,
     // so that a takeover raises nothing twice.
     let unsubscribe: ((() => void) | undefined)[] = [];
-    const leader = await runWhileLeader(ctx.lease, log, 'alarm engine', {
+    return runWhileLeader(ctx.lease, log, 'alarm engine', {
       async start() {
         await engine.start({ log, commStatesAtStart: !!modbus });
         // Catch up with the simulated devices as with the poller's: what history left lost may be back.
@@ -87,13 +89,6 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
         await engine.stop();
       },
     });
-    return {
-      ...engine,
-      async stop() {
-        await leader.stop();
-        await engine.stop();
-      },
-    };
   });
   alarms.catch((error: unknown) => log.error({ err: error }, 'alarm engine failed to start'));
   const alarmNotifications = startAlarmNotifications(ctx, ctx.alarmFeed, log, {
@@ -110,6 +105,8 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       // The simulator first: it ends a running back-fill, which the engine's start waits for.
       await simulator?.stop();
       await (await alarms.catch(() => undefined))?.stop();
+      // Stopped whatever the lease did meanwhile (a start that failed halfway is still stopped).
+      await engine.stop();
       await modbus?.stop();
       await mqtt?.stop();
       delete ctx.collectors.mqtt;

@@ -16,21 +16,16 @@ type Log = {
  * The bus this node talks to the others on: Redis pub/sub when REDIS_URL is set, else PostgreSQL
  * LISTEN/NOTIFY on PostgreSQL, else none (SQLite is one node by construction).
  */
-export function createClusterBus(config: AppConfig, db: Db, log: () => Log): ClusterBus {
+export function createClusterBus(config: AppConfig, db: Db, log: Log): ClusterBus {
   const { nodeId, redisUrl } = config.cluster;
-  const logProxy: Log = {
-    info: (o, m) => log().info(o, m),
-    warn: (o, m) => log().warn(o, m),
-    error: (o, m) => log().error(o, m),
-  };
   if (config.database.dialect !== 'postgres') return createLocalBus(nodeId);
   const { schema, url } = config.database;
-  if (redisUrl) return createRedisBus({ nodeId, url: redisUrl, schema, log: logProxy });
+  if (redisUrl) return createRedisBus({ nodeId, url: redisUrl, schema, log });
   return createPostgresBus({
     nodeId,
     url,
     schema,
-    log: logProxy,
+    log,
     async notify(channel, payloads) {
       await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
         db,

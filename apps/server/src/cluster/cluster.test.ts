@@ -270,7 +270,7 @@ describe(`jobs lease (${dialectUnderTest})`, () => {
           dialect: 'postgres',
           name: 'test-handover',
           nodeId,
-          log: () => quiet,
+          log: quiet,
           ttlMs: 1_000,
           renewMs: 200,
         });

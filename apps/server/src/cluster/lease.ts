@@ -113,7 +113,7 @@ export function createLease(deps: {
   dialect: Dialect;
   name: string;
   nodeId: string;
-  log: () => Log;
+  log: Log;
   ttlMs?: number;
   renewMs?: number;
 }): Lease {
@@ -132,9 +132,7 @@ export function createLease(deps: {
   const set = (next: boolean) => {
     if (next === held) return;
     held = next;
-    deps
-      .log()
-      .info({ lease: name, node: nodeId, held }, held ? 'cluster: lease taken' : 'cluster: lease lost');
+    deps.log.info({ lease: name, node: nodeId, held }, held ? 'cluster: lease taken' : 'cluster: lease lost');
     for (const listener of [...listeners]) listener(held);
   };
 
@@ -147,7 +145,7 @@ export function createLease(deps: {
       if (row) heldUntil = sentAt + ttlMs - Math.min(LOCAL_MARGIN_MS, ttlMs / 5);
       set(!!row);
     } catch (error) {
-      deps.log().warn({ err: error, lease: name }, 'cluster: lease renewal failed');
+      deps.log.warn({ err: error, lease: name }, 'cluster: lease renewal failed');
       if (Date.now() >= heldUntil) set(false);
     }
   };

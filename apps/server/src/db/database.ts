@@ -45,8 +45,6 @@ export interface DatabaseHandle {
   ping: () => Promise<void>;
   /** The PostgreSQL pool's connections (for /metrics); undefined on SQLite, which has no pool. */
   poolStats: () => { total: number; idle: number; waiting: number; max: number } | undefined;
-  /** Where a lost idle PostgreSQL connection is reported (set once the server's logger exists). */
-  log?: { warn: (details: object, message: string) => void };
   /** What the SQLite file database's checkpoint thread has done (db/wal-checkpointer.ts); else undefined. */
   walCheckpoints: () => WalCheckpointStats | undefined;
   /** SQLite: how the main connection and the telemetry writer thread take turns (sqlite-writer-gate.ts). */
@@ -56,13 +54,25 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-/** What tests may watch: `onQuery` is told of every statement (Kysely's log hook), e.g. to count round trips. */
+/** Where the database reports what it survives: a lost PostgreSQL connection, a late WAL checkpoint. */
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * `log`: the server's logger (without one, the process's warnings). `onQuery`, for tests, is told of every
+ * statement (Kysely's log hook), e.g. to count round trips.
+ */
 export interface OpenOptions {
+  log?: DatabaseLog;
   onQuery?: (event: LogEvent) => void;
 }
 
 /** Opens the embedded SQLite database (WAL) or a PostgreSQL pool, as the configuration says. */
 export function openDatabase(config: AppConfig['database'], options: OpenOptions = {}): DatabaseHandle {
+  const warn: DatabaseLog['warn'] = options.log
+    ? (details, message) => options.log?.warn(details, message)
+    : (_details, message) => process.emitWarning(message);
   const log = options.onQuery ? { log: options.onQuery } : {};
   if (config.dialect === 'sqlite') {
     const sqlite = new SQLite(config.file);
@@ -86,11 +96,8 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
       }),
       ...log,
     });
-    // WAL checkpoints off the event loop (a file database only). Its warnings go to the server's log once
-    // it is set; before that (or without a server) to the process's warnings.
-    const checkpointer = startWalCheckpointer(sqlite, (details, message) =>
-      handle.log ? handle.log.warn(details, message) : process.emitWarning(message),
-    );
+    // WAL checkpoints off the event loop (a file database only).
+    const checkpointer = startWalCheckpointer(sqlite, warn);
     const handle: DatabaseHandle = {
       db,
       dialect: 'sqlite',
@@ -144,7 +151,7 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
   // the pool, a checked-out one (between two queries of a transaction) on itself. Unhandled, either event
   // ends the process. The query in flight still fails (503, plugins/errors.ts); the pool drops the broken
   // client and opens a new one on the next query, so the server recovers by itself once the database is back.
-  const lost = (error: Error) => handle.log?.warn({ err: error }, 'database connection lost');
+  const lost = (error: Error) => warn({ err: error }, 'database connection lost');
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
   return handle;

@@ -73,8 +73,10 @@ describe('WAL checkpoints on a thread of their own', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'solar-checkpointer-'));
     file = path.join(dir, 'solar.db');
     warnings = [];
-    handle = openDatabase({ dialect: 'sqlite', file });
-    handle.log = { warn: (_details, message) => warnings.push(message) };
+    handle = openDatabase(
+      { dialect: 'sqlite', file },
+      { log: { warn: (_details, message) => warnings.push(message) } },
+    );
     handle.sqlite!.exec('create table filler (id integer primary key, payload blob not null)');
   });
   afterEach(async () => {

@@ -16,7 +16,7 @@ export interface EventLoopFigures {
   blocks: number;
 }
 
-/** Where a block is reported: the server's logger once it exists. */
+/** Where a block is reported: the server's logger. */
 export interface BlockLog {
   warn(details: object, message: string): void;
 }
@@ -40,7 +40,7 @@ export class EventLoopWatch {
   private windowLongestMs = 0;
 
   constructor(
-    private readonly log: () => BlockLog,
+    private readonly log: BlockLog,
     private readonly warnAfterMs = EVENT_LOOP_BLOCK_WARN_MS,
   ) {}
 
@@ -84,6 +84,6 @@ export class EventLoopWatch {
     this.windowLongestMs = Math.max(this.windowLongestMs, blockedMs);
     if (blockedMs <= this.warnAfterMs) return;
     this.blocks++;
-    this.log().warn({ blockedMs: Math.round(blockedMs) }, 'event loop blocked');
+    this.log.warn({ blockedMs: Math.round(blockedMs) }, 'event loop blocked');
   }
 }

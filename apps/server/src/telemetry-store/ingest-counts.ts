@@ -26,12 +26,14 @@ export class IngestCounts {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
-  /** Told of every count as it is made, device or not (the /metrics rejection counter listens). */
-  onCount?: (reason: IngestCountReason, n: number) => void;
-
+  /** `onCount` is told of every count as it is made, device or not (the /metrics rejection counter listens). */
   constructor(
-    private readonly ctx: { db: Db; now(): number },
-    public log?: Logger,
+    private readonly ctx: {
+      db: Db;
+      now(): number;
+      onCount?: (reason: IngestCountReason, n: number) => void;
+    },
+    private readonly log?: Logger,
   ) {}
 
   /**
@@ -40,7 +42,7 @@ export class IngestCounts {
    */
   add(deviceId: number | null, reason: IngestCountReason, n = 1): void {
     if (n <= 0) return;
-    this.onCount?.(reason, n);
+    this.ctx.onCount?.(reason, n);
     if (deviceId === null) return;
     const key = `${deviceId}:${reason}`;
     const row = this.pending.get(key);

@@ -72,8 +72,13 @@ export interface AlarmEngine {
   observe(batch: readonly StoredPoint[]): void;
   /** A device's communication state changed (Modbus poller, simulator). */
   deviceState(event: DeviceStateEvent): void;
-  /** Re-reads the custom rules (after create, update, delete); clears alarms of rules that went away. */
+  /**
+   * Re-reads the custom rules (after create, update, delete); clears alarms of rules that went away. Tells
+   * the other nodes (`announceRules`), whose engines then call `reloadRulesFromPeer`.
+   */
   reloadRules(): Promise<void>;
+  /** Re-reads the rules another node changed (or all, after the cluster bus was away), telling no one. */
+  reloadRulesFromPeer(): Promise<void>;
   /**
    * Runs the timer evaluation now (tests and replay; the timer calls it every tickMs). With `plantId`
    * only that plant's rules and conditions: a replay that goes plant by plant has the others elsewhere
@@ -163,6 +168,8 @@ export function createAlarmEngine(
     conditions?: () => PlantConditionOptions;
     /** Told how long each evaluation pass took, in seconds (the /metrics histogram). */
     onEvaluated?: (kind: 'point' | 'tick', seconds: number) => void;
+    /** Tells the other nodes that the rules changed (the cluster bus); on a single node no one listens. */
+    announceRules?: () => void;
   },
   options: AlarmEngineOptions = {},
 ): AlarmEngine {
@@ -375,6 +382,14 @@ export function createAlarmEngine(
     writer.flush();
   };
 
+  /** Before start there is nothing loaded to reload: start reads the rules. */
+  const reloadIfRunning = async (): Promise<void> => {
+    if (!started || stopped) return;
+    await reloadRules();
+    await reloadCatalog();
+    await writer.idle();
+  };
+
   return {
     async start(start = {}) {
       if (started && !stopped) return;
@@ -426,12 +441,11 @@ export function createAlarmEngine(
     observe,
     deviceState,
     async reloadRules() {
-      // Before start there is nothing loaded to reload: start reads the rules.
-      if (!started || stopped) return;
-      await reloadRules();
-      await reloadCatalog();
-      await writer.idle();
+      await reloadIfRunning();
+      // Whether or not this engine runs: the one on the lease holder may be another node's.
+      deps.announceRules?.();
     },
+    reloadRulesFromPeer: reloadIfRunning,
     tick,
     idle: () => writer.idle(),
     stats: () => ({ rules: rules.size, points, evaluations }),
@@ -441,6 +455,9 @@ export function createAlarmEngine(
       await writer.idle();
     },
     replayer: () =>
-      createAlarmEngine({ ...deps, publisher: SILENT_PUBLISHER, onEvaluated: undefined }, options),
+      createAlarmEngine(
+        { ...deps, publisher: SILENT_PUBLISHER, onEvaluated: undefined, announceRules: undefined },
+        options,
+      ),
   };
 }

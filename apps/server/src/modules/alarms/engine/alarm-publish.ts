@@ -16,8 +16,6 @@ type Log = { error(obj: object, msg: string): void };
 
 /** Tells everyone who listens that alarm events were committed. */
 export interface AlarmPublisher {
-  /** Where publish errors are logged (set once the server's logger exists). */
-  log: Log;
   publish(written: readonly WrittenEvent[]): Promise<void>;
 }
 
@@ -30,9 +28,10 @@ export function createAlarmPublisher(deps: {
   db: Db;
   feed: AlarmFeed;
   pushToPlant: PushToPlant;
+  /** Where publish errors are logged. */
+  log: Log;
 }): AlarmPublisher {
-  const publisher: AlarmPublisher = {
-    log: { error: () => undefined },
+  return {
     async publish(written) {
       if (!written.length) return;
       try {
@@ -50,15 +49,13 @@ export function createAlarmPublisher(deps: {
         }
         await Promise.all(sends);
       } catch (error) {
-        publisher.log.error({ err: error }, 'alarm publish failed');
+        deps.log.error({ err: error }, 'alarm publish failed');
       }
     },
   };
-  return publisher;
 }
 
 /** A publisher that tells no one: for alarms written from history, which are not news. */
 export const SILENT_PUBLISHER: AlarmPublisher = {
-  log: { error: () => undefined },
   publish: () => Promise.resolve(),
 };
