@@ -4,10 +4,11 @@ import { TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { FaultKind, FaultRates, TelemetryPoint, VirtualPlant } from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
+import { readNewestTs } from '../telemetry-store/queries';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { startDemoCameras } from './demo-cameras';
 import type { Simulator } from './load-simulator';
-import { latestValues, loadPlantTopology, newestPointTs } from './simulator.repository';
+import { latestValues, loadPlantTopology } from './simulator.repository';
 
 export interface InProcessSimulator {
   /** Devices the simulator feeds; the Modbus poller leaves them alone. */
@@ -289,7 +290,7 @@ export async function startInProcessSimulator(
     return points;
   };
 
-  const newest = await newestPointTs(ctx.db, signalIds);
+  const newest = await readNewestTs(ctx.db, signalIds);
   let wrote = false;
   const backfilled = (async () => {
     const now = ctx.now();

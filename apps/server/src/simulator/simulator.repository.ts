@@ -1,6 +1,7 @@
 import type { DeviceType } from '@solar/shared';
 import type { VirtualPlantDefinition } from '@solar/simulator';
 import type { Db } from '../db/database';
+import { fromTelemetry } from '../telemetry-store/queries';
 
 /** Active plants with coordinates, their active devices and signals, as virtual plant definitions. */
 export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[]> {
@@ -76,31 +77,13 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
   return result;
 }
 
-/** The newest stored point of any of these signals, or null when none has data. */
-export async function newestPointTs(db: Db, signalIds: number[]): Promise<number | null> {
-  if (signalIds.length === 0) return null;
-  let newest: number | null = null;
-  // Chunked so the bound-parameter count stays small in both dialects.
-  for (let i = 0; i < signalIds.length; i += 500) {
-    const row = await db
-      .selectFrom('telemetry_latest')
-      .select((eb) => eb.fn.max('ts').as('ts'))
-      .where('signal_id', 'in', signalIds.slice(i, i + 500))
-      .executeTakeFirst();
-    const ts = row?.ts === null || row?.ts === undefined ? null : Number(row.ts);
-    if (ts !== null && (newest === null || ts > newest)) newest = ts;
-  }
-  return newest;
-}
-
 /** Latest stored value per signal id (to carry energy counters over a restart). */
 export async function latestValues(db: Db, signalIds: number[]): Promise<Map<number, number>> {
   const values = new Map<number, number>();
   for (let i = 0; i < signalIds.length; i += 500) {
-    const rows = await db
-      .selectFrom('telemetry_latest')
-      .select(['signal_id', 'value'])
-      .where('signal_id', 'in', signalIds.slice(i, i + 500))
+    const rows = await fromTelemetry(db, 'latest', 'latest')
+      .select(['latest.signal_id', 'latest.value'])
+      .where('latest.signal_id', 'in', signalIds.slice(i, i + 500))
       .execute();
     for (const r of rows) values.set(r.signal_id, Number(r.value));
   }

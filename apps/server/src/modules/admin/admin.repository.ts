@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
+import { fromTelemetry } from '../../telemetry-store/queries';
 
 /** The devices the scope reaches, with their plant and newest stored sample time. */
 export async function readFleetDevices(db: Db, scope: Scope) {
@@ -23,18 +24,17 @@ export async function readFleetDevices(db: Db, scope: Scope) {
   return q.orderBy('plants.name').orderBy('devices.name').orderBy('devices.id').execute();
 }
 
-/** Raw points stored per device since `sinceMs` (the telemetry_raw (signal_id, ts) key serves the range). */
+/** Raw points stored per device since `sinceMs` (the raw points' (signal_id, ts) key serves the range). */
 export async function countPointsSince(
   db: Db,
   deviceIds: readonly number[],
   sinceMs: number,
 ): Promise<Map<number, number>> {
   if (!deviceIds.length) return new Map();
-  const rows = await db
-    .selectFrom('telemetry_raw')
-    .innerJoin('signals', 'signals.id', 'telemetry_raw.signal_id')
+  const rows = await fromTelemetry(db, 'raw', 'raw')
+    .innerJoin('signals', 'signals.id', 'raw.signal_id')
     .select(['signals.device_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('telemetry_raw.ts', '>=', sinceMs)
+    .where('raw.ts', '>=', sinceMs)
     .where('signals.device_id', 'in', deviceIds)
     .groupBy('signals.device_id')
     .execute();

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { leftJoinTelemetry } from '../../telemetry-store/queries';
 
 /** What a device's status needs of the device. */
 export interface DeviceLink {
@@ -18,8 +19,8 @@ export async function readPlantDeviceLinks(db: Db, plantId: number): Promise<Dev
     .leftJoin('signals', (join) =>
       join.onRef('signals.device_id', '=', 'devices.id').on('signals.is_active', '=', 1),
     )
-    .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'signals.id')
-    .select((eb) => ['devices.id', 'devices.poll_interval_s', eb.fn.max('telemetry_latest.ts').as('last_ts')])
+    .$call((q) => leftJoinTelemetry(q, 'latest', 'latest', { signal: 'signals.id' }))
+    .select((eb) => ['devices.id', 'devices.poll_interval_s', eb.fn.max('latest.ts').as('last_ts')])
     .where('devices.plant_id', '=', plantId)
     .groupBy(['devices.id', 'devices.poll_interval_s'])
     .orderBy('devices.id')

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import type { KpiDailyTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
+import { fromTelemetry, leftJoinTelemetry } from '../../telemetry-store/queries';
 import type { MonthBudgets } from './engine/budget';
 import { KPI_DEVICE_TYPES, KPI_SIGNAL_KEYS, roleOf, type SignalRole } from './signal-map';
 
@@ -186,61 +187,6 @@ export async function loadPlantSignals(
   return out;
 }
 
-export interface RollupBucket {
-  signalId: number;
-  bucket: number;
-  sum: number;
-  count: number;
-  last: number;
-  delta: number | null;
-}
-
-type Resolution = 'telemetry_5m' | 'telemetry_1h' | 'telemetry_1d';
-
-/** Rollup buckets of the signals with start in [fromMs, toMs). */
-export async function readRollups(
-  db: Db,
-  table: Resolution,
-  signalIds: readonly number[],
-  fromMs: number,
-  toMs: number,
-): Promise<RollupBucket[]> {
-  if (signalIds.length === 0) return [];
-  const rows = await inChunks(signalIds, (part) =>
-    db
-      .selectFrom(table)
-      .select(['signal_id', 'bucket', 'sum', 'count', 'last', 'delta'])
-      .where('signal_id', 'in', part)
-      .where('bucket', '>=', fromMs)
-      .where('bucket', '<', toMs)
-      .execute(),
-  );
-  return rows.map((r) => ({
-    signalId: r.signal_id,
-    bucket: Number(r.bucket),
-    sum: Number(r.sum),
-    count: Number(r.count),
-    last: Number(r.last),
-    delta: num(r.delta),
-  }));
-}
-
-/** Newest sample time of any of the signals (telemetry_latest, one row per signal); null when none reported. */
-export async function readNewestTs(db: Db, signalIds: readonly number[]): Promise<number | null> {
-  if (signalIds.length === 0) return null;
-  const rows = await inChunks(signalIds, (part) =>
-    db
-      .selectFrom('telemetry_latest')
-      .select((eb) => eb.fn.max('ts').as('ts'))
-      .where('signal_id', 'in', part)
-      .execute(),
-  );
-  return rows.reduce<number | null>((m, r) => {
-    const ts = num(r.ts);
-    return ts !== null && (m === null || ts > m) ? ts : m;
-  }, null);
-}
-
 export interface DeviceSamples {
   deviceId: number;
   name: string;
@@ -255,15 +201,13 @@ export async function readDaySamples(db: Db, plantId: number, dayStartMs: number
   const rows = await db
     .selectFrom('devices')
     .innerJoin('signals', 'signals.device_id', 'devices.id')
-    .leftJoin('telemetry_1d', (join) =>
-      join.onRef('telemetry_1d.signal_id', '=', 'signals.id').on('telemetry_1d.bucket', '=', dayStartMs),
-    )
+    .$call((q) => leftJoinTelemetry(q, '1d', 'daily', { signal: 'signals.id', time: { at: dayStartMs } }))
     .select((eb) => [
       'devices.id',
       'devices.name',
       'devices.type',
       'devices.poll_interval_s',
-      eb.fn.max('telemetry_1d.count').as('samples'),
+      eb.fn.max('daily.count').as('samples'),
     ])
     .where('devices.plant_id', '=', plantId)
     .where('devices.is_active', '=', 1)
@@ -433,12 +377,11 @@ export async function kpiDailyEmpty(db: Db): Promise<boolean> {
 export async function readRolledUpDays(
   db: Db,
 ): Promise<{ plantId: number; bucket: number; timeZone: string }[]> {
-  const rows = await db
-    .selectFrom('telemetry_1d')
-    .innerJoin('signals', 'signals.id', 'telemetry_1d.signal_id')
+  const rows = await fromTelemetry(db, '1d', 'daily')
+    .innerJoin('signals', 'signals.id', 'daily.signal_id')
     .innerJoin('devices', 'devices.id', 'signals.device_id')
     .innerJoin('plants', 'plants.id', 'devices.plant_id')
-    .select(['devices.plant_id', 'telemetry_1d.bucket', 'plants.time_zone'])
+    .select(['devices.plant_id', 'daily.bucket', 'plants.time_zone'])
     .distinct()
     .execute();
   return rows.map((r) => ({ plantId: r.plant_id, bucket: Number(r.bucket), timeZone: r.time_zone }));
@@ -479,8 +422,8 @@ export async function readDeviceLatest(
 ): Promise<{ signalId: number; key: string; ts: number | null; value: number | null }[]> {
   const rows = await db
     .selectFrom('signals')
-    .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'signals.id')
-    .select(['signals.id', 'signals.key', 'telemetry_latest.ts', 'telemetry_latest.value'])
+    .$call((q) => leftJoinTelemetry(q, 'latest', 'latest', { signal: 'signals.id' }))
+    .select(['signals.id', 'signals.key', 'latest.ts', 'latest.value'])
     .where('signals.device_id', '=', deviceId)
     .where('signals.is_active', '=', 1)
     .execute();

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
+import { readCounterDeltas, readNewestTs } from '../../telemetry-store/queries';
 import {
   budgetFigures,
   communicationState,
@@ -71,7 +72,7 @@ export class KpiService {
   private async liveDay(plant: repo.KpiPlant, signals: repo.PlantSignals, date: string, now: number) {
     if (date !== localDate(now, plant.timeZone))
       return computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
-    const newest = await repo.readNewestTs(this.ctx.db, daySignalIds(signals));
+    const newest = await readNewestTs(this.ctx.db, daySignalIds(signals));
     const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals, this.co2()))}|${daySignalIds(signals).join(',')}`;
     const cached = this.live.get(plant.id);
     if (cached?.key === key) return cached.day;
@@ -259,8 +260,7 @@ export class KpiService {
         : null;
     const startMs = dayStart(day, plant.timeZone);
     const counters = signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
-    const daily = await repo.readRollups(db, 'telemetry_1d', counters, startMs, startMs + 1);
-    const energyOf = new Map(daily.map((r) => [r.signalId, r.delta]));
+    const energyOf = await readCounterDeltas(db, counters, startMs, startMs + 1);
     const plantInverters = signals.inverters.map((i) => {
       const energy = i.energyTotal ? (energyOf.get(i.energyTotal.signalId) ?? null) : null;
       return {

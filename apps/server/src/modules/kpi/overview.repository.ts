@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
+import { leftJoinTelemetry } from '../../telemetry-store/queries';
 import { COMM_LOST_AFTER_POLLS, COMM_LOST_MIN_MS } from './engine';
 import { SIGNAL_ROLES } from './signal-map';
 
@@ -60,24 +61,22 @@ export async function readInverters(
         .on('ac.is_active', '=', 1)
         .on('ac.key', '=', SIGNAL_ROLES.inverterAcPower.keys[0]),
     )
-    .leftJoin('telemetry_latest', 'telemetry_latest.signal_id', 'ac.id')
+    .$call((q) => leftJoinTelemetry(q, 'latest', 'latest', { signal: 'ac.id' }))
     .leftJoin('signals as counter', (join) =>
       join
         .onRef('counter.device_id', '=', 'devices.id')
         .on('counter.is_active', '=', 1)
         .on('counter.key', '=', SIGNAL_ROLES.inverterEnergyTotal.keys[0]),
     )
-    .leftJoin('telemetry_1d', (join) =>
-      join
-        .onRef('telemetry_1d.signal_id', '=', 'counter.id')
-        .on('telemetry_1d.bucket', '=', todayStartOfPlant(starts)),
+    .$call((q) =>
+      leftJoinTelemetry(q, '1d', 'today', { signal: 'counter.id', time: { at: todayStartOfPlant(starts) } }),
     )
     .select((eb) => [
       'devices.plant_id',
       eb.fn.sum<number | string | null>('devices.rated_power_kw').as('rated'),
-      eb.fn.sum<number | string | null>('telemetry_latest.value').as('power'),
-      eb.fn.count<number | string>('telemetry_latest.value').as('reporting'),
-      eb.fn.sum<number | string | null>('telemetry_1d.delta').as('kwh'),
+      eb.fn.sum<number | string | null>('latest.value').as('power'),
+      eb.fn.count<number | string>('latest.value').as('reporting'),
+      eb.fn.sum<number | string | null>('today.delta').as('kwh'),
     ])
     .$if(!scope.all, (q) => q.where('devices.plant_id', 'in', plantsIn(db, scope)!))
     .where('devices.type', '=', 'inverter')
@@ -115,12 +114,10 @@ export async function readMeterExport(
         .on('signals.is_active', '=', 1)
         .on('signals.key', 'in', SIGNAL_ROLES.meterExportEnergy.keys),
     )
-    .leftJoin('telemetry_1d', (join) =>
-      join
-        .onRef('telemetry_1d.signal_id', '=', 'signals.id')
-        .on('telemetry_1d.bucket', '=', todayStartOfPlant(starts)),
+    .$call((q) =>
+      leftJoinTelemetry(q, '1d', 'today', { signal: 'signals.id', time: { at: todayStartOfPlant(starts) } }),
     )
-    .select(['devices.plant_id', 'telemetry_1d.delta'])
+    .select(['devices.plant_id', 'today.delta'])
     .$if(!scope.all, (q) => q.where('devices.plant_id', 'in', plantsIn(db, scope)!))
     .where('devices.type', '=', 'meter')
     .where('devices.is_active', '=', 1)
@@ -155,7 +152,7 @@ export async function readIrradiance(
   nowMs: number,
 ): Promise<IrradianceSignal[]> {
   const poaKeys: readonly string[] = SIGNAL_ROLES.poa.keys;
-  const h = (column: 'sum' | 'count' | 'bucket') => sql.ref(`telemetry_1h.${column}`);
+  const h = (column: 'sum' | 'count' | 'bucket') => sql.ref(`hours.${column}`);
   // An hour counts whole once over, the current one for the part of it that has passed.
   const irradiation = sql<
     number | string | null
@@ -169,11 +166,11 @@ export async function readIrradiance(
         .on('signals.is_active', '=', 1)
         .on('signals.key', 'in', [...poaKeys, ...SIGNAL_ROLES.ghi.keys]),
     )
-    .leftJoin('telemetry_1h', (join) =>
-      join
-        .onRef('telemetry_1h.signal_id', '=', 'signals.id')
-        .on('telemetry_1h.bucket', '>=', todayStartOfPlant(starts))
-        .on('telemetry_1h.bucket', '<=', nowMs),
+    .$call((q) =>
+      leftJoinTelemetry(q, '1h', 'hours', {
+        signal: 'signals.id',
+        time: { from: todayStartOfPlant(starts), through: nowMs },
+      }),
     )
     .select(['devices.plant_id', 'devices.id as device_id', 'signals.id as signal_id', 'signals.key'])
     .select(irradiation.as('irradiation'))

@@ -2,6 +2,7 @@ import { ALARM_PRIORITIES, type AlarmSource, type PlantsOverviewAnswer } from '@
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf, type Scope } from '../../lib/scope';
+import { readRollups } from '../../telemetry-store/queries';
 import {
   finalYieldKwhKwp,
   isDaylight,
@@ -163,9 +164,9 @@ export class PlantsOverviewService {
     if (ghi.length === 0) return out;
     // GHI is transposed to the plane hour by hour (sun position), so it needs its hourly buckets.
     const byId = new Map(plants.map((p) => [p.id, p]));
-    const hours = await repo.readRollups(
+    const hours = await readRollups(
       db,
-      'telemetry_1h',
+      '1h',
       ghi.map((s) => s.signalId),
       Math.min(...starts.values()),
       now + 1,

@@ -11,6 +11,7 @@ import {
   type LossKind,
 } from '@solar/shared';
 import type { Db } from '../../db/database';
+import { readRollups, type RollupBucket } from '../../telemetry-store/queries';
 import {
   combineDailyKpiSums,
   countryOfTimeZone,
@@ -156,13 +157,13 @@ const UNLIMITED_PCT = 99.5;
  * any 0 of the grid availability in the bucket (its mean below 1), or a power limit below 100 %. Without
  * those signals nothing is excused.
  */
-function gridExcused(gridBucket: repo.RollupBucket | undefined, limitBucket: repo.RollupBucket | undefined) {
+function gridExcused(gridBucket: RollupBucket | undefined, limitBucket: RollupBucket | undefined) {
   const gridMean = mean(gridBucket);
   const limitMean = mean(limitBucket);
   return (gridMean !== null && gridMean < 1) || (limitMean !== null && limitMean < UNLIMITED_PCT);
 }
 
-const mean = (b: repo.RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
+const mean = (b: RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
 
 /**
  * One local day of a plant from its 5-minute rollups, up to `untilMs` (now, for today). Each interval
@@ -187,8 +188,8 @@ export async function computePlantDay(
   const range = localDayRange(date, plant.timeZone);
   const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
   const w = signals.weather;
-  const rows = await repo.readRollups(db, 'telemetry_5m', daySignalIds(signals), range.startMs, endMs);
-  const at = new Map<string, repo.RollupBucket>();
+  const rows = await readRollups(db, '5m', daySignalIds(signals), range.startMs, endMs);
+  const at = new Map<string, RollupBucket>();
   for (const r of rows) at.set(`${r.signalId}:${r.bucket}`, r);
   const get = (s: repo.KpiSignal | undefined, bucket: number) =>
     s === undefined ? undefined : at.get(`${s.signalId}:${bucket}`);

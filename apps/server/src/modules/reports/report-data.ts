@@ -21,6 +21,7 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
+import { readCounterDeltas } from '../../telemetry-store/queries';
 import { budgetFigures, finalYieldKwhKwp, sumBudgetFigures } from '../kpi/engine';
 import { datesThrough, dayStart, nextDate } from '../kpi/engine/telemetry-imports';
 import * as kpiRepo from '../kpi/kpi.repository';
@@ -343,10 +344,7 @@ async function inverters(
     const startMs = dayStart(query.from, plant.timeZone);
     const endMs = dayStart(nextDate(query.to), plant.timeZone);
     const counters = invs.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
-    const buckets = await kpiRepo.readRollups(ctx.db, 'telemetry_1d', counters, startMs, endMs);
-    const energy = new Map<number, number>();
-    for (const b of buckets)
-      if (b.delta !== null) energy.set(b.signalId, (energy.get(b.signalId) ?? 0) + b.delta);
+    const energy = await readCounterDeltas(ctx.db, counters, startMs, endMs);
     // Each inverter's share of P0 by rating, as the inverter summary computes it.
     const ratedSum = invs.reduce((a, i) => a + (i.ratedAcKw ?? 0), 0);
     const rows = invs.map((i) => {

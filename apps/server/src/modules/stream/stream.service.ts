@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf, type ScopeSubject } from '../../lib/scope';
-import { readLatest } from '../../telemetry-store/telemetry-store.repository';
+import { readLatest } from '../../telemetry-store/queries';
 import { StreamHub } from './stream.hub';
 import { plantReachable, sessionStates, signalsInScope } from './stream.repository';
 

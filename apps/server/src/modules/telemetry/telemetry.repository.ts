@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import type { RollupResolution } from '@solar/shared';
-import type { Db, Dialect } from '../../db/database';
+import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
-import { ROLLUP_TABLE } from '../../telemetry-store/telemetry-store.repository';
+import { fromTelemetry } from '../../telemetry-store/queries';
 
 /** Plant ids a limited scope reaches. */
 export async function reachablePlantIds(db: Db, scope: Scope & { all: false }): Promise<Set<number>> {
@@ -63,186 +62,6 @@ export async function seriesSignals(db: Db, scope: Scope, ids: readonly number[]
   return rows.map(toSeriesSignal);
 }
 
-/**
- * Raw points of the signals with ts in [from, to), per signal id, oldest first (a signal without points has
- * none). PostgreSQL answers one row per signal with its points as binary arrays, as rollupSeries does (a
- * day of 1-minute points of 50 signals is 72,000 rows otherwise); SQLite answers rows.
- */
-export async function rawSeries(
-  db: Db,
-  dialect: Dialect,
-  ids: readonly number[],
-  from: number,
-  to: number,
-): Promise<Map<number, SeriesPoints>> {
-  const out = new Map<number, SeriesPoints>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return out;
-  if (dialect === 'postgres') {
-    const { rows } = await sql<{ signal_id: number; points: Buffer | null }>`
-      select s.id as signal_id,
-        (select string_agg(int8send(v.ts), ''::bytea) || string_agg(float8send(v.value), ''::bytea)
-           from (select r.ts, r.value
-                   from telemetry_raw r
-                  where r.signal_id = s.id and r.ts >= ${from} and r.ts < ${to}
-                  order by r.ts) v) as points
-      from unnest(${ids}::int[]) as s(id)`.execute(db);
-    // Raw values are stored as ingest accepted them: passed on as they are, like the row path (no null).
-    for (const r of rows) if (r.points) out.set(r.signal_id, decodePoints(r.points, false));
-    return out;
-  }
-  const rows = await db
-    .selectFrom('telemetry_raw')
-    .select(['signal_id', 'ts', 'value'])
-    .where('signal_id', 'in', ids)
-    .where('ts', '>=', from)
-    .where('ts', '<', to)
-    .orderBy('signal_id')
-    .orderBy('ts')
-    .execute();
-  for (const r of rows) out.get(r.signal_id)!.push([Number(r.ts), r.value]);
-  return out;
-}
-
-/** What a series shows of each bucket (shared `telemetryQuery.agg`). */
-export type RollupAgg = 'avg' | 'min' | 'max' | 'last' | 'sum';
-
-/** A series' points: [bucket start (epoch ms), the aggregate's value or null (none, or not finite)]. */
-export type SeriesPoints = [number, number | null][];
-
-/** One signal of a rollup read: its id, the first bucket start it wants, and whether it is a counter. */
-export interface RollupSignal {
-  id: number;
-  from: number;
-  counter: boolean;
-}
-
-/**
- * A signal's points from rollupSeries' or rawSeries' PostgreSQL answer: n timestamps (int8, big-endian:
- * int8send) then n values (float8, big-endian: float8send). The bits are the stored double's, so the value
- * is exactly the one a row would have carried; with `finiteOrNull` one that is not finite becomes null.
- * Sorted by timestamp if it ever was not.
- */
-function decodePoints(bytes: Buffer, finiteOrNull = true): SeriesPoints {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = bytes.byteLength / 16;
-  // Filled by push, not preallocated: a packed array, which JSON.stringify walks faster than a holey one.
-  const points: SeriesPoints = [];
-  let sorted = true;
-  for (let i = 0; i < n; i++) {
-    // Two 32-bit halves: exact for any bucket (|ms| < 2^53), and faster than a BigInt.
-    const bucket = view.getInt32(i * 8) * 2 ** 32 + view.getUint32(i * 8 + 4);
-    const value = view.getFloat64((n + i) * 8);
-    if (i > 0 && points[i - 1]![0] >= bucket) sorted = false;
-    points.push([bucket, !finiteOrNull || Number.isFinite(value) ? value : null]);
-  }
-  if (!sorted) points.sort((a, b) => a[0] - b[0]);
-  return points;
-}
-
-/**
- * The value of `agg` per rollup bucket of each signal, bucket in [signal.from, to), oldest first, by signal
- * id (a signal without buckets has none). The database computes the value: avg = sum / count; sum is a
- * counter's delta (its energy) and any other signal's sum of values; min, max and last as stored. A value
- * that is not a finite number (a bucket written before ingest bounds existed may hold ±Infinity) is null.
- *
- * PostgreSQL answers **one row per signal** carrying its points as binary arrays in a bytea (its buckets,
- * then its values: decodePoints), built by a range scan of the primary key (signal_id, bucket) per signal:
- * 14,400 five-minute buckets of 50 signals are 50 rows, not 14,400. Per row, the driver's work (protocol
- * messages, a row object, a text parser per column) and the server's number-to-text output cost several
- * times the scan itself (docs/benchmarks.md); binary needs neither, and carries the double's exact bits.
- * SQLite answers rows (in-process, no wire) in primary-key order.
- */
-export async function rollupSeries(
-  db: Db,
-  dialect: Dialect,
-  resolution: RollupResolution,
-  signals: readonly RollupSignal[],
-  agg: RollupAgg,
-  to: number,
-): Promise<Map<number, SeriesPoints>> {
-  const table = ROLLUP_TABLE[resolution];
-  const out = new Map<number, SeriesPoints>(signals.map((s) => [s.id, []]));
-  if (signals.length === 0) return out;
-  if (dialect === 'postgres') {
-    const value =
-      agg === 'avg'
-        ? sql`r.sum / r.count`
-        : agg === 'sum'
-          ? sql`case when s.counter then coalesce(r.delta, 0) else r.sum end`
-          : sql.ref(`r.${agg}`);
-    // Per signal: its own range, read in key order by a range scan of the primary key. Both aggregates take
-    // the same rows in the same order (an ORDER BY inside them would sort the rows again, +40 % on the
-    // server); PostgreSQL does not promise that order, so it is checked below and restored if it differs.
-    // A value is never null (NOT NULL columns, delta coalesced); were it one, NaN keeps the halves aligned.
-    const { rows } = await sql<{ signal_id: number; points: Buffer | null }>`
-      select s.id as signal_id,
-        (select string_agg(int8send(v.bucket), ''::bytea) || string_agg(float8send(coalesce(v.value, 'NaN')), ''::bytea)
-           from (select r.bucket, ${value} as value
-                   from ${sql.table(table)} r
-                  where r.signal_id = s.id and r.bucket >= s.from_bucket and r.bucket < ${to}
-                  order by r.bucket) v) as points
-      from unnest(
-        ${signals.map((s) => s.id)}::int[],
-        ${signals.map((s) => s.from)}::int8[],
-        ${signals.map((s) => s.counter)}::bool[]
-      ) as s(id, from_bucket, counter)`.execute(db);
-    for (const r of rows) if (r.points) out.set(r.signal_id, decodePoints(r.points));
-    return out;
-  }
-  const counterIds = signals.filter((s) => s.counter).map((s) => s.id);
-  const starts = new Map(signals.map((s) => [s.id, s.from]));
-  const rows = await db
-    .selectFrom(table)
-    .select((eb) => {
-      let value;
-      switch (agg) {
-        case 'avg':
-          value = eb(eb.ref('sum'), '/', eb.ref('count'));
-          break;
-        case 'sum':
-          value =
-            counterIds.length === 0
-              ? eb.ref('sum')
-              : eb
-                  .case()
-                  .when('signal_id', 'in', counterIds)
-                  .then(eb.fn.coalesce('delta', eb.lit(0)))
-                  .else(eb.ref('sum'))
-                  .end();
-          break;
-        default:
-          value = eb.ref(agg);
-      }
-      return ['signal_id', 'bucket', value.as('value')];
-    })
-    .where(
-      'signal_id',
-      'in',
-      signals.map((s) => s.id),
-    )
-    .where('bucket', '>=', Math.min(...starts.values()))
-    .where('bucket', '<', to)
-    .orderBy('signal_id')
-    .orderBy('bucket')
-    .execute();
-  let series: SeriesPoints = [];
-  let current = -1;
-  let start = 0;
-  for (const r of rows) {
-    // Rows come by signal: look the signal up once per run of its rows, not per bucket.
-    if (r.signal_id !== current) {
-      current = r.signal_id;
-      series = out.get(current)!;
-      start = starts.get(current)!;
-    }
-    const bucket = Number(r.bucket);
-    if (bucket < start) continue;
-    const value = r.value === null ? null : Number(r.value);
-    series.push([bucket, value !== null && Number.isFinite(value) ? value : null]);
-  }
-  return out;
-}
-
 /** True when the scope reaches the device / plant. */
 export async function deviceReachable(db: Db, scope: Scope, id: number): Promise<boolean> {
   let q = db.selectFrom('devices').select('devices.id').where('devices.id', '=', id);
@@ -271,17 +90,16 @@ export async function deviceWithZone(db: Db, scope: Scope, id: number) {
  * caller tells an empty owner from an unreachable one only when nothing comes back).
  */
 export async function latestValues(db: Db, scope: Scope, filter: { device_id?: number; plant_id?: number }) {
-  let q = db
-    .selectFrom('telemetry_latest')
-    .innerJoin('signals', 'signals.id', 'telemetry_latest.signal_id')
+  let q = fromTelemetry(db, 'latest', 'latest')
+    .innerJoin('signals', 'signals.id', 'latest.signal_id')
     .innerJoin('devices', 'devices.id', 'signals.device_id')
     .select([
       'signals.id as signal_id',
       'signals.device_id',
       'signals.key',
       'signals.unit',
-      'telemetry_latest.ts',
-      'telemetry_latest.value',
+      'latest.ts',
+      'latest.value',
     ]);
   if (filter.device_id !== undefined) q = q.where('signals.device_id', '=', filter.device_id);
   if (filter.plant_id !== undefined) q = q.where('devices.plant_id', '=', filter.plant_id);
@@ -304,15 +122,14 @@ export async function dailyEnergyKwh(
   from: number,
   to: number,
 ): Promise<{ bucket: number; kwh: number }[]> {
-  let q = db
-    .selectFrom('telemetry_1d')
-    .innerJoin('signals', 'signals.id', 'telemetry_1d.signal_id')
+  let q = fromTelemetry(db, '1d', 'daily')
+    .innerJoin('signals', 'signals.id', 'daily.signal_id')
     .select((eb) => [
-      'telemetry_1d.bucket',
+      'daily.bucket',
       eb.fn
         .sum<number>(
           eb(
-            eb.ref('telemetry_1d.delta'),
+            eb.ref('daily.delta'),
             '*',
             sql<number>`case lower(trim(${eb.ref('signals.unit')})) when 'wh' then 0.001 when 'mwh' then 1000 else 1 end`,
           ),
@@ -321,10 +138,10 @@ export async function dailyEnergyKwh(
     ])
     .where('signals.key', '=', 'total_energy')
     .where('signals.is_counter', '=', 1)
-    .where('telemetry_1d.bucket', '>=', from)
-    .where('telemetry_1d.bucket', '<', to)
-    .where('telemetry_1d.delta', '>', -1e308)
-    .where('telemetry_1d.delta', '<', 1e308);
+    .where('daily.bucket', '>=', from)
+    .where('daily.bucket', '<', to)
+    .where('daily.delta', '>', -1e308)
+    .where('daily.delta', '<', 1e308);
   if (filter.device_id !== undefined) q = q.where('signals.device_id', '=', filter.device_id);
   if (filter.plant_id !== undefined)
     q = q.where('signals.device_id', 'in', (eb) =>
@@ -334,7 +151,7 @@ export async function dailyEnergyKwh(
         .where('devices.plant_id', '=', filter.plant_id!)
         .where('devices.type', '=', 'inverter'),
     );
-  const rows = await q.groupBy('telemetry_1d.bucket').execute();
+  const rows = await q.groupBy('daily.bucket').execute();
   return rows.map((r) => ({ bucket: Number(r.bucket), kwh: Number(r.kwh) }));
 }
 

@@ -27,6 +27,7 @@ import { datesThrough, dayBucket, dayStart, localDate, nextDate } from '../../te
 import { checkPoint, timeWindow } from '../../telemetry-store/point-validation';
 import type { StoredPoint } from '../../telemetry-store/telemetry-hub';
 import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
+import { readRawSeries, readRollupSeries, type SeriesPoints } from '../../telemetry-store/queries';
 import { columnsOfPoints, type IngestBody } from './fast-ingest';
 import * as repo from './telemetry.repository';
 
@@ -212,9 +213,9 @@ export class TelemetryService {
     signals: readonly repo.SeriesSignal[],
   ): Promise<SeriesWithZone[]> {
     const { q, resolution } = plan;
-    let points: Map<number, repo.SeriesPoints>;
+    let points: Map<number, SeriesPoints>;
     if (resolution === 'raw') {
-      points = await repo.rawSeries(
+      points = await readRawSeries(
         this.ctx.db,
         this.ctx.dialect,
         signals.map((s) => s.signal_id),
@@ -227,8 +228,8 @@ export class TelemetryService {
         resolution === '1d'
           ? dayBucket(q.from, s.time_zone)
           : q.from - (q.from % FIXED_BUCKET_MS[resolution]);
-      // One query for every signal; the database computes each bucket's value (repo.rollupSeries).
-      points = await repo.rollupSeries(
+      // One query for every signal; the database computes each bucket's value (readRollupSeries).
+      points = await readRollupSeries(
         this.ctx.db,
         this.ctx.dialect,
         resolution,
