@@ -4,7 +4,7 @@ import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import { runWhileLeader } from './cluster/lease';
 import type { AppContext } from './context';
-import type { AlarmEngine } from './modules/alarms/engine/alarm-engine';
+import type { AlarmEngine } from './modules/alarms';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
