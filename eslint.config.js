@@ -177,10 +177,26 @@ export default tseslint.config(
               message: "Import another module through its index.ts (the module's public face).",
             })),
             {
-              target: [`${SERVER}/!(modules)/**`, `${SERVER}/*.ts`],
+              target: [
+                `${SERVER}/!(modules|file-builds)/**`,
+                `${SERVER}/file-builds/!(file-build-thread).ts`,
+                `${SERVER}/*.ts`,
+              ],
               from: `${SERVER}/modules/*/**`,
               except: [`${SERVER}/modules/*/index.ts`],
               message: "Import a module through its index.ts (the module's public face).",
+            },
+            {
+              // A thread's entry is bundled on its own (build.mjs): the file-build thread loads the file
+              // builders alone, not the modules' indexes (which bring the database drivers along).
+              target: `${SERVER}/file-builds/file-build-thread.ts`,
+              from: `${SERVER}/modules/*/**`,
+              except: [
+                `${SERVER}/modules/*/index.ts`,
+                `${SERVER}/modules/reports/report-{csv,document,pdf,xlsx}.ts`,
+                `${SERVER}/modules/telemetry/telemetry.export.{ts,tsx}`,
+              ],
+              message: 'The file-build thread imports the file builders, or a module through its index.ts.',
             },
             {
               target: `${SERVER}/modules/index.ts`,

@@ -3,5 +3,5 @@
  * "Module boundaries").
  */
 export { IngestKeysService } from './ingest-keys.service';
-export { csvHead, csvLines, xlsxExportWriter, type ExportSeriesPart } from './telemetry.export';
+export type { ExportSeriesPart } from './telemetry.export';
 export { TELEMETRY_MAX_ANSWER_POINTS } from './telemetry.service';
