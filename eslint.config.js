@@ -12,6 +12,12 @@ const FEATURES = readdirSync(`${WEB}/features`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+const SERVER = `${import.meta.dirname}/apps/server/src`;
+/** The server's modules: each gets a zone below that lets the others in only through its index.ts. */
+const MODULES = readdirSync(`${SERVER}/modules`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
 export default tseslint.config(
   {
     ignores: [
@@ -83,7 +89,13 @@ export default tseslint.config(
   {
     // Import rules resolve every specifier the way TypeScript does (workspace packages included), so a
     // boundary holds whatever relative spelling an import uses.
-    files: ['apps/web/**/*.{ts,tsx}', 'packages/**/*.ts', 'apps/server/**/*.ts'],
+    files: [
+      'apps/web/**/*.{ts,tsx}',
+      'packages/**/*.ts',
+      'apps/server/**/*.ts',
+      'apps/simulator/**/*.ts',
+      'e2e/**/*.ts',
+    ],
     plugins: { 'import-x': importX },
     settings: {
       // Without these the rules skip .ts/.tsx files as unparseable and see no cycle at all.
@@ -97,6 +109,8 @@ export default tseslint.config(
             'packages/i18n/tsconfig.json',
             'packages/pv-model/tsconfig.json',
             'apps/server/tsconfig.json',
+            'apps/simulator/tsconfig.json',
+            'e2e/tsconfig.json',
           ],
           noWarnOnMultipleProjects: true,
         }),
@@ -137,6 +151,76 @@ export default tseslint.config(
                 'Import a feature through its index.ts (pages only from page-registry.ts or public-app.tsx).',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The server's modules meet only through each other's index.ts, lib/ depends on no module, and the
+    // route registry (modules/index.ts) is the one place that names a module's routes file
+    // (docs/architecture.md, "Module boundaries").
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: `${SERVER}/lib`,
+              from: `${SERVER}/modules`,
+              message: 'lib/ is shared by every module and depends on none: move the code into the module.',
+            },
+            ...MODULES.map((module) => ({
+              target: `${SERVER}/modules/${module}`,
+              from: `${SERVER}/modules/*/**`,
+              except: [`${SERVER}/modules/${module}/**`, `${SERVER}/modules/*/index.ts`],
+              message: "Import another module through its index.ts (the module's public face).",
+            })),
+            {
+              target: [
+                `${SERVER}/!(modules|file-builds)/**`,
+                `${SERVER}/file-builds/!(file-build-thread).ts`,
+                `${SERVER}/*.ts`,
+              ],
+              from: `${SERVER}/modules/*/**`,
+              except: [`${SERVER}/modules/*/index.ts`],
+              message: "Import a module through its index.ts (the module's public face).",
+            },
+            {
+              // A thread's entry is bundled on its own (build.mjs): the file-build thread loads the file
+              // builders alone, not the modules' indexes (which bring the database drivers along).
+              target: `${SERVER}/file-builds/file-build-thread.ts`,
+              from: `${SERVER}/modules/*/**`,
+              except: [
+                `${SERVER}/modules/*/index.ts`,
+                `${SERVER}/modules/reports/report-{csv,document,pdf,xlsx}.ts`,
+                `${SERVER}/modules/telemetry/telemetry.export.{ts,tsx}`,
+              ],
+              message: 'The file-build thread imports the file builders, or a module through its index.ts.',
+            },
+            {
+              target: `${SERVER}/modules/index.ts`,
+              from: `${SERVER}/modules/*/**`,
+              except: [`${SERVER}/modules/*/index.ts`, `${SERVER}/modules/*/*.routes.ts`],
+              message: "The route registry imports a module's routes files or its index.ts, nothing else.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Cross-cutting plugins run no queries of their own: SQL lives in a module's repository (the session
+    // queries the auth hook runs belong to modules/auth).
+    files: ['apps/server/src/plugins/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: "plugins/ holds no repository: put the query in the owning module's repository.",
         },
       ],
     },

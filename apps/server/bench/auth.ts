@@ -2,7 +2,7 @@
  * bench:auth — what loading the caller costs per authenticated request, the old way against the
  * new, interleaved in one process so both see the same load:
  *   old: the session user, then its role's permissions and its units in parallel (3 queries, 2 round trips);
- *   new: findSessionCaller, one statement (plugins/session.repository.ts).
+ *   new: findSessionCaller, one statement (modules/auth/session.repository.ts).
  * The user holds every permission of ALL_PERMISSIONS (the most a role can hold) and three units. Prints the
  * median and p95 of BENCH_RUNS sequential calls (1,000) of each, then the time per call with
  * BENCH_CONCURRENCY (16) calls in flight (the pool's 10 connections shared, as under real load), and the load
@@ -16,7 +16,7 @@ import {
   findSessionCaller,
   findSessionUser,
   findUserUnits,
-} from '../src/plugins/session.repository';
+} from '../src/modules/auth/session.repository';
 import { benchApp } from './setup';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 1_000);

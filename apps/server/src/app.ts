@@ -15,7 +15,7 @@ import { EventLoopWatch } from './lib/event-loop-watch';
 import { Lifecycle } from './lib/lifecycle';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
-import { UserSessions } from './lib/user-sessions';
+import { UserSessions } from './modules/auth';
 import { TokenService } from './lib/tokens';
 import { startBackground, type BackgroundWork } from './background';
 import {
@@ -26,21 +26,23 @@ import {
 } from './cluster/cluster-relay';
 import { createLease, runWhileLeader, JOBS_LEASE } from './cluster/lease';
 import { apiModules } from './modules';
-import { createStreamHub } from './modules/stream/stream.service';
-import { CameraStreamHub } from './modules/cameras/camera-hub';
-import { createAlarmEngine, type AlarmEngineOptions } from './modules/alarms/engine/alarm-engine';
-import { createAlarmFeed } from './modules/alarms/engine/alarm-feed';
-import { createAlarmPublisher } from './modules/alarms/engine/alarm-publish';
-import { startKpiRefresh } from './modules/kpi/jobs/kpi-refresh';
+import { createStreamHub } from './modules/stream';
+import { CameraStreamHub } from './modules/cameras';
+import {
+  createAlarmEngine,
+  type AlarmEngineOptions,
+  createAlarmFeed,
+  createAlarmPublisher,
+} from './modules/alarms';
+import { startKpiRefresh } from './modules/kpi';
 import {
   createReportScheduleRunner,
+  renderScheduledReport,
   type ReportScheduleRunnerOptions,
-} from './modules/report-schedules/jobs/report-schedule-runner';
-import { renderScheduledReport } from './modules/report-schedules/report-files';
+} from './modules/report-schedules';
 import { defaultFileBuildLimits, FileBuildPool } from './file-builds/file-build-pool';
-import { IngestKeysService } from './modules/telemetry/ingest-keys.service';
-import { createSettingsMailer } from './modules/admin/settings-mailer';
-import { SettingsService, defaultSettings } from './modules/admin/settings.service';
+import { IngestKeysService } from './modules/telemetry';
+import { createSettingsMailer, SettingsService, defaultSettings } from './modules/settings';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { metricsPlugin } from './plugins/metrics';

@@ -8,8 +8,7 @@ import {
   REPORT_SCHEDULES_PER_COMPANY_DEFAULT,
   REPORT_SCHEDULES_PER_USER_DEFAULT,
 } from '@solar/shared';
-import { defaultNodeId } from './cluster/lease';
-import type { MailDailyLimits } from './lib/mail-budget';
+import type { MailDailyLimits } from './lib/mailer';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -208,6 +207,11 @@ export const MODBUS_DISCOVERY_DEADLINE_MS = 3_000;
 const DEMO_LOOPBACK = ['127.0.0.0/8', '::1/128'];
 
 export class ConfigError extends Error {}
+
+/** The node's name in leases and logs: NODE_ID, else host name and process id. */
+export function defaultNodeId(host: string, pid: number): string {
+  return `${host}:${pid}`;
+}
 
 /** Reads and validates the environment; every bad value is named with what it must be. */
 export function loadConfig(

@@ -44,11 +44,6 @@ export interface Lease {
   stop(): Promise<void>;
 }
 
-/** The node's name in leases and logs: NODE_ID, else host name and process id. */
-export function defaultNodeId(hostname: string, pid: number): string {
-  return `${hostname}:${pid}`;
-}
-
 /** The database's clock in epoch ms (one clock for every node's leases). */
 const dbNow = sql<number>`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`;
 

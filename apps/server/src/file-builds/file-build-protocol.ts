@@ -5,7 +5,7 @@
  * thread answers the file in `chunk`s as it is written, then `done`, or `failed`.
  */
 import type { CsvDelimiter, ReportAnswer, ReportFormat } from '@solar/shared';
-import type { ExportSeriesPart } from '../modules/telemetry/telemetry.export';
+import type { ExportSeriesPart } from '../modules/telemetry';
 
 /** A report: its answer follows in parts, first without its largest list (the plants), then that list. */
 export interface ReportBuild {

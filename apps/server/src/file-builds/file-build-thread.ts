@@ -6,6 +6,8 @@
 import { Writable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import type { ReportAnswer } from '@solar/shared';
+// A thread's entry, bundled on its own (build.mjs): it loads the file builders alone, not the modules'
+// indexes, which would bring the database drivers and the KPI engine into every file-build thread.
 import { toReportCsv } from '../modules/reports/report-csv';
 import { reportDocument } from '../modules/reports/report-document';
 import { toReportPdf } from '../modules/reports/report-pdf';

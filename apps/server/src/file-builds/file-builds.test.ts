@@ -5,7 +5,7 @@ import { generateFleet } from '../../bench/fleet-generator';
 import { generateHistory } from '../../bench/history-generator';
 import { makeUser, type TestUser } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
-import { TELEMETRY_MAX_ANSWER_POINTS } from '../modules/telemetry/telemetry.service';
+import { TELEMETRY_MAX_ANSWER_POINTS } from '../modules/telemetry';
 
 const DAY_MS = 86_400_000;
 const FIVE_MIN_MS = 300_000;

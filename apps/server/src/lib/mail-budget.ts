@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { Mail, MailBudgetName, Mailer } from './mailer';
-
-/** Mails one address may receive per UTC day, per budget (config: MAIL_*_DAILY_LIMIT). */
-export type MailDailyLimits = Record<MailBudgetName, number>;
+import type { Mail, MailBudgetName, MailDailyLimits, Mailer } from './mailer';
 
 const DAY_MS = 86_400_000;
 /** Rows of past days are swept once every this many counted mails. */

@@ -17,6 +17,9 @@ export interface MailAttachment {
 export const MAIL_BUDGETS = ['general', 'alarm', 'security'] as const;
 export type MailBudgetName = (typeof MAIL_BUDGETS)[number];
 
+/** Mails one address may receive per UTC day, per budget (config: MAIL_*_DAILY_LIMIT). */
+export type MailDailyLimits = Record<MailBudgetName, number>;
+
 export interface Mail {
   /** The sender; the configured MAIL_FROM when absent. */
   from?: string;

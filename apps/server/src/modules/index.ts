@@ -20,13 +20,20 @@ import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
 import { streamRoutes } from './stream/stream.routes';
-import { adminRoutes } from './admin/admin.routes';
+import { settingsRoutes } from './settings/settings.routes';
+import { co2FactorsRoutes } from './kpi/co2-factors.routes';
+import { fleetKeysRoutes } from './telemetry/fleet-keys.routes';
+import { backupRoutes } from './backup/backup.routes';
 import { adminSessionsRoutes } from './admin/sessions.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 
-/** Feature modules, registered under /api in this order. A new feature adds its routes here. */
+/**
+ * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
+ * the one place that imports a module's routes file rather than its index.ts (docs/architecture.md,
+ * "Module boundaries").
+ */
 export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   healthRoutes,
   collectorsHealthRoutes,
@@ -48,7 +55,10 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   camerasRoutes,
   topologyRoutes,
   mapRoutes,
-  adminRoutes,
+  settingsRoutes,
+  co2FactorsRoutes,
+  fleetKeysRoutes,
+  backupRoutes,
   adminSessionsRoutes,
   reportsRoutes,
   budgetsRoutes,

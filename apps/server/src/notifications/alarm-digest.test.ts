@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmRecord } from '@solar/shared';
-import type { AlarmChange, AlarmChangeListener } from '../modules/alarms/engine/alarm-feed';
+import type { AlarmChange, AlarmChangeListener } from '../modules/alarms';
 import { parseEml } from '../test/mail';
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';

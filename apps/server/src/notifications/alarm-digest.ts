@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { translate } from '@solar/i18n';
 import { ALARM_PRIORITY, localeOfLanguageId, type Locale } from '@solar/shared';
-import type { AlarmChange, AlarmFeed } from '../modules/alarms/engine/alarm-feed';
+import type { AlarmChange, AlarmFeed } from '../modules/alarms';
 import type { AppContext } from '../context';
 import { MailHeldBack } from '../lib/mail-budget';
 import { mailSafeText } from '../lib/mail-text';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmRecord, ReportSchedule, ReportScheduleBody } from '@solar/shared';
 import { buildApp } from '../app';
-import type { AlarmChangeListener } from '../modules/alarms/engine/alarm-feed';
+import type { AlarmChangeListener } from '../modules/alarms';
 import { parseEml } from '../test/mail';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, TestClient, underSchemaLock, type TestApp } from '../test/test-app';

@@ -4,7 +4,7 @@ import { E, hasPermission, type Method, type Page, type Permission, type UserUni
 import type { Db, Dialect } from '../db/database';
 import type { TokenService } from '../lib/tokens';
 import { sendProblem } from './errors';
-import { findSessionCaller, type SessionState } from './session.repository';
+import { findSessionCaller, type SessionState } from '../modules/auth';
 
 /**
  * Who may call a route. Every /api route declares one in `config.access`; the server refuses to start
@@ -15,8 +15,18 @@ import { findSessionCaller, type SessionState } from './session.repository';
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  /** `alsoPages`: the route also opens to a caller holding (one of them, method), for data several pages show. */
-  | { kind: 'permission'; page: Page; method: Method | 'upsert'; alsoPages?: readonly Page[] }
+  /**
+   * `alsoPages`: the route also opens to a caller holding (one of them, method), for data several pages show.
+   * `adminOnly`: the pair is not enough, the caller must be the administrator (the whole system's settings,
+   * log, sessions, backup, companies and roles): 403 for anyone else, whatever their permissions.
+   */
+  | {
+      kind: 'permission';
+      page: Page;
+      method: Method | 'upsert';
+      alsoPages?: readonly Page[];
+      adminOnly?: boolean;
+    }
   /** A machine ingest route: an `X-Api-Key` ingest key, or else a user token holding (page, method). */
   | { kind: 'ingest'; page: Page; method: Method };
 
@@ -32,6 +42,13 @@ export const access = {
     alsoPages: pages.slice(1),
   }),
   ingest: (page: Page, method: Method): Access => ({ kind: 'ingest', page, method }),
+  /** The administrator alone; (page, method) stays the route's pair in the table and the menu. */
+  admin: (page: Page, method: Method | 'upsert'): Access => ({
+    kind: 'permission',
+    page,
+    method,
+    adminOnly: true,
+  }),
 };
 
 /** Who an accepted ingest key belongs to: exactly one of a device and a plant. */
@@ -208,6 +225,8 @@ export const authPlugin = fp(
         const method = methodFor(declared, request.params);
         const pages = [declared.page, ...(declared.kind === 'permission' ? (declared.alsoPages ?? []) : [])];
         if (!pages.some((page) => request.caller?.can(page, method)))
+          return sendProblem(reply, 403, E.forbidden);
+        if (declared.kind === 'permission' && declared.adminOnly && !request.caller.isAdmin)
           return sendProblem(reply, 403, E.forbidden);
       }
     });

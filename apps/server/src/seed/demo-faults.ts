@@ -9,10 +9,8 @@ import { ALARM_STATUS, type AlarmRecord, type FaultStatus, type Locale } from '@
 import type { createRandom, Random } from '@solar/simulator';
 import type { AppContext } from '../context';
 import type { Actor } from '../lib/actor';
-import { listAlarms } from '../modules/alarms/alarms.repository';
-import { AlarmsService } from '../modules/alarms/alarms.service';
-import { SILENT_PUBLISHER } from '../modules/alarms/engine/alarm-publish';
-import { FaultsService } from '../modules/faults/faults.service';
+import { listAlarms, AlarmsService, SILENT_PUBLISHER } from '../modules/alarms';
+import { FaultsService } from '../modules/faults';
 import { TECHNICIAN_ROLE_NAME } from './demo';
 
 const MINUTE_MS = 60_000;

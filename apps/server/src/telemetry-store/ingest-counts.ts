@@ -6,7 +6,14 @@ import {
   readIngestCounts,
   type IngestCountRow,
 } from './telemetry-store.repository';
-import type { Logger } from './telemetry-store';
+
+/**
+ * Where a failed flush is reported (the app's logger). Declared here rather than imported from
+ * telemetry-store.ts, which imports IngestCounts: no import cycle, types included (docs/architecture.md).
+ */
+interface Logger {
+  error(obj: unknown, msg?: string): void;
+}
 
 /** How often counted refusals and duplicates are written to device_ingest_counts. */
 export const INGEST_COUNTS_FLUSH_MS = 5000;

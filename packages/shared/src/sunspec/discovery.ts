@@ -3,16 +3,8 @@
  * then walk the chain of models (ID, L, then L registers) up to the end model 0xFFFF (SunSpec Modbus,
  * "Device Modbus map"). Pure: the Modbus I/O is the caller's `readRegisters`.
  */
+import type { DiscoveredModel } from './models';
 import { SUNSPEC_BASE_ADDRESSES, SUNSPEC_END_MODEL_ID, SUNSPEC_MARKER } from './templates';
-
-/** One model of a device's chain. */
-export interface DiscoveredModel {
-  id: number;
-  /** 0-based protocol address of the model's ID register. */
-  address: number;
-  /** L: registers after ID and L. */
-  length: number;
-}
 
 export interface SunSpecDiscovery {
   /** Address of the 'SunS' marker. */

@@ -584,3 +584,12 @@ export const SUNSPEC_MODELS: Readonly<Record<number, SunSpecModel>> = {
 export function sunspecModelLength(model: SunSpecModel, blocks = 0): number {
   return model.fixedLength + (model.repeating ? model.repeating.length * blocks : 0);
 }
+
+/** One model of a device's chain, as discovery walks it (discovery.ts) and templates read it. */
+export interface DiscoveredModel {
+  id: number;
+  /** 0-based protocol address of the model's ID register. */
+  address: number;
+  /** L: registers after ID and L. */
+  length: number;
+}

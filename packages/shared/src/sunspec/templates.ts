@@ -11,9 +11,8 @@ import type { DeviceType } from '../devices';
 import type { DATA_TYPES } from '../signals';
 import { encodeRegisters, encodeString } from './codec';
 import type { ReadItem } from './codec';
-import type { DiscoveredModel } from './discovery';
 import { SUNSPEC_MODELS, sunspecModelLength } from './models';
-import type { SunSpecModel, SunSpecPoint, SunSpecPointType } from './models';
+import type { DiscoveredModel, SunSpecModel, SunSpecPoint, SunSpecPointType } from './models';
 
 type DataType = (typeof DATA_TYPES)[number];
 

@@ -16,7 +16,7 @@ export const adminSessionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (
   app.get(
     '/admin/sessions',
     {
-      config: { access: access.to('admin_panel', 'view') },
+      config: { access: access.admin('admin_panel', 'view') },
       schema: {
         summary: 'The signed-in sessions of every user (administrator only)',
         operationId: 'listSessions',
@@ -26,13 +26,13 @@ export const adminSessionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (
         response: { 200: adminSessionList },
       },
     },
-    (request) => service.list(actorOf(request), callerOf(request).sessionId),
+    (request) => service.list(callerOf(request).sessionId),
   );
 
   app.post(
     '/admin/users/:id/revoke-sessions',
     {
-      config: { access: access.to('admin_panel', 'update') },
+      config: { access: access.admin('admin_panel', 'update') },
       schema: {
         summary: "End all of a user's sessions and live streams (administrator only)",
         operationId: 'revokeUserSessions',

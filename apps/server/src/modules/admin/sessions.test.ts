@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminSession, AdminSessionList, AuditList, RevokeSessionsAnswer } from '@solar/shared';
-import { SESSION_SEEN_EVERY_MS } from '../../lib/user-sessions';
+import { SESSION_SEEN_EVERY_MS } from '../auth';
 import { makeUser, pairs, type TestUser } from '../../test/org-fixtures';
 import { DEMO, createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 

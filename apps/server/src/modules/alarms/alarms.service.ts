@@ -10,10 +10,10 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
-import { createFaultFromAlarm } from '../faults/faults.service';
+import { createFaultFromAlarm } from '../faults';
 import * as repo from './alarms.repository';
 import { eventsAfter, logEvents, type WrittenEvent } from './engine/alarm-store.repository';
 

@@ -73,7 +73,7 @@ function toEntry(r: AuditRow): AuditEntry {
   };
 }
 
-/** Appends one row to the audit log (lib/audit.ts builds it; this is the only SQL that writes the log). */
+/** Appends one row to the audit log (record-audit.ts builds it; this is the only SQL that writes the log). */
 export async function insertAuditRow(db: Db, row: Insertable<AuditLogTable>): Promise<void> {
   await db.insertInto('audit_log').values(row).execute();
 }

@@ -1,16 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditList, auditListQuery } from '@solar/shared';
+import { z } from 'zod';
+import { AUDIT_EXPORT_MAX_ROWS, auditExportQuery, auditList, auditListQuery } from '@solar/shared';
 import type { AppContext } from '../../context';
-import { forbidden } from '../../lib/http-errors';
-import { access, callerOf } from '../../plugins/auth';
-import { listAudit } from './audit.repository';
+import { access } from '../../plugins/auth';
+import { auditCsv } from './audit-csv';
+import { exportAudit, listAudit } from './audit.repository';
 
-/** GET /api/audit: the change log, for the admin only (the admin_panel pair alone is not enough). */
+/**
+ * GET /api/audit: the change log, and its CSV download from the admin panel; the administrator's alone
+ * (the admin_panel pair is not enough).
+ */
 export const auditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   app.get(
     '/audit',
     {
-      config: { access: access.to('admin_panel', 'view') },
+      config: { access: access.admin('admin_panel', 'view') },
       schema: {
         summary: 'List the change log (administrator only)',
         operationId: 'listAudit',
@@ -19,9 +23,34 @@ export const auditRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
         response: { 200: auditList },
       },
     },
-    async (request) => {
-      if (!callerOf(request).isAdmin) throw forbidden();
-      return listAudit(ctx.db, request.query);
+    (request) => listAudit(ctx.db, request.query),
+  );
+
+  app.get(
+    '/admin/audit/export',
+    {
+      config: { access: access.admin('admin_panel', 'view') },
+      schema: {
+        summary: 'Download the audit log as CSV (administrator only)',
+        operationId: 'exportAudit',
+        tags: ['admin'],
+        description: `The filters of GET /api/audit; the newest ${AUDIT_EXPORT_MAX_ROWS} rows at most. UTF-8 with a byte order mark; text that a spreadsheet would run as a formula is prefixed with an apostrophe.`,
+        querystring: auditExportQuery,
+        response: {
+          200: {
+            description: 'The log as a CSV attachment.',
+            content: { 'text/csv': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const rows = await exportAudit(ctx.db, request.query, AUDIT_EXPORT_MAX_ROWS);
+      const day = new Date(ctx.now()).toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-${day}.csv"`)
+        .send(auditCsv(rows));
     },
   );
   return Promise.resolve();

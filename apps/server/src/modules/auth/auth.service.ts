@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { E, localeOfLanguageId, type LoginBody } from '@solar/shared';
 import { translate } from '@solar/i18n';
 import type { AppContext } from '../../context';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { DeviceCookies, deviceCookieName } from '../../lib/device-cookie';
 import { HttpError, tooManyRequests, unauthorized } from '../../lib/http-errors';
 import { MailHeldBack } from '../../lib/mail-budget';
 import { mailSafeText } from '../../lib/mail-text';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
-import { issueSessionToken } from '../../lib/session-token';
+import { issueSessionToken } from './session-token';
 import * as repo from './auth.repository';
 
 /** A reset link is valid for one hour and can be used once. */

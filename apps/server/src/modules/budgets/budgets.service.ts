@@ -8,7 +8,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { badRequest, HttpError, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { BUDGET_IMPORT_CONCURRENCY } from './budget-file-limits';

@@ -44,7 +44,7 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
   app.post(
     '/companies/:id',
     {
-      config: { access: access.to('company_management', 'upsert') },
+      config: { access: access.admin('company_management', 'upsert') },
       schema: {
         summary: 'Create (id 0) or update a company',
         operationId: 'saveCompany',
@@ -60,7 +60,7 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
   app.delete(
     '/companies/:id',
     {
-      config: { access: access.to('company_management', 'delete') },
+      config: { access: access.admin('company_management', 'delete') },
       schema: {
         summary: 'Delete a company',
         operationId: 'deleteCompany',

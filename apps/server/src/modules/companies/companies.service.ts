@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { E, type Company, type CompanyList, type companyBody } from '@solar/shared';
 import type { AppContext } from '../../context';
-import { auditedRemove, auditedSave } from '../../lib/audited-write';
-import { conflict, forbidden } from '../../lib/http-errors';
+import { auditedRemove, auditedSave } from '../audit';
+import { conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { raiseCompanyTokenVersions } from '../../plugins/session.repository';
+import { raiseCompanyTokenVersions } from '../auth';
 import * as repo from './companies.repository';
 
 type Body = z.output<typeof companyBody>;
@@ -33,12 +33,11 @@ export class CompaniesService {
   }
 
   /**
-   * id 0 creates. Admin only (403 for anyone else, whatever their permissions). Deactivating a company
+   * id 0 creates. Admin only (the routes declare access.admin). Deactivating a company
    * ends every session of its users at once (their token versions rise with the change); sign-ins of its
    * users are refused while it stays inactive (docs/security.md, "Accounts and sessions").
    */
   async save(actor: Actor, id: number, body: Body): Promise<Company> {
-    if (!actor.isAdmin) throw forbidden();
     const scope = scopeOf(actor);
     let lockedOut: number[] = [];
     const saved = await auditedSave(this.ctx, actor, id, {
@@ -57,7 +56,6 @@ export class CompaniesService {
 
   /** Refused with 409 while fields or users still belong to the company (no cascade, no deactivation). */
   async remove(actor: Actor, id: number): Promise<void> {
-    if (!actor.isAdmin) throw forbidden();
     const scope = scopeOf(actor);
     await auditedRemove(this.ctx, actor, id, {
       entity: 'company',

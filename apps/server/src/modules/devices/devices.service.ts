@@ -1,7 +1,7 @@
 import { E, URL_SECRET_MASK, V, type Device, type DeviceBodyParsed, type DeviceList } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { auditedRemove, auditedSave } from '../../lib/audited-write';
+import { auditedRemove, auditedSave } from '../audit';
 import { badRequest, conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './devices.repository';

@@ -14,7 +14,7 @@ import { translate } from '@solar/i18n';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
 import { scopeOf, type Scope } from '../../lib/scope';

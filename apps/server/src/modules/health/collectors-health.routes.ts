@@ -1,20 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { collectorsHealthAnswer, type CollectorsHealth } from '@solar/shared';
+import { collectionHealthAnswer, collectorsHealthAnswer, type CollectorsHealth } from '@solar/shared';
 import type { AppContext } from '../../context';
-import { forbidden } from '../../lib/http-errors';
-import { access, callerOf } from '../../plugins/auth';
-import { plantNames } from '../plants/plants.repository';
+import { actorOf } from '../../lib/actor-of';
+import { access } from '../../plugins/auth';
+import { plantNames } from '../plants';
+import { CollectionHealthService } from './collection-health.service';
 
 /**
  * GET /api/health/collectors: the MQTT collector's connections, counters and the broker's dropped count, and
  * the Modbus poller's devices with their poll times, for the admin only (they describe the whole
- * installation, not one company).
+ * installation, not one company). GET /api/admin/collection-health: per device, what arrived and what was
+ * refused, scoped to the caller's devices (a company user given the admin_panel page sees their own).
  */
 export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
+  const collection = new CollectionHealthService(ctx);
+
   app.get(
     '/health/collectors',
     {
-      config: { access: access.to('admin_panel', 'view') },
+      config: { access: access.admin('admin_panel', 'view') },
       schema: {
         summary: 'State of the telemetry collectors (administrator only)',
         operationId: 'getCollectorsHealth',
@@ -22,8 +26,7 @@ export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> 
         response: { 200: collectorsHealthAnswer },
       },
     },
-    async (request) => {
-      if (!callerOf(request).isAdmin) throw forbidden();
+    async () => {
       const modbus = ctx.collectors.modbus?.health() ?? null;
       // Device names repeat across plants (every plant has its INV-01): each device carries its plant's name.
       const names = await plantNames(ctx.db, [...new Set(modbus?.devices.map((d) => d.plant_id))]);
@@ -31,6 +34,20 @@ export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> 
       const health: CollectorsHealth = { mqtt: ctx.collectors.mqtt?.health() ?? null, modbus };
       return health;
     },
+  );
+
+  app.get(
+    '/admin/collection-health',
+    {
+      config: { access: access.to('admin_panel', 'view') },
+      schema: {
+        summary: 'Data collection health per device, problems first',
+        operationId: 'getCollectionHealth',
+        tags: ['admin'],
+        response: { 200: collectionHealthAnswer },
+      },
+    },
+    (request) => collection.collectionHealth(actorOf(request)),
   );
   return Promise.resolve();
 };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { E, PLANT_MODEL_DEFAULTS, type Plant, type PlantList, type plantBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, hasChildren, type Actor } from '../../lib/actor';
-import { auditedRemove, auditedSave } from '../../lib/audited-write';
+import { auditedRemove, auditedSave } from '../audit';
 import { conflict, forbidden, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './plants.repository';

@@ -1,6 +1,6 @@
 import type { Actor } from '../../lib/actor';
 import type { MailAttachment } from '../../lib/mailer';
-import { generateReport, type ReportFileContext } from '../reports/report.service';
+import { generateReport, type ReportFileContext } from '../reports';
 import type { ReportFileRequest } from './jobs/report-schedule-runner';
 
 /**

@@ -12,8 +12,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { found, type Actor } from '../../lib/actor';
-import { auditedRemove } from '../../lib/audited-write';
-import { recordAudit } from '../../lib/audit';
+import { auditedRemove, recordAudit } from '../audit';
 import { conflict, notFound } from '../../lib/http-errors';
 import { iso } from '../../lib/listing';
 import { scopeOf } from '../../lib/scope';

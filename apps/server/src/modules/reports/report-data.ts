@@ -22,11 +22,17 @@ import type { Actor } from '../../lib/actor';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { readCounterDeltas } from '../../telemetry-store/queries';
-import { budgetFigures, finalYieldKwhKwp, sumBudgetFigures } from '../kpi/engine';
-import { datesThrough, dayStart, nextDate } from '../kpi/engine/telemetry-imports';
-import * as kpiRepo from '../kpi/kpi.repository';
-import { KpiService } from '../kpi/kpi.service';
-import { combineFigures, kpiValuesOf, type DayFigures } from '../kpi/plant-day.service';
+import {
+  budgetFigures,
+  finalYieldKwhKwp,
+  sumBudgetFigures,
+  KpiService,
+  combineFigures,
+  kpiValuesOf,
+  type DayFigures,
+} from '../kpi';
+import { datesThrough, dayStart, nextDate } from '../../telemetry-store/buckets';
+import { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from '../kpi';
 import * as repo from './reports.repository';
 
 /** What building a report needs of the app. */
@@ -45,7 +51,7 @@ const ratio = (a: number | null, b: number | null) => (a !== null && b !== null 
 
 /** The plants of the report: those asked for (each must be in scope, else 404), or every plant in scope. */
 async function plantsOf(ctx: ReportContext, actor: Actor, query: ReportQueryParsed) {
-  const inScope = await kpiRepo.findKpiPlants(ctx.db, scopeOf(actor));
+  const inScope = await findKpiPlants(ctx.db, scopeOf(actor));
   if (!query.plant_ids) return inScope;
   const byId = new Map(inScope.map((p) => [p.id, p]));
   return query.plant_ids.map((id) => {
@@ -69,7 +75,7 @@ const headOf = (ctx: ReportContext, query: ReportQueryParsed) => ({
   generated_at: new Date(ctx.now()).toISOString(),
 });
 
-const reportPlant = (p: kpiRepo.KpiPlant): ReportPlant => ({
+const reportPlant = (p: KpiPlant): ReportPlant => ({
   plant_id: p.id,
   name: p.name,
   company_id: p.companyId,
@@ -82,7 +88,7 @@ const reportPlant = (p: kpiRepo.KpiPlant): ReportPlant => ({
 function figuresOf(
   days: readonly DayFigures[],
   dates: readonly string[],
-  plant: kpiRepo.KpiPlant,
+  plant: KpiPlant,
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
 ): ProductionFigures {
   const v = kpiValuesOf(combineFigures(days), plant.dcCapacityKwp);
@@ -100,23 +106,19 @@ function figuresOf(
 }
 
 interface PlantPeriod {
-  plant: kpiRepo.KpiPlant;
+  plant: KpiPlant;
   dates: string[];
   days: Map<string, DayFigures>;
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>;
 }
 
 /** Every plant's day figures and budgets over the query's dates. */
-async function plantPeriods(
-  ctx: ReportContext,
-  plants: readonly kpiRepo.KpiPlant[],
-  query: ReportQueryParsed,
-) {
+async function plantPeriods(ctx: ReportContext, plants: readonly KpiPlant[], query: ReportQueryParsed) {
   const kpi = new KpiService(ctx);
   const dates = datesInclusive(query.from, query.to);
   const ids = plants.map((p) => p.id);
-  const signals = await kpiRepo.loadPlantSignals(ctx.db, ids);
-  const budgets = await kpiRepo.readBudgets(
+  const signals = await loadPlantSignals(ctx.db, ids);
+  const budgets = await readBudgets(
     ctx.db,
     ids,
     Number(query.from.slice(0, 4)),
@@ -176,7 +178,7 @@ function fleetFigures(
 
 async function production(
   ctx: ReportContext,
-  plants: readonly kpiRepo.KpiPlant[],
+  plants: readonly KpiPlant[],
   query: ReportQueryParsed,
 ): Promise<ProductionReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
@@ -214,7 +216,7 @@ async function production(
 
 async function fleet(
   ctx: ReportContext,
-  plants: readonly kpiRepo.KpiPlant[],
+  plants: readonly KpiPlant[],
   query: ReportQueryParsed,
 ): Promise<FleetReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
@@ -246,7 +248,7 @@ async function fleet(
 }
 
 /** Each plant's local [from 00:00, the day after to 00:00). */
-function rangesOf(plants: readonly kpiRepo.KpiPlant[], query: ReportQueryParsed): repo.PlantRange[] {
+function rangesOf(plants: readonly KpiPlant[], query: ReportQueryParsed): repo.PlantRange[] {
   return plants.map((p) => ({
     plantId: p.id,
     startMs: dayStart(query.from, p.timeZone),
@@ -271,7 +273,7 @@ export function durationStats(durationsMs: readonly number[]): DurationStats {
 
 async function alarmStats(
   ctx: ReportContext,
-  plants: readonly kpiRepo.KpiPlant[],
+  plants: readonly KpiPlant[],
   query: ReportQueryParsed,
 ): Promise<AlarmsReportAnswer> {
   const ranges = rangesOf(plants, query);
@@ -331,10 +333,10 @@ async function alarmStats(
 
 async function inverters(
   ctx: ReportContext,
-  plants: readonly kpiRepo.KpiPlant[],
+  plants: readonly KpiPlant[],
   query: ReportQueryParsed,
 ): Promise<InvertersReportAnswer> {
-  const signals = await kpiRepo.loadPlantSignals(
+  const signals = await loadPlantSignals(
     ctx.db,
     plants.map((p) => p.id),
   );

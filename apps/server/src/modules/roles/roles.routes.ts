@@ -44,7 +44,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
   app.post(
     '/roles/:id',
     {
-      config: { access: access.to('role_management', 'upsert') },
+      config: { access: access.admin('role_management', 'upsert') },
       schema: {
         summary: 'Create (id 0) or update a role',
         operationId: 'saveRole',
@@ -60,7 +60,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { c
   app.delete(
     '/roles/:id',
     {
-      config: { access: access.to('role_management', 'delete') },
+      config: { access: access.admin('role_management', 'delete') },
       schema: {
         summary: 'Delete a role',
         operationId: 'deleteRole',

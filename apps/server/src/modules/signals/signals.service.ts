@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { E, V, type Signal, type SignalList, type signalBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { auditedRemove, auditedSave } from '../../lib/audited-write';
+import { auditedRemove, auditedSave } from '../audit';
 import { conflict, notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import * as repo from './signals.repository';

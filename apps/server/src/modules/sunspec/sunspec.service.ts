@@ -18,7 +18,7 @@ import {
 } from '../../collectors/modbus/modbus-client';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { answerAtDeadline } from '../../lib/device-networks';
 import { HttpError, conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import type { IngestPrincipal } from '../../plugins/auth';

@@ -1,7 +1,7 @@
 import { V, type Topology, type TopologyPositionsBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { badRequest } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import type { Db } from '../../db/database';

@@ -17,7 +17,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
+import { recordAudit } from '../audit';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { MailHeldBack } from '../../lib/mail-budget';
 import { mailSafeText } from '../../lib/mail-text';
@@ -31,8 +31,7 @@ import {
 } from '../../lib/http-errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { scopeOf, type Scope } from '../../lib/scope';
-import { issueSessionToken } from '../../lib/session-token';
-import { raiseTokenVersion } from '../../plugins/session.repository';
+import { issueSessionToken, raiseTokenVersion } from '../auth';
 import * as repo from './users.repository';
 
 type UpsertBody = z.output<typeof userUpsertBody>;

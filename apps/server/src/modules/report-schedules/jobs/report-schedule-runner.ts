@@ -12,7 +12,7 @@ import type { Actor } from '../../../lib/actor';
 import { MailHeldBack } from '../../../lib/mail-budget';
 import type { MailAttachment } from '../../../lib/mailer';
 import { scopeOf } from '../../../lib/scope';
-import { findRolePermissions, findSessionUser, findUserUnits } from '../../../plugins/session.repository';
+import { findRolePermissions, findSessionUser, findUserUnits } from '../../auth';
 import { reportMail } from '../engine/report-mail';
 import {
   MAX_SEND_ATTEMPTS,

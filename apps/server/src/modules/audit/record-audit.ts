@@ -1,5 +1,5 @@
-import type { Db } from '../db/database';
-import { insertAuditRow } from '../modules/audit/audit.repository';
+import type { Db } from '../../db/database';
+import { insertAuditRow } from './audit.repository';
 
 export interface AuditRecord {
   /** Who acted; null for anonymous actions (e.g. a password reset by link). */

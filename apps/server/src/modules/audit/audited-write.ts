@@ -1,8 +1,7 @@
-import type { Db } from '../db/database';
-import type { Actor } from './actor';
-import { found } from './actor';
-import { recordAudit } from './audit';
-import { isForeignKeyViolation, isUniqueViolation } from './db-errors';
+import type { Db } from '../../db/database';
+import { type Actor, found } from '../../lib/actor';
+import { recordAudit } from './record-audit';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors';
 
 /** What an audited write needs from the app: the database and the clock. */
 export interface AuditedWriteContext {

@@ -15,12 +15,10 @@ import {
 import type { AppConfig } from '../../config';
 import type { Db } from '../../db/database';
 import type { Actor } from '../../lib/actor';
-import { recordAudit } from '../../lib/audit';
-import { auditedSave } from '../../lib/audited-write';
-import { badRequest, forbidden, notFound } from '../../lib/http-errors';
-import type { PlantConditionOptions } from '../alarms/engine/plant-conditions';
-import { DEFAULT_PLANT_CONDITION_OPTIONS } from '../alarms/engine/plant-conditions';
-import type { GridEmissionFactor } from '../kpi/engine';
+import { recordAudit, auditedSave } from '../audit';
+import { badRequest, notFound } from '../../lib/http-errors';
+import { type PlantConditionOptions, DEFAULT_PLANT_CONDITION_OPTIONS } from '../alarms';
+import type { GridEmissionFactor } from '../kpi';
 import { logoTypeOf } from './logo-image';
 import {
   deleteCo2Override,
@@ -173,9 +171,8 @@ export class SettingsService {
     return this.co2Map;
   }
 
-  /** GET admin/co2-factors (administrator only). */
-  co2Factors(actor: Actor): Co2FactorList {
-    if (!actor.isAdmin) throw forbidden();
+  /** GET admin/co2-factors (the route admits the administrator alone: access.admin). */
+  co2Factors(): Co2FactorList {
     return co2FactorList(this.co2Rows);
   }
 
@@ -203,7 +200,6 @@ export class SettingsService {
 
   /** Saves every setting (admin only), audited with the before and after view (no password in either). */
   async save(actor: Actor, input: SystemSettingsInput): Promise<SystemSettings> {
-    if (!actor.isAdmin) throw forbidden();
     const { smtp_password, device_networks, ...values } = input;
     const stored: Record<string, unknown> = { ...values };
     // Absent keeps the stored list (a client that predates the setting).
@@ -230,7 +226,6 @@ export class SettingsService {
    * bytes, whatever the client says it is. Audited with the logo's description, never its bytes.
    */
   async saveLogo(actor: Actor, contentBase64: string): Promise<LogoAnswer> {
-    if (!actor.isAdmin) throw forbidden();
     const data = Buffer.from(contentBase64, 'base64');
     if (data.length > LOGO_MAX_BYTES)
       throw badRequest({ content_base64: [V.fileTooLarge] }, ADMIN_ERRORS.logoTooLarge);
@@ -261,7 +256,6 @@ export class SettingsService {
 
   /** Removes the logo (the built-in mark shows again); 404 when none is stored. */
   async removeLogo(actor: Actor): Promise<void> {
-    if (!actor.isAdmin) throw forbidden();
     await this.deps.db.transaction().execute(async (trx) => {
       const before = await readLogoMeta(trx);
       if (!before) throw notFound();
@@ -282,7 +276,6 @@ export class SettingsService {
 
   /** Sets a country's CO₂ factor (administrator only); the KPIs use it from their next answer. */
   async saveCo2Factor(actor: Actor, country: string, body: Co2FactorBody): Promise<Co2FactorItem> {
-    if (!actor.isAdmin) throw forbidden();
     const rows = await this.deps.db.transaction().execute(async (trx) => {
       const now = this.deps.now();
       const before = await readCo2Override(trx, country);
@@ -310,7 +303,6 @@ export class SettingsService {
 
   /** Removes a country's override: the built-in factor (or DEFAULT) applies again; 404 without one. */
   async removeCo2Factor(actor: Actor, country: string): Promise<void> {
-    if (!actor.isAdmin) throw forbidden();
     const rows = await this.deps.db.transaction().execute(async (trx) => {
       const before = await readCo2Override(trx, country);
       if (!before) throw notFound();

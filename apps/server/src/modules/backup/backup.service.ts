@@ -7,7 +7,7 @@ import { ADMIN_ERRORS, type SystemInfo } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { conflict } from '../../lib/http-errors';
 import { migrations } from '../../db/migrations';
-import { readAppliedMigrations } from './admin.repository';
+import { readAppliedMigrations } from './backup.repository';
 
 /**
  * Backup and the migration state (admin panel). SQLite: an online copy made with SQLite's backup API

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Dialect } from '../db/database';
+import type { Db, Dialect } from '../../db/database';
 import type { Method, Page, Permission, UserUnit } from '@solar/shared';
 
 export interface SessionRow {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/database';
+import type { Db } from '../../db/database';
 import {
   advanceSessionGeneration,
   deleteExpiredSessions,
@@ -11,8 +11,8 @@ import {
   raiseTokenVersion,
   touchUserSession,
   type ActiveSessionRow,
-} from '../plugins/session.repository';
-import type { SessionEvents } from './session-events';
+} from './session.repository';
+import type { SessionEvents } from '../../lib/session-events';
 
 /** A session's last use is written at most this often: a request costs no write most of the time. */
 export const SESSION_SEEN_EVERY_MS = 60_000;

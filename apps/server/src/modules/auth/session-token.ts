@@ -1,6 +1,6 @@
 import { ALL_PERMISSIONS, type Permission } from '@solar/shared';
-import type { AppContext } from '../context';
-import { findRolePermissions, findTokenVersion } from '../plugins/session.repository';
+import type { AppContext } from '../../context';
+import { findRolePermissions, findTokenVersion } from './session.repository';
 
 /** The (page, method) pairs a role grants now: every pair for the administrator role. */
 export async function currentPermissions(

@@ -8,7 +8,7 @@ import {
   type PublicSettings,
   type SystemSettings,
 } from '@solar/shared';
-import { GRID_EMISSION_FACTORS, type GridEmissionFactor } from '../kpi/engine';
+import { GRID_EMISSION_FACTORS, type GridEmissionFactor } from '../kpi';
 import type { Co2OverrideRow, LogoMeta, StoredSetting } from './settings.repository';
 
 /** The settings in force, password included (never answered; SettingsService.view leaves it out). */

@@ -1,0 +1,15 @@
+/**
+ * The alarms module's public face: code outside modules/alarms/ imports only from here (docs/architecture.md,
+ * "Module boundaries").
+ */
+export { listAlarms } from './alarms.repository';
+export { AlarmsService } from './alarms.service';
+export { createAlarmEngine, type AlarmEngine, type AlarmEngineOptions } from './engine/alarm-engine';
+export {
+  createAlarmFeed,
+  type AlarmChange,
+  type AlarmChangeListener,
+  type AlarmFeed,
+} from './engine/alarm-feed';
+export { SILENT_PUBLISHER, createAlarmPublisher, type AlarmPublisher } from './engine/alarm-publish';
+export { DEFAULT_PLANT_CONDITION_OPTIONS, type PlantConditionOptions } from './engine/plant-conditions';

@@ -1,0 +1,5 @@
+/**
+ * The cameras module's public face: code outside modules/cameras/ imports only from here (docs/architecture.md,
+ * "Module boundaries").
+ */
+export { CameraStreamHub } from './camera-hub';

@@ -1,0 +1,16 @@
+/**
+ * The kpi module's public face: code outside modules/kpi/ imports only from here (docs/architecture.md,
+ * "Module boundaries").
+ */
+export {
+  GRID_EMISSION_FACTORS,
+  budgetFigures,
+  communicationState,
+  finalYieldKwhKwp,
+  sumBudgetFigures,
+  type GridEmissionFactor,
+} from './engine';
+export { startKpiRefresh } from './jobs/kpi-refresh';
+export { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from './kpi.repository';
+export { KpiService } from './kpi.service';
+export { combineFigures, kpiValuesOf, type DayFigures } from './plant-day.service';
