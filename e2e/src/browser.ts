@@ -38,7 +38,6 @@ export async function newPage(
   return { context, page };
 }
 
-/** Saves a screenshot to e2e/artifacts (kept out of git) for a person to look at. */
 /** Collects a page's console errors (with the URL they name) and page errors, so a test can require none. */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -49,6 +48,20 @@ export function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Waits until no finite CSS animation or transition is running (Ant Design's drawers, modals and colour
+ * eases; a spinner's endless rotation does not count), checked on each frame. A fixed pause is too short on
+ * a loaded machine and wasted time on an idle one.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
+/** Saves a screenshot to e2e/artifacts (kept out of git) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, `${name}.png`);
