@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { vi } from 'vitest';
 import { CONSOLE_ROUTES } from '@solar/shared';
-import { animationsDone, DEMO } from './browser';
+import { animationsDone, DEMO, PAGE_LOAD_TIMEOUT } from './browser';
 import { ApiClient, expectText, resetLinkFor, tokenFor, tr, userIdByEmail } from './console';
 import type { RunningServer } from './server';
 
@@ -111,7 +111,8 @@ export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
     }),
     signedIn: true,
     ready: async (page) => {
-      await expectText(page.getByTestId('page-title'), tr(route.titleKey));
+      // A visit can be a full load of the console (the first, or after a theme reload).
+      await expectText(page.getByTestId('page-title'), tr(route.titleKey), PAGE_LOAD_TIMEOUT);
       await settled(page);
       const content = CONTENT_READY[route.path.split('/')[1]!];
       if (content) await page.locator(content).first().waitFor();
