@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, LOCALES, type Locale, type Permission } from '@solar/shared';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import {
   ApiClient,
   OPERATOR_VIEW_PAGES,
@@ -161,7 +161,7 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
           if (locale === 'mk_MK') {
             await screenshot(page, 'shell-locale-mk_MK');
             await page.reload();
-            await page.getByTestId('menu').waitFor();
+            await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
             await expectLocale(locale);
           }
         }
@@ -197,7 +197,7 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
         await screenshot(page, 'shell-dark');
 
         await page.reload();
-        await page.getByTestId('menu').waitFor();
+        await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
         expect(await toggle.getAttribute('data-theme')).toBe('dark');
         expect(brightness(await backgroundOf(page, '.console-layout .ant-layout'))).toBeLessThan(40);
 
