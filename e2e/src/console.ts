@@ -11,7 +11,7 @@ import {
   type Locale,
   type Permission,
 } from '@solar/shared';
-import { collectPageErrors, newPage, screenshot } from './browser';
+import { collectPageErrors, newPage, PAGE_LOAD_TIMEOUT, screenshot } from './browser';
 import { repoRoot } from './server';
 
 /** Interface texts of one locale, read from packages/i18n/locales/<locale>.json. */
@@ -98,7 +98,7 @@ export async function withPage(
   try {
     if (signedInAs) {
       await page.goto('/');
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
     }
     await body(page);
   } catch (error) {

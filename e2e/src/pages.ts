@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { vi } from 'vitest';
 import { CONSOLE_ROUTES } from '@solar/shared';
-import { DEMO } from './browser';
+import { animationsDone, DEMO, PAGE_LOAD_TIMEOUT } from './browser';
 import { ApiClient, expectText, resetLinkFor, tokenFor, tr, userIdByEmail } from './console';
 import type { RunningServer } from './server';
 
@@ -25,7 +25,7 @@ export async function settled(page: Page): Promise<void> {
   await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
   await page.locator('.full-page-spin').waitFor({ state: 'detached' });
   // Ant Design fades and slides things in (tables, tags); let them end before measuring colours.
-  await page.waitForTimeout(200);
+  await animationsDone(page);
 }
 
 /**
@@ -111,7 +111,8 @@ export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
     }),
     signedIn: true,
     ready: async (page) => {
-      await expectText(page.getByTestId('page-title'), tr(route.titleKey));
+      // A visit can be a full load of the console (the first, or after a theme reload).
+      await expectText(page.getByTestId('page-title'), tr(route.titleKey), PAGE_LOAD_TIMEOUT);
       await settled(page);
       const content = CONTENT_READY[route.path.split('/')[1]!];
       if (content) await page.locator(content).first().waitFor();
@@ -119,7 +120,7 @@ export async function pageVisits(server: RunningServer): Promise<PageVisit[]> {
   }));
   const formReady = (testId: string) => async (page: Page) => {
     await page.getByTestId(testId).waitFor();
-    await page.waitForTimeout(350);
+    await animationsDone(page);
   };
   return [
     ...consolePages,
@@ -221,7 +222,7 @@ export class Visitor {
     }
     await page.waitForFunction((value) => document.documentElement.dataset.theme === value, theme);
     // Ant Design eases colours over 0.2 s; measuring mid-way would see a blend of both themes.
-    await page.waitForTimeout(300);
+    await animationsDone(page);
   }
 
   async close(): Promise<void> {

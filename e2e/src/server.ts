@@ -45,7 +45,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const child = spawnServer(port, url, dataDir, env);
-    const healthy = await waitHealthy(child, url);
+    let healthy: boolean;
+    try {
+      healthy = await waitHealthy(child, url);
+    } catch (error) {
+      // Not answering in time: stopped here, or it would go on loading the machine under the next files.
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
     if (healthy) {
       await new Promise((r) => setTimeout(r, 300));
       if (child.exitCode === null) return running(child, url, dataDir);
@@ -54,8 +62,25 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
 }
 
+/** Ends the child (SIGTERM, SIGKILL after 10 s) and resolves once it has exited. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(force);
+}
+
+// A test file's process can end without its afterAll (a hook timeout, a crash, an interrupted run); its
+// servers must not outlive it.
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 function spawnServer(port: number, url: string, dataDir: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--enable-source-maps', serverEntry], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serverEntry], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -75,11 +100,17 @@ function spawnServer(port: number, url: string, dataDir: string, env: Record<str
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
 
-/** True once the server answers /api/health; false when the child exits first. */
+/**
+ * True once the server answers /api/health; false when the child exits first. The deadline stays under the
+ * hook timeout (e2e/vitest.config.ts) so that this, not vitest, gives up and stops the child.
+ */
 async function waitHealthy(child: ChildProcess, url: string): Promise<boolean> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 100_000;
   for (;;) {
     if (child.exitCode !== null) return false;
     try {
@@ -88,7 +119,7 @@ async function waitHealthy(child: ChildProcess, url: string): Promise<boolean> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not become healthy within 60 s');
+    if (Date.now() > deadline) throw new Error('server did not become healthy within 100 s');
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -105,11 +136,7 @@ function running(child: ChildProcess, url: string, dataDir: string): RunningServ
             .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'))
         : [],
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

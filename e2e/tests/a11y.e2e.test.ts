@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults, Result } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser } from '../src/browser';
+import { animationsDone, launchBrowser } from '../src/browser';
 import { pageVisits, THEME_NAMES, Visitor, type PageVisit } from '../src/pages';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -92,13 +92,13 @@ describe('accessibility: axe-core WCAG 2.1 A/AA on every page, light and dark; k
       // A device's form in its drawer (a device without an ingest key per theme, for the modal below).
       await page.locator('[data-testid^="device-edit-"]').nth(i).click();
       await page.getByTestId('ingest-key-create').waitFor();
-      await page.waitForTimeout(400);
+      await animationsDone(page);
       found.push(...(await violations(page, `device drawer ${theme}`)));
 
       // A new ingest key shows once, in a modal over the drawer.
       await page.getByTestId('ingest-key-create').click();
       await page.getByTestId('ingest-key-value').waitFor();
-      await page.waitForTimeout(400);
+      await animationsDone(page);
       found.push(...(await violations(page, `ingest key modal ${theme}`)));
       await page.keyboard.press('Escape');
       await page.getByTestId('ingest-key-value').waitFor({ state: 'hidden' });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import { decodeJwt, expectPath, expectText, fieldError, storage, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -93,7 +93,7 @@ describe('login page', () => {
       await page.getByTestId('login-email').fill(DEMO.operator.email);
       await page.getByTestId('login-password').fill(DEMO.operator.password);
       await page.getByTestId('login-submit').click();
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       await expectPath(page, '/map');
       const token = await storage(page, 'token');
       expect(token).toBeTruthy();
@@ -110,12 +110,12 @@ describe('login page', () => {
       await page.getByTestId('login-password').fill(DEMO.admin.password);
       await page.getByTestId('login-remember').check();
       await page.getByTestId('login-submit').click();
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       const claims = decodeJwt((await storage(page, 'token'))!);
       expect(Math.abs(claims.exp - (Date.now() / 1000 + 30 * DAY))).toBeLessThan(300);
       // The session survives a reload with the long-lived token (restored, not re-issued short).
       await page.reload();
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       const after = decodeJwt((await storage(page, 'token'))!);
       expect(after.exp - after.iat).toBeGreaterThan(29 * DAY);
     }));

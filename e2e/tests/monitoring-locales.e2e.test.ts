@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, LOCALES, type Locale } from '@solar/shared';
-import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
+import { collectPageErrors, DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import { ApiClient, expectText, t, tokenFor } from '../src/console';
 import { settled, THEME_NAMES } from '../src/pages';
 import { repoRoot, startServer, type RunningServer } from '../src/server';
@@ -141,7 +141,7 @@ describe('monitoring pages in all four languages and both themes', () => {
       const problems: string[] = [];
       try {
         await page.goto('/');
-        await page.getByTestId('menu').waitFor();
+        await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
         for (const theme of THEME_NAMES) {
           if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
             await page.getByTestId('theme-toggle').click();

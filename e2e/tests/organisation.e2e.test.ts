@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, login, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, login, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import {
   ApiClient,
   expectPath,
@@ -249,7 +249,7 @@ describe('organisation management pages', () => {
     run('operator', async (page) => {
       await login(page, DEMO.operator);
       await page.goto('/company-management');
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       await expect.poll(() => new URL(page.url()).pathname).not.toBe('/company-management');
       expect(await page.getByTestId('company-create').count()).toBe(0);
       expect(await page.getByTestId('menu-company-management').count()).toBe(0);

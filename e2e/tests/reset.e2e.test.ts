@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import {
   ApiClient,
   expectPath,
@@ -127,7 +127,7 @@ describe('forgot and reset password', () => {
       expect(await storage(page, 'token')).toBeNull();
 
       await submitLogin(page, USER.email, NEW_PASSWORD);
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       expect(await storage(page, 'token')).toBeTruthy();
       // The visible name, not the button's screen-reader label after it.
       await expectText(

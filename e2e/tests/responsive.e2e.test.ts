@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, launchBrowser } from '../src/browser';
+import { animationsDone, artifactsDir, launchBrowser } from '../src/browser';
 import { expectPath } from '../src/console';
 import { pageVisits, THEME_NAMES, Visitor, type PageVisit } from '../src/pages';
 import { startServer, type RunningServer } from '../src/server';
@@ -103,7 +103,12 @@ describe('responsive layout: every page at phone and tablet width, light and dar
         await visitor.theme(visit, theme);
         for (const size of [PHONE, TABLET]) {
           await page.setViewportSize(size);
-          await page.waitForTimeout(100);
+          // The layout answers the new size on the next frames (media queries, resize observers), then may
+          // slide things (the menu becomes a drawer): two frames, then the end of what moves.
+          await page.evaluate(
+            () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+          );
+          await animationsDone(page);
           const where = `${visit.name} ${size.width}×${size.height} ${theme}`;
           for (const offender of await overflowing(page)) failures.push(`${where}: ${offender}`);
           const overlap = await titleUnderButtons(page);
@@ -132,7 +137,7 @@ describe('responsive layout: every page at phone and tablet width, light and dar
     expect(await page.getByTestId('menu').count()).toBe(0);
     await page.getByTestId('menu-open').click();
     await page.getByTestId('menu').waitFor();
-    await page.waitForTimeout(400);
+    await animationsDone(page);
     await keepShot(page, 'menu-drawer-390-light');
     await page.getByTestId('menu-fault').click();
     await expectPath(page, '/fault');

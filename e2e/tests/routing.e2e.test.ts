@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT } from '../src/browser';
 import { expectPath, expectText, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -65,7 +65,7 @@ describe('routing: logged-out and logged-in paths', () => {
       async (page) => {
         await page.goto('/login');
         await expectPath(page, '/map');
-        await page.getByTestId('menu').waitFor();
+        await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
         expect(await page.getByTestId('login-form').count()).toBe(0);
         await page.goto('/');
         await expectPath(page, '/map');
@@ -82,7 +82,7 @@ describe('routing: logged-out and logged-in paths', () => {
         await expectPath(page, '/alarms');
         await expectText(page.getByTestId('page-title'), tr('pages.alarms'));
         await page.reload();
-        await expectText(page.getByTestId('page-title'), tr('pages.alarms'));
+        await expectText(page.getByTestId('page-title'), tr('pages.alarms'), PAGE_LOAD_TIMEOUT);
         expect(new URL(page.url()).pathname).toBe('/alarms');
       },
       DEMO.operator,

@@ -1,6 +1,6 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, login } from '../src/browser';
+import { DEMO, launchBrowser, login, PAGE_LOAD_TIMEOUT } from '../src/browser';
 import {
   decodeJwt,
   expectPath,
@@ -26,8 +26,9 @@ const setToken = (page: Page, token: string) =>
 
 /** Expects the session-expired message on /login with the token gone. */
 async function expectLoggedOutWithMessage(page: Page): Promise<void> {
-  // Generous: on a loaded machine the redirect and the toast can take longer than the default.
-  await toast(page, EXPIRED_MESSAGE).waitFor({ timeout: 25_000 });
+  // After a reload or a navigation the message comes with the console's load (its router and toasts: the
+  // message and the redirect wait for them, lib/navigation and lib/notify), so it gets a page load's time.
+  await toast(page, EXPIRED_MESSAGE).waitFor({ timeout: PAGE_LOAD_TIMEOUT });
   await expectPath(page, '/login');
   await page.getByTestId('login-form').waitFor();
   expect(await storage(page, 'token')).toBeNull();
@@ -140,7 +141,7 @@ describe('session: expired tokens, anti-forgery header, content security policy'
       await login(page, DEMO.operator);
       // A GET after a reload, and a POST from the profile form.
       await page.reload();
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       await page.getByTestId('user-menu').click();
       await page.getByTestId('profile-link').click();
       await page.getByTestId('profile-form').waitFor();
@@ -184,7 +185,7 @@ describe('session: expired tokens, anti-forgery header, content security policy'
       await page.getByTestId('login-email').fill(DEMO.admin.email);
       await page.getByTestId('login-password').fill(DEMO.admin.password);
       await page.getByTestId('login-submit').click();
-      await page.getByTestId('menu').waitFor();
+      await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
       await page.getByTestId('theme-toggle').click();
       await page.getByTestId('language-switcher').click();
       await page.getByTestId('language-option-en_US').click();

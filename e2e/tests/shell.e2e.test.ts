@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, LOCALES, type Locale, type Permission } from '@solar/shared';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import {
   ApiClient,
   OPERATOR_VIEW_PAGES,
@@ -161,7 +161,7 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
           if (locale === 'mk_MK') {
             await screenshot(page, 'shell-locale-mk_MK');
             await page.reload();
-            await page.getByTestId('menu').waitFor();
+            await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
             await expectLocale(locale);
           }
         }
@@ -197,7 +197,7 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
         await screenshot(page, 'shell-dark');
 
         await page.reload();
-        await page.getByTestId('menu').waitFor();
+        await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
         expect(await toggle.getAttribute('data-theme')).toBe('dark');
         expect(brightness(await backgroundOf(page, '.console-layout .ant-layout'))).toBeLessThan(40);
 
@@ -221,24 +221,32 @@ describe('console shell: menu, routes, sider, language, theme, loading overlay',
         const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
         const operatorId = await userIdByEmail(api, DEMO.operator.email);
         // No check of the first page (the map, which loads its own data): the profile opens in a new load.
+        // Its answer is held until the test has seen the overlay: a fixed delay was either wasted time or,
+        // on a loaded machine where the page itself took longer to load, over before the overlay was seen.
         let delayed = 0;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
         await page.route(new RegExp(`/api/users/${operatorId}$`), async (route) => {
           if (route.request().method() === 'GET') {
             delayed++;
-            // Long enough that a loaded CI machine still sees the overlay before the answer.
-            await new Promise((r) => setTimeout(r, 4_000));
+            await held;
           }
           await route.continue();
         });
-        // The profile of another user loads it with GET users/{id}.
-        await page.goto(`/profile/${operatorId}`);
-        const overlay = page.getByTestId('loading-overlay');
-        await overlay.waitFor({ state: 'visible', timeout: 3_500 });
-        await expectText(overlay, 'Yükleniyor...');
-        const box = await overlay.boundingBox();
-        expect(box!.width).toBeGreaterThan(400);
-        await screenshot(page, 'shell-loading-overlay');
-        await overlay.waitFor({ state: 'detached', timeout: 10_000 });
+        try {
+          // The profile of another user loads it with GET users/{id}.
+          await page.goto(`/profile/${operatorId}`);
+          const overlay = page.getByTestId('loading-overlay');
+          await overlay.waitFor({ state: 'visible' });
+          await expectText(overlay, 'Yükleniyor...');
+          const box = await overlay.boundingBox();
+          expect(box!.width).toBeGreaterThan(400);
+          await screenshot(page, 'shell-loading-overlay');
+          release();
+          await overlay.waitFor({ state: 'detached', timeout: 10_000 });
+        } finally {
+          release();
+        }
         await expectText(page.getByTestId('profile-card-email'), DEMO.operator.email);
         expect(delayed).toBe(1);
       },
