@@ -18,6 +18,19 @@ const MODULES = readdirSync(`${SERVER}/modules`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/** Syntax the web forbids everywhere; the features' block below repeats it (a later block replaces the list). */
+const WEB_RESTRICTED_SYNTAX = [
+  // A literal query key drifts from the feature's own: keys come from the feature's key factory.
+  {
+    selector: "Property[key.name='queryKey'] > ArrayExpression",
+    message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+  },
+  {
+    selector: 'CallExpression[callee.name=/^use(Save|Delete)Mutation$/] > ArrayExpression',
+    message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -53,18 +66,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      // A literal query key drifts from the feature's own: keys come from the feature's key factory.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "Property[key.name='queryKey'] > ArrayExpression",
-          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
-        },
-        {
-          selector: 'CallExpression[callee.name=/^use(Save|Delete)Mutation$/] > ArrayExpression',
-          message: "Use the feature's query-key factory (api/query-keys.ts), not a literal key.",
-        },
-      ],
+      'no-restricted-syntax': ['error', ...WEB_RESTRICTED_SYNTAX],
       // The browser must not validate before our translated rules do (spec §5): forms come from
       // components/form, which sets noValidate.
       'no-restricted-imports': [
@@ -221,6 +223,26 @@ export default tseslint.config(
           selector:
             'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
           message: "plugins/ holds no repository: put the query in the owning module's repository.",
+        },
+      ],
+    },
+  },
+  {
+    // A create/edit form in a drawer is EntityFormDrawer with useEntityForm (components/entity-form.tsx),
+    // which owns the drawer, the save and the failure; a feature does not build that scaffold again.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...WEB_RESTRICTED_SYNTAX,
+        {
+          selector: "JSXOpeningElement[name.name='FormDrawer']",
+          message: 'Use EntityFormDrawer and useEntityForm (components/entity-form.tsx).',
+        },
+        {
+          selector: "IfStatement[test.operator='!'][test.argument.callee.name='applyFieldErrors']",
+          message:
+            'Use useEntityForm (a form in a drawer) or reportSaveError (lib/api-errors.ts) to show a failed save.',
         },
       ],
     },

@@ -1,5 +1,6 @@
 /** Shared UI pieces; features import them from here. */
 export { BrandMark } from './brand-mark';
+export { EntityFormDrawer, TextField, useEntityForm, type EntityForm } from './entity-form';
 export { Form } from './form';
 export { FullPageSpin } from './full-page-spin';
 export { InlineMessage } from './inline-message';
@@ -11,7 +12,7 @@ export { NotFoundPage } from './not-found-page';
 export { PagePlaceholder } from './page-placeholder';
 export { SiteMark } from './site-mark';
 export { ThemeToggle } from './theme-toggle';
-export { ActiveFilterSelect, ActiveTag, FormDrawer, ManagementCard, RowActions } from './management';
+export { ActiveFilterSelect, ActiveTag, ManagementCard, RowActions } from './management';
 export {
   BarChart,
   OptionChart,

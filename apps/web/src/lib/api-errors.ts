@@ -16,3 +16,16 @@ export function errorMessageOf(error: unknown, t: Translate): string {
   if (error instanceof ApiError) return t(messageKeyOf(error.problem));
   return t('common.failure');
 }
+
+/**
+ * Shows why a save failed the way every form of the console does: the field messages of a 400/409
+ * problem on their fields; any other failure as one translated reason through `show`.
+ */
+export function reportSaveError<Values>(
+  form: FormInstance<Values>,
+  error: unknown,
+  t: Translate,
+  show: (message: string) => void,
+): void {
+  if (!applyFieldErrors(form, error, t)) show(errorMessageOf(error, t));
+}

@@ -79,14 +79,7 @@ export default function CompaniesPage() {
         scroll={{ x: 'max-content' }}
         {...list.tableProps(query.data?.total)}
       />
-      <CompanyForm
-        key={editor.session}
-        open={editor.open}
-        company={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <CompanyForm key={editor.session} open={editor.open} company={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

@@ -147,14 +147,7 @@ export default function CustomizedAlarmsPage() {
         scroll={{ x: 'max-content' }}
         pagination={{ showSizeChanger: true, showTotal: (total) => t('management.total', { total }) }}
       />
-      <CustomAlarmForm
-        key={editor.session}
-        open={editor.open}
-        rule={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <CustomAlarmForm key={editor.session} open={editor.open} rule={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

@@ -180,14 +180,7 @@ export default function DevicesPage() {
         scroll={{ x: 'max-content' }}
         {...list.tableProps(query.data?.total)}
       />
-      <DeviceForm
-        key={editor.session}
-        open={editor.open}
-        device={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <DeviceForm key={editor.session} open={editor.open} device={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

@@ -208,13 +208,7 @@ export default function FaultsPage() {
         })}
         {...list.tableProps(query.data?.total)}
       />
-      <FaultForm
-        key={editor.session}
-        open={editor.open}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <FaultForm key={editor.session} open={editor.open} onClose={editor.close} />
     </ManagementCard>
   );
 }

@@ -114,14 +114,7 @@ export default function FieldsPage() {
         scroll={{ x: 'max-content' }}
         {...list.tableProps(query.data?.total)}
       />
-      <FieldForm
-        key={editor.session}
-        open={editor.open}
-        field={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <FieldForm key={editor.session} open={editor.open} field={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

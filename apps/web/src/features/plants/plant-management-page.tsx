@@ -155,14 +155,7 @@ export default function PlantManagementPage() {
         scroll={{ x: 'max-content' }}
         {...list.tableProps(query.data?.total)}
       />
-      <PlantForm
-        key={editor.session}
-        open={editor.open}
-        plant={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <PlantForm key={editor.session} open={editor.open} plant={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

@@ -80,14 +80,7 @@ export default function RolesPage() {
         scroll={{ x: 'max-content' }}
         {...list.tableProps(query.data?.total)}
       />
-      <RoleForm
-        key={editor.session}
-        open={editor.open}
-        role={editor.record}
-        error={editor.error}
-        onError={editor.setError}
-        onClose={editor.close}
-      />
+      <RoleForm key={editor.session} open={editor.open} role={editor.record} onClose={editor.close} />
     </ManagementCard>
   );
 }

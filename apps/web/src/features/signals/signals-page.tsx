@@ -161,8 +161,6 @@ function DeviceSignals({ deviceId }: { deviceId: number }) {
         ratedPowerKw={device.data?.rated_power_kw ?? null}
         open={editor.open}
         signal={editor.record}
-        error={editor.error}
-        onError={editor.setError}
         onClose={editor.close}
       />
     </ManagementCard>

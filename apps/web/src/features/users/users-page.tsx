@@ -137,8 +137,6 @@ export default function UsersPage() {
         open={editor.open}
         user={editor.record}
         knownRoles={knownRoles}
-        error={editor.error}
-        onError={editor.setError}
         onClose={editor.close}
       />
     </ManagementCard>

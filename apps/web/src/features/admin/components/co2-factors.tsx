@@ -24,7 +24,7 @@ import {
   type Co2FactorItem,
 } from '@solar/shared';
 import { Form } from '../../../components';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { reportSaveError } from '../../../lib/api-errors';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useCo2Factors, useRemoveCo2Factor, useSaveCo2Factor } from '../api/branding';
 
@@ -215,9 +215,7 @@ function Co2FactorDialog({
       { country, body: { kg_per_kwh: v.kg_per_kwh, year: v.year, source: v.source } },
       {
         onSuccess: onClose,
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) setError(errorMessageOf(e, t));
-        },
+        onError: (e) => reportSaveError(form, e, t, setError),
       },
     );
   };

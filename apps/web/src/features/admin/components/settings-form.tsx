@@ -20,7 +20,7 @@ import {
   type SystemSettingsBody,
 } from '@solar/shared';
 import { Form } from '../../../components';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { reportSaveError } from '../../../lib/api-errors';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveSettings, useSendTestMail } from '../api/settings';
 
@@ -48,11 +48,7 @@ export function SettingsForm({ settings }: { settings: SystemSettings }) {
     const { smtp_password, ...rest } = v;
     // An empty password field keeps the stored one (the server never sends it back).
     const body: SystemSettingsBody = { ...rest, smtp_password: smtp_password ? smtp_password : null };
-    save.mutate(body, {
-      onError: (e) => {
-        if (!applyFieldErrors(form, e, t)) setError(errorMessageOf(e, t));
-      },
-    });
+    save.mutate(body, { onError: (e) => reportSaveError(form, e, t, setError) });
   };
 
   const number = (name: NumberKey, unit: Unit) => (

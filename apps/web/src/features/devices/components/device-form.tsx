@@ -16,10 +16,9 @@ import {
   type DeviceType,
   type Protocol,
 } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
+import { EntityFormDrawer, Form, TextField, useEntityForm } from '../../../components';
 import { useDeviceOptions } from '../api/get-device-options';
 import { usePlantOptions } from '../../plants';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
@@ -88,8 +87,6 @@ function toBody(v: Values): DeviceBody {
 interface DeviceFormProps {
   open: boolean;
   device: Device | null;
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
@@ -97,9 +94,10 @@ interface DeviceFormProps {
  * Create/edit drawer of a device: plant and parent device, type, brand/model/serial, rated power, the
  * connection settings of the chosen protocol only, poll interval and, for cameras, the image URLs.
  */
-export function DeviceForm({ open, device, error, onError, onClose }: DeviceFormProps) {
+export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
+  const { form } = entity;
   const save = useSaveDevice();
   const protocol = Form.useWatch('protocol', form) ?? device?.protocol ?? 'modbus_tcp';
   const type = Form.useWatch('type', form) ?? device?.type ?? 'inverter';
@@ -117,240 +115,209 @@ export function DeviceForm({ open, device, error, onError, onClose }: DeviceForm
     .filter((d) => d.id !== device?.id)
     .map((d) => ({ value: d.id, label: `${d.name} · ${t(`devices.types.${d.type}`)}` }));
 
-  const onFinish = (values: Values) => {
-    onError(null);
-    save.mutate(
-      { id: device?.id ?? 0, body: toBody(values) },
-      {
-        onSuccess: onClose,
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
-  };
-
-  const text = (name: 'name' | 'brand' | 'model' | 'serial_number', required = false) => (
-    <Form.Item name={name} label={t(`devices.${name}`)} rules={[schemaRule(base[name], t, required)]}>
-      <Input data-testid={`device-field-${name}`} autoComplete="off" />
-    </Form.Item>
-  );
+  const onFinish = (values: Values) =>
+    entity.save(save, { id: device?.id ?? 0, body: toBody(values) }, onClose);
 
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="device"
       open={open}
       title={t(device ? 'devices.edit' : 'devices.create')}
       saving={save.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
       width={640}
+      onFinish={onFinish}
+      after={device && canUpdate && <IngestKeySection deviceId={device.id} />}
+      onValuesChange={(changed: Partial<Values>) => {
+        // A parent belongs to the same plant: moving the device clears it.
+        if ('plant_id' in changed) form.setFieldValue('parent_device_id', null);
+      }}
+      initialValues={{
+        plant_id: device?.plant_id,
+        parent_device_id: device?.parent_device_id ?? null,
+        name: device?.name ?? '',
+        type: device?.type ?? 'inverter',
+        brand: device?.brand ?? '',
+        model: device?.model ?? '',
+        serial_number: device?.serial_number ?? '',
+        rated_power_kw: device?.rated_power_kw ?? null,
+        protocol: device?.protocol ?? 'modbus_tcp',
+        ip: device?.ip ?? '',
+        port: device?.port ?? 502,
+        slave_id: device?.slave_id ?? 1,
+        baud_rate: device?.baud_rate ?? 9600,
+        mqtt_topic: device?.mqtt_topic ?? '',
+        poll_interval_s: device?.poll_interval_s ?? 60,
+        snapshot_url: device?.snapshot_url ?? '',
+        stream_url: device?.stream_url ?? '',
+        is_active: device?.is_active ?? true,
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="device-form"
-        onValuesChange={(changed: Partial<Values>) => {
-          // A parent belongs to the same plant: moving the device clears it.
-          if ('plant_id' in changed) form.setFieldValue('parent_device_id', null);
-        }}
-        initialValues={{
-          plant_id: device?.plant_id,
-          parent_device_id: device?.parent_device_id ?? null,
-          name: device?.name ?? '',
-          type: device?.type ?? 'inverter',
-          brand: device?.brand ?? '',
-          model: device?.model ?? '',
-          serial_number: device?.serial_number ?? '',
-          rated_power_kw: device?.rated_power_kw ?? null,
-          protocol: device?.protocol ?? 'modbus_tcp',
-          ip: device?.ip ?? '',
-          port: device?.port ?? 502,
-          slave_id: device?.slave_id ?? 1,
-          baud_rate: device?.baud_rate ?? 9600,
-          mqtt_topic: device?.mqtt_topic ?? '',
-          poll_interval_s: device?.poll_interval_s ?? 60,
-          snapshot_url: device?.snapshot_url ?? '',
-          stream_url: device?.stream_url ?? '',
-          is_active: device?.is_active ?? true,
-        }}
-      >
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item name="plant_id" label={t('devices.plant')} rules={[schemaRule(base.plant_id, t, true)]}>
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              options={plantOptions}
+              loading={plants.isLoading}
+              placeholder={t('management.select')}
+              data-testid="device-field-plant_id"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="parent_device_id"
+            label={t('devices.parent_device_id')}
+            tooltip={t('devices.parentHint')}
+          >
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              options={parentOptions}
+              loading={parents.isLoading && !!plantId}
+              disabled={!plantId}
+              placeholder={t('devices.noParent')}
+              data-testid="device-field-parent_device_id"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <TextField name="name" label={t('devices.name')} schema={base.name} required />
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item name="type" label={t('devices.type')} rules={[schemaRule(base.type, t, true)]}>
+            <Select
+              options={DEVICE_TYPES.map((v) => ({ value: v, label: t(`devices.types.${v}`) }))}
+              data-testid="device-field-type"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="rated_power_kw"
+            label={t('devices.rated_power_kw')}
+            rules={[schemaRule(base.rated_power_kw, t)]}
+          >
+            <InputNumber className="full-width" data-testid="device-field-rated_power_kw" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <TextField name="brand" label={t('devices.brand')} schema={base.brand} />
+        </Col>
+        <Col xs={24} md={8}>
+          <TextField name="model" label={t('devices.model')} schema={base.model} />
+        </Col>
+        <Col xs={24} md={8}>
+          <TextField name="serial_number" label={t('devices.serial_number')} schema={base.serial_number} />
+        </Col>
+      </Row>
+      {type === 'camera' && (
         <Row gutter={16}>
           <Col xs={24} md={12}>
             <Form.Item
-              name="plant_id"
-              label={t('devices.plant')}
-              rules={[schemaRule(base.plant_id, t, true)]}
+              name="snapshot_url"
+              label={t('devices.snapshot_url')}
+              rules={[schemaRule(base.snapshot_url, t)]}
             >
-              <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                options={plantOptions}
-                loading={plants.isLoading}
-                placeholder={t('management.select')}
-                data-testid="device-field-plant_id"
-              />
+              <Input placeholder="https://" data-testid="device-field-snapshot_url" autoComplete="off" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
             <Form.Item
-              name="parent_device_id"
-              label={t('devices.parent_device_id')}
-              tooltip={t('devices.parentHint')}
+              name="stream_url"
+              label={t('devices.stream_url')}
+              rules={[schemaRule(base.stream_url, t)]}
             >
-              <Select
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                options={parentOptions}
-                loading={parents.isLoading && !!plantId}
-                disabled={!plantId}
-                placeholder={t('devices.noParent')}
-                data-testid="device-field-parent_device_id"
-              />
+              <Input placeholder="rtsp://" data-testid="device-field-stream_url" autoComplete="off" />
             </Form.Item>
           </Col>
         </Row>
-        {text('name', true)}
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item name="type" label={t('devices.type')} rules={[schemaRule(base.type, t, true)]}>
-              <Select
-                options={DEVICE_TYPES.map((v) => ({ value: v, label: t(`devices.types.${v}`) }))}
-                data-testid="device-field-type"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="rated_power_kw"
-              label={t('devices.rated_power_kw')}
-              rules={[schemaRule(base.rated_power_kw, t)]}
-            >
-              <InputNumber className="full-width" data-testid="device-field-rated_power_kw" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            {text('brand')}
-          </Col>
-          <Col xs={24} md={8}>
-            {text('model')}
-          </Col>
-          <Col xs={24} md={8}>
-            {text('serial_number')}
-          </Col>
-        </Row>
-        {type === 'camera' && (
-          <Row gutter={16}>
+      )}
+      <Divider titlePlacement="start" plain>
+        {t('devices.connection')}
+      </Divider>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="protocol"
+            label={t('devices.protocol')}
+            rules={[{ required: true, message: t('validation.required') }]}
+          >
+            <Select
+              options={PROTOCOLS.map((v) => ({ value: v, label: t(`devices.protocols.${v}`) }))}
+              data-testid="device-field-protocol"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="poll_interval_s"
+            label={t('devices.poll_interval_s')}
+            rules={[schemaRule(base.poll_interval_s, t)]}
+          >
+            <InputNumber className="full-width" min={1} data-testid="device-field-poll_interval_s" />
+          </Form.Item>
+        </Col>
+        {protocol === 'modbus_tcp' && (
+          <>
             <Col xs={24} md={12}>
-              <Form.Item
-                name="snapshot_url"
-                label={t('devices.snapshot_url')}
-                rules={[schemaRule(base.snapshot_url, t)]}
-              >
-                <Input placeholder="https://" data-testid="device-field-snapshot_url" autoComplete="off" />
+              <Form.Item name="ip" label={t('devices.ip')} rules={[schemaRule(tcp.shape.ip, t, true)]}>
+                <Input placeholder="192.168.1.10" data-testid="device-field-ip" autoComplete="off" />
               </Form.Item>
             </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="stream_url"
-                label={t('devices.stream_url')}
-                rules={[schemaRule(base.stream_url, t)]}
-              >
-                <Input placeholder="rtsp://" data-testid="device-field-stream_url" autoComplete="off" />
-              </Form.Item>
-            </Col>
-          </Row>
-        )}
-        <Divider titlePlacement="start" plain>
-          {t('devices.connection')}
-        </Divider>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="protocol"
-              label={t('devices.protocol')}
-              rules={[{ required: true, message: t('validation.required') }]}
-            >
-              <Select
-                options={PROTOCOLS.map((v) => ({ value: v, label: t(`devices.protocols.${v}`) }))}
-                data-testid="device-field-protocol"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="poll_interval_s"
-              label={t('devices.poll_interval_s')}
-              rules={[schemaRule(base.poll_interval_s, t)]}
-            >
-              <InputNumber className="full-width" min={1} data-testid="device-field-poll_interval_s" />
-            </Form.Item>
-          </Col>
-          {protocol === 'modbus_tcp' && (
-            <>
-              <Col xs={24} md={12}>
-                <Form.Item name="ip" label={t('devices.ip')} rules={[schemaRule(tcp.shape.ip, t, true)]}>
-                  <Input placeholder="192.168.1.10" data-testid="device-field-ip" autoComplete="off" />
-                </Form.Item>
-              </Col>
-              <Col xs={12} md={6}>
-                <Form.Item
-                  name="port"
-                  label={t('devices.port')}
-                  rules={[schemaRule(tcp.shape.port, t, true)]}
-                >
-                  <InputNumber className="full-width" data-testid="device-field-port" />
-                </Form.Item>
-              </Col>
-            </>
-          )}
-          {(protocol === 'modbus_tcp' || protocol === 'modbus_rtu') && (
             <Col xs={12} md={6}>
-              <Form.Item
-                name="slave_id"
-                label={t('devices.slave_id')}
-                rules={[schemaRule(tcp.shape.slave_id, t, true)]}
-              >
-                <InputNumber className="full-width" data-testid="device-field-slave_id" />
+              <Form.Item name="port" label={t('devices.port')} rules={[schemaRule(tcp.shape.port, t, true)]}>
+                <InputNumber className="full-width" data-testid="device-field-port" />
               </Form.Item>
             </Col>
-          )}
-          {protocol === 'modbus_rtu' && (
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="baud_rate"
-                label={t('devices.baud_rate')}
-                rules={[schemaRule(rtu.shape.baud_rate, t, true)]}
-              >
-                <Select
-                  options={BAUD_RATES.map((v) => ({ value: v, label: String(v) }))}
-                  data-testid="device-field-baud_rate"
-                />
-              </Form.Item>
-            </Col>
-          )}
-          {protocol === 'mqtt' && (
-            <Col xs={24}>
-              <Form.Item
-                name="mqtt_topic"
-                label={t('devices.mqtt_topic')}
-                rules={[schemaRule(mqtt.shape.mqtt_topic, t, true)]}
-              >
-                <Input
-                  placeholder="plants/1/inverter-1"
-                  data-testid="device-field-mqtt_topic"
-                  autoComplete="off"
-                />
-              </Form.Item>
-            </Col>
-          )}
-        </Row>
-        <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
-          <Switch data-testid="device-field-is_active" />
-        </Form.Item>
-      </Form>
-      {device && canUpdate && <IngestKeySection deviceId={device.id} />}
-    </FormDrawer>
+          </>
+        )}
+        {(protocol === 'modbus_tcp' || protocol === 'modbus_rtu') && (
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="slave_id"
+              label={t('devices.slave_id')}
+              rules={[schemaRule(tcp.shape.slave_id, t, true)]}
+            >
+              <InputNumber className="full-width" data-testid="device-field-slave_id" />
+            </Form.Item>
+          </Col>
+        )}
+        {protocol === 'modbus_rtu' && (
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="baud_rate"
+              label={t('devices.baud_rate')}
+              rules={[schemaRule(rtu.shape.baud_rate, t, true)]}
+            >
+              <Select
+                options={BAUD_RATES.map((v) => ({ value: v, label: String(v) }))}
+                data-testid="device-field-baud_rate"
+              />
+            </Form.Item>
+          </Col>
+        )}
+        {protocol === 'mqtt' && (
+          <Col xs={24}>
+            <Form.Item
+              name="mqtt_topic"
+              label={t('devices.mqtt_topic')}
+              rules={[schemaRule(mqtt.shape.mqtt_topic, t, true)]}
+            >
+              <Input
+                placeholder="plants/1/inverter-1"
+                data-testid="device-field-mqtt_topic"
+                autoComplete="off"
+              />
+            </Form.Item>
+          </Col>
+        )}
+      </Row>
+      <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+        <Switch data-testid="device-field-is_active" />
+      </Form.Item>
+    </EntityFormDrawer>
   );
 }

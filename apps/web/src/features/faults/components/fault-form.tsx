@@ -5,8 +5,7 @@ import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FAULT_PRIORITY_IDS, faultBody, type FaultBody } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
@@ -35,16 +34,15 @@ const shape = faultBody.shape;
 
 interface FaultFormProps {
   open: boolean;
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
 /** The "new fault" drawer: plant → device → signal (optional), title, description, priority, assignee. */
-export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
+export function FaultForm({ open, onClose }: FaultFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
+  const { form } = entity;
   const save = useSaveFault();
   const plantId = Form.useWatch('plant_id', form);
   const deviceId = Form.useWatch('device_id', form);
@@ -55,7 +53,6 @@ export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
   const signals = (devices.data ?? []).find((d) => d.id === deviceId)?.signals ?? [];
 
   const onFinish = (v: Values) => {
-    onError(null);
     const body: FaultBody = {
       plant_id: v.plant_id ?? 0,
       device_id: v.device_id ?? null,
@@ -68,121 +65,102 @@ export function FaultForm({ open, error, onError, onClose }: FaultFormProps) {
       root_cause: null,
       resolution: null,
     };
-    save.mutate(
-      { id: 0, body },
-      {
-        onSuccess: (fault) => {
-          onClose();
-          void navigate(`/fault-detail/${fault.id}`);
-        },
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
+    entity.save(save, { id: 0, body }, (fault) => {
+      onClose();
+      void navigate(`/fault-detail/${fault.id}`);
+    });
   };
 
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="fault"
       open={open}
       title={t('faults.page.create')}
       saving={save.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
       width={600}
+      onFinish={onFinish}
+      initialValues={{ priority_id: 2, title: '', description: '', device_id: null, tag_id: null }}
+      onValuesChange={(changed: Partial<Values>) => {
+        // The device belongs to the plant and the signal to the device.
+        if ('plant_id' in changed) form.setFieldsValue({ device_id: null, tag_id: null });
+        if ('device_id' in changed) form.setFieldValue('tag_id', null);
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="fault-form"
-        initialValues={{ priority_id: 2, title: '', description: '', device_id: null, tag_id: null }}
-        onValuesChange={(changed: Partial<Values>) => {
-          // The device belongs to the plant and the signal to the device.
-          if ('plant_id' in changed) form.setFieldsValue({ device_id: null, tag_id: null });
-          if ('device_id' in changed) form.setFieldValue('tag_id', null);
-        }}
+      <Form.Item name="plant_id" label={t('faults.page.plant')} rules={[schemaRule(shape.plant_id, t, true)]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          options={(plants.data ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.field_name}` }))}
+          loading={plants.isLoading}
+          placeholder={t('management.select')}
+          data-testid="fault-field-plant_id"
+        />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item name="device_id" label={t('faults.page.device')}>
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              options={(devices.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+              loading={devices.isLoading && !!plantId}
+              disabled={!plantId}
+              placeholder={t('faults.page.optional')}
+              data-testid="fault-field-device_id"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="tag_id" label={t('faults.page.signal')}>
+            <Select
+              allowClear
+              showSearch={SIGNAL_SEARCH}
+              options={signals.map(signalOption)}
+              optionRender={renderSignalOption}
+              disabled={!deviceId}
+              placeholder={t('faults.page.optional')}
+              data-testid="fault-field-tag_id"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item name="title" label={t('faults.page.title')} rules={[schemaRule(shape.title, t, true)]}>
+        <Input data-testid="fault-field-title" autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="description"
+        label={t('faults.page.description')}
+        rules={[schemaRule(shape.description, t)]}
       >
-        <Form.Item
-          name="plant_id"
-          label={t('faults.page.plant')}
-          rules={[schemaRule(shape.plant_id, t, true)]}
-        >
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            options={(plants.data ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.field_name}` }))}
-            loading={plants.isLoading}
-            placeholder={t('management.select')}
-            data-testid="fault-field-plant_id"
-          />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item name="device_id" label={t('faults.page.device')}>
-              <Select
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                options={(devices.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
-                loading={devices.isLoading && !!plantId}
-                disabled={!plantId}
-                placeholder={t('faults.page.optional')}
-                data-testid="fault-field-device_id"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="tag_id" label={t('faults.page.signal')}>
-              <Select
-                allowClear
-                showSearch={SIGNAL_SEARCH}
-                options={signals.map(signalOption)}
-                optionRender={renderSignalOption}
-                disabled={!deviceId}
-                placeholder={t('faults.page.optional')}
-                data-testid="fault-field-tag_id"
-              />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item name="title" label={t('faults.page.title')} rules={[schemaRule(shape.title, t, true)]}>
-          <Input data-testid="fault-field-title" autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          name="description"
-          label={t('faults.page.description')}
-          rules={[schemaRule(shape.description, t)]}
-        >
-          <Input.TextArea rows={4} data-testid="fault-field-description" />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="priority_id"
-              label={t('faults.page.priority')}
-              rules={[schemaRule(shape.priority_id, t, true)]}
-            >
-              <Select
-                options={FAULT_PRIORITY_IDS.map((p) => ({ value: p, label: t(priorityKey(p)) }))}
-                data-testid="fault-field-priority_id"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="assignee_user_id" label={t('faults.page.assignee')}>
-              <Select
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                options={(assignees.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
-                disabled={!canSeeUsers}
-                placeholder={t('faults.page.unassigned')}
-                data-testid="fault-field-assignee_user_id"
-              />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
-    </FormDrawer>
+        <Input.TextArea rows={4} data-testid="fault-field-description" />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="priority_id"
+            label={t('faults.page.priority')}
+            rules={[schemaRule(shape.priority_id, t, true)]}
+          >
+            <Select
+              options={FAULT_PRIORITY_IDS.map((p) => ({ value: p, label: t(priorityKey(p)) }))}
+              data-testid="fault-field-priority_id"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="assignee_user_id" label={t('faults.page.assignee')}>
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              options={(assignees.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+              disabled={!canSeeUsers}
+              placeholder={t('faults.page.unassigned')}
+              data-testid="fault-field-assignee_user_id"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+    </EntityFormDrawer>
   );
 }

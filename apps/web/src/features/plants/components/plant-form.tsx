@@ -10,9 +10,9 @@ import Switch from 'antd/es/switch';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PLANT_MODEL_DEFAULTS, plantBody, type Plant } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
+import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
 import { useFieldOptions } from '../../fields';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { errorMessageOf } from '../../../lib/api-errors';
 import { orNull } from '../../../lib/form-values';
 import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
@@ -52,15 +52,13 @@ type NumberField =
 interface PlantFormProps {
   open: boolean;
   plant: Plant | null;
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
 /** Create/edit drawer of a plant: field, capacities, location, time zone, dates, subscriber numbers. */
-export function PlantForm({ open, plant, error, onError, onClose }: PlantFormProps) {
+export function PlantForm({ open, plant, onClose }: PlantFormProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
   const save = useSavePlant();
   const saveBudgets = useSavePlantBudgets();
   // The budget is edited by whoever may edit plants (POST plants/{id}/budgets needs plant_management update).
@@ -79,7 +77,7 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
   const zones = useMemo(() => timeZoneNames().map((z) => ({ value: z, label: z })), []);
 
   const onFinish = (values: Values) => {
-    onError(null);
+    entity.setError(null);
     if (canEditBudget && budgets.check() !== null) return;
     const body = {
       field_id: values.field_id ?? 0,
@@ -98,23 +96,15 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
       is_active: values.is_active,
     };
     const years = canEditBudget ? budgets.bodies() : [];
-    save.mutate(
-      { id: plantId ?? 0, body },
-      {
-        // The budget is saved against the plant's id, so after the plant (a new plant has its id only then).
-        onSuccess: (saved) => {
-          if (!years.length) return onClose();
-          setCreatedId(saved.id);
-          saveBudgets.mutate(
-            { plantId: saved.id, years },
-            { onSuccess: onClose, onError: (e) => onError(errorMessageOf(e, t)) },
-          );
-        },
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
+    // The budget is saved against the plant's id, so after the plant (a new plant has its id only then).
+    entity.save(save, { id: plantId ?? 0, body }, (saved) => {
+      if (!years.length) return onClose();
+      setCreatedId(saved.id);
+      saveBudgets.mutate(
+        { plantId: saved.id, years },
+        { onSuccess: onClose, onError: (e) => entity.setError(errorMessageOf(e, t)) },
+      );
+    });
   };
 
   const number = (name: NumberField, label: string, extra: { step?: number; placeholder?: string } = {}) => (
@@ -124,125 +114,114 @@ export function PlantForm({ open, plant, error, onError, onClose }: PlantFormPro
   );
 
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="plant"
       open={open}
       title={t(plant ? 'plants.edit' : 'plants.create')}
       saving={save.isPending || saveBudgets.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
       width={640}
+      onFinish={onFinish}
+      initialValues={{
+        field_id: plant?.field_id,
+        name: plant?.name ?? '',
+        dc_capacity_kwp: plant?.dc_capacity_kwp ?? null,
+        ac_capacity_kw: plant?.ac_capacity_kw ?? null,
+        latitude: plant?.latitude ?? null,
+        longitude: plant?.longitude ?? null,
+        time_zone: plant?.time_zone ?? 'Europe/Istanbul',
+        commissioning_date: plant?.commissioning_date ? dayjs(plant.commissioning_date) : null,
+        subscriber_numbers: plant?.subscriber_numbers ?? [],
+        tilt_deg: plant?.tilt_deg ?? null,
+        azimuth_deg: plant?.azimuth_deg ?? null,
+        temperature_coefficient_per_k:
+          plant?.temperature_coefficient_per_k ?? PLANT_MODEL_DEFAULTS.temperature_coefficient_per_k,
+        system_loss_fraction: plant?.system_loss_fraction ?? PLANT_MODEL_DEFAULTS.system_loss_fraction,
+        is_active: plant?.is_active ?? true,
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="plant-form"
-        initialValues={{
-          field_id: plant?.field_id,
-          name: plant?.name ?? '',
-          dc_capacity_kwp: plant?.dc_capacity_kwp ?? null,
-          ac_capacity_kw: plant?.ac_capacity_kw ?? null,
-          latitude: plant?.latitude ?? null,
-          longitude: plant?.longitude ?? null,
-          time_zone: plant?.time_zone ?? 'Europe/Istanbul',
-          commissioning_date: plant?.commissioning_date ? dayjs(plant.commissioning_date) : null,
-          subscriber_numbers: plant?.subscriber_numbers ?? [],
-          tilt_deg: plant?.tilt_deg ?? null,
-          azimuth_deg: plant?.azimuth_deg ?? null,
-          temperature_coefficient_per_k:
-            plant?.temperature_coefficient_per_k ?? PLANT_MODEL_DEFAULTS.temperature_coefficient_per_k,
-          system_loss_fraction: plant?.system_loss_fraction ?? PLANT_MODEL_DEFAULTS.system_loss_fraction,
-          is_active: plant?.is_active ?? true,
-        }}
+      <Form.Item name="field_id" label={t('plants.field')} rules={[schemaRule(shape.field_id, t, true)]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          options={fieldOptions}
+          loading={fields.isLoading}
+          placeholder={t('management.select')}
+          data-testid="plant-field-field_id"
+        />
+      </Form.Item>
+      <Form.Item name="name" label={t('plants.name')} rules={[schemaRule(shape.name, t, true)]}>
+        <Input data-testid="plant-field-name" autoComplete="off" />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          {number('dc_capacity_kwp', t('plants.dc_capacity_kwp'), { step: 10 })}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('ac_capacity_kw', t('plants.ac_capacity_kw'), { step: 10 })}
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="commissioning_date" label={t('plants.commissioning_date')}>
+            <DatePicker {...dateBounds} className="full-width" data-testid="plant-field-commissioning_date" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="time_zone"
+            label={t('plants.time_zone')}
+            rules={[schemaRule(shape.time_zone, t, true)]}
+          >
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              options={zones}
+              data-testid="plant-field-time_zone"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item
+        name="subscriber_numbers"
+        label={t('plants.subscriber_numbers')}
+        tooltip={t('plants.subscriberNumbersHint')}
+        rules={[schemaRule(shape.subscriber_numbers, t)]}
       >
-        <Form.Item name="field_id" label={t('plants.field')} rules={[schemaRule(shape.field_id, t, true)]}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            options={fieldOptions}
-            loading={fields.isLoading}
-            placeholder={t('management.select')}
-            data-testid="plant-field-field_id"
-          />
-        </Form.Item>
-        <Form.Item name="name" label={t('plants.name')} rules={[schemaRule(shape.name, t, true)]}>
-          <Input data-testid="plant-field-name" autoComplete="off" />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            {number('dc_capacity_kwp', t('plants.dc_capacity_kwp'), { step: 10 })}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('ac_capacity_kw', t('plants.ac_capacity_kw'), { step: 10 })}
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="commissioning_date" label={t('plants.commissioning_date')}>
-              <DatePicker
-                {...dateBounds}
-                className="full-width"
-                data-testid="plant-field-commissioning_date"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="time_zone"
-              label={t('plants.time_zone')}
-              rules={[schemaRule(shape.time_zone, t, true)]}
-            >
-              <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                options={zones}
-                data-testid="plant-field-time_zone"
-              />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item
-          name="subscriber_numbers"
-          label={t('plants.subscriber_numbers')}
-          tooltip={t('plants.subscriberNumbersHint')}
-          rules={[schemaRule(shape.subscriber_numbers, t)]}
-        >
-          <Select
-            mode="tags"
-            open={false}
-            tokenSeparators={[',', ' ', ';']}
-            placeholder={t('plants.subscriberNumbersPlaceholder')}
-            data-testid="plant-field-subscriber_numbers"
-          />
-        </Form.Item>
-        <Divider titlePlacement="start" plain>
-          {t('plants.locationAndOrientation')}
-        </Divider>
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            {number('latitude', t('location.latitude'), { step: 0.000001, placeholder: '41.0082' })}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('longitude', t('location.longitude'), { step: 0.000001, placeholder: '28.9784' })}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('tilt_deg', t('plants.tilt_deg'))}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('azimuth_deg', t('plants.azimuth_deg'))}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('temperature_coefficient_per_k', t('plants.temperature_coefficient_per_k'), {
-              step: 0.0001,
-            })}
-          </Col>
-          <Col xs={24} md={12}>
-            {number('system_loss_fraction', t('plants.system_loss_fraction'), { step: 0.01 })}
-          </Col>
-        </Row>
-        <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
-          <Switch data-testid="plant-field-is_active" />
-        </Form.Item>
-        {canEditBudget && <BudgetEditor plantId={plantId} drafts={budgets} />}
-      </Form>
-    </FormDrawer>
+        <Select
+          mode="tags"
+          open={false}
+          tokenSeparators={[',', ' ', ';']}
+          placeholder={t('plants.subscriberNumbersPlaceholder')}
+          data-testid="plant-field-subscriber_numbers"
+        />
+      </Form.Item>
+      <Divider titlePlacement="start" plain>
+        {t('plants.locationAndOrientation')}
+      </Divider>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          {number('latitude', t('location.latitude'), { step: 0.000001, placeholder: '41.0082' })}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('longitude', t('location.longitude'), { step: 0.000001, placeholder: '28.9784' })}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('tilt_deg', t('plants.tilt_deg'))}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('azimuth_deg', t('plants.azimuth_deg'))}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('temperature_coefficient_per_k', t('plants.temperature_coefficient_per_k'), {
+            step: 0.0001,
+          })}
+        </Col>
+        <Col xs={24} md={12}>
+          {number('system_loss_fraction', t('plants.system_loss_fraction'), { step: 0.01 })}
+        </Col>
+      </Row>
+      <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+        <Switch data-testid="plant-field-is_active" />
+      </Form.Item>
+      {canEditBudget && <BudgetEditor plantId={plantId} drafts={budgets} />}
+    </EntityFormDrawer>
   );
 }

@@ -17,8 +17,7 @@ import {
   type ReportType,
   type ScheduledReportFormat,
 } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
 import { weekdayName } from '../../../lib/intl';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useCatalogPlants } from '../../telemetry';
@@ -46,8 +45,6 @@ interface ScheduleFormProps {
   open: boolean;
   schedule: ReportSchedule | null;
   draft: ScheduleDraft;
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
@@ -55,15 +52,15 @@ interface ScheduleFormProps {
  * Create/edit drawer of a report subscription: the report and its plants, the attachments, daily / weekly
  * on a weekday / monthly on the 1st at a local time (in the plants' time zone), and paused or not.
  */
-export function ScheduleForm({ open, schedule, draft, error, onError, onClose }: ScheduleFormProps) {
+export function ScheduleForm({ open, schedule, draft, onClose }: ScheduleFormProps) {
   const { t, i18n } = useTranslation();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
+  const { form } = entity;
   const save = useSaveReportSchedule();
   const plants = useCatalogPlants();
   const frequency = Form.useWatch('frequency', form) ?? schedule?.frequency ?? 'daily';
 
   const onFinish = (v: Values) => {
-    onError(null);
     const body: ReportScheduleBody = {
       report_type: v.report_type,
       plant_ids: v.plant_ids,
@@ -73,123 +70,108 @@ export function ScheduleForm({ open, schedule, draft, error, onError, onClose }:
       weekday: v.weekday,
       is_paused: v.is_paused,
     };
-    save.mutate(
-      { id: schedule?.id ?? 0, body },
-      {
-        onSuccess: onClose,
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
+    entity.save(save, { id: schedule?.id ?? 0, body }, onClose);
   };
 
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="report-schedule"
       open={open}
       title={t(schedule ? 'reportSchedules.editTitle' : 'reportSchedules.newTitle')}
       saving={save.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
+      onFinish={onFinish}
+      initialValues={{
+        report_type: schedule?.report_type ?? draft.report_type,
+        plant_ids: schedule?.plant_ids ?? draft.plant_ids,
+        formats: schedule?.formats ?? ['pdf', 'xlsx'],
+        frequency: schedule?.frequency ?? 'monthly',
+        local_time: dayjs(`2000-01-01T${schedule?.local_time ?? '07:00'}`),
+        weekday: schedule?.weekday ?? 1,
+        is_paused: schedule?.is_paused ?? false,
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="report-schedule-form"
-        initialValues={{
-          report_type: schedule?.report_type ?? draft.report_type,
-          plant_ids: schedule?.plant_ids ?? draft.plant_ids,
-          formats: schedule?.formats ?? ['pdf', 'xlsx'],
-          frequency: schedule?.frequency ?? 'monthly',
-          local_time: dayjs(`2000-01-01T${schedule?.local_time ?? '07:00'}`),
-          weekday: schedule?.weekday ?? 1,
-          is_paused: schedule?.is_paused ?? false,
-        }}
+      <Form.Item
+        name="report_type"
+        label={t('reportPage.type')}
+        rules={[schemaRule(shape.report_type, t, true)]}
       >
-        <Form.Item
-          name="report_type"
-          label={t('reportPage.type')}
-          rules={[schemaRule(shape.report_type, t, true)]}
-        >
-          <Select
-            options={REPORT_TYPES.map((type) => ({ value: type, label: t(`reportPage.types.${type}`) }))}
-            data-testid="report-schedule-field-report_type"
-          />
-        </Form.Item>
-        <Form.Item
-          name="plant_ids"
-          label={t('reportPage.plants')}
-          rules={[schemaRule(shape.plant_ids, t, true)]}
-        >
-          <Select
-            mode="multiple"
-            showSearch={{ optionFilterProp: 'label' }}
-            options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            loading={plants.isLoading}
-            placeholder={t('reportPage.plantsPlaceholder')}
-            data-testid="report-schedule-field-plant_ids"
-          />
-        </Form.Item>
-        <Form.Item
-          name="formats"
-          label={t('reportSchedules.formats')}
-          rules={[schemaRule(shape.formats, t, true)]}
-        >
-          <Checkbox.Group
-            options={SCHEDULED_REPORT_FORMATS.map((f) => ({ value: f, label: t(`reportPage.formats.${f}`) }))}
-            data-testid="report-schedule-field-formats"
-          />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} sm={12}>
-            <Form.Item name="frequency" label={t('reportSchedules.frequency')}>
-              <Select
-                options={REPORT_FREQUENCIES.map((f) => ({
-                  value: f,
-                  label: t(`reportSchedules.frequencies.${f}`),
-                }))}
-                data-testid="report-schedule-field-frequency"
-              />
-            </Form.Item>
-          </Col>
+        <Select
+          options={REPORT_TYPES.map((type) => ({ value: type, label: t(`reportPage.types.${type}`) }))}
+          data-testid="report-schedule-field-report_type"
+        />
+      </Form.Item>
+      <Form.Item
+        name="plant_ids"
+        label={t('reportPage.plants')}
+        rules={[schemaRule(shape.plant_ids, t, true)]}
+      >
+        <Select
+          mode="multiple"
+          showSearch={{ optionFilterProp: 'label' }}
+          options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+          loading={plants.isLoading}
+          placeholder={t('reportPage.plantsPlaceholder')}
+          data-testid="report-schedule-field-plant_ids"
+        />
+      </Form.Item>
+      <Form.Item
+        name="formats"
+        label={t('reportSchedules.formats')}
+        rules={[schemaRule(shape.formats, t, true)]}
+      >
+        <Checkbox.Group
+          options={SCHEDULED_REPORT_FORMATS.map((f) => ({ value: f, label: t(`reportPage.formats.${f}`) }))}
+          data-testid="report-schedule-field-formats"
+        />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} sm={12}>
+          <Form.Item name="frequency" label={t('reportSchedules.frequency')}>
+            <Select
+              options={REPORT_FREQUENCIES.map((f) => ({
+                value: f,
+                label: t(`reportSchedules.frequencies.${f}`),
+              }))}
+              data-testid="report-schedule-field-frequency"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12} sm={6}>
+          <Form.Item
+            name="local_time"
+            label={t('reportSchedules.localTime')}
+            rules={[{ required: true, message: t('validation.required') }]}
+          >
+            <TimePicker
+              format="HH:mm"
+              minuteStep={5}
+              needConfirm={false}
+              allowClear={false}
+              className="full-width"
+              data-testid="report-schedule-field-local_time"
+            />
+          </Form.Item>
+        </Col>
+        {frequency === 'weekly' && (
           <Col xs={12} sm={6}>
-            <Form.Item
-              name="local_time"
-              label={t('reportSchedules.localTime')}
-              rules={[{ required: true, message: t('validation.required') }]}
-            >
-              <TimePicker
-                format="HH:mm"
-                minuteStep={5}
-                needConfirm={false}
-                allowClear={false}
-                className="full-width"
-                data-testid="report-schedule-field-local_time"
+            <Form.Item name="weekday" label={t('reportSchedules.weekday')}>
+              <Select
+                // ISO weekdays 1 Monday … 7 Sunday; weekdayName counts from Sunday 0.
+                options={[1, 2, 3, 4, 5, 6, 7].map((d) => ({
+                  value: d,
+                  label: weekdayName(d % 7, i18n.language, 'long'),
+                }))}
+                data-testid="report-schedule-field-weekday"
               />
             </Form.Item>
           </Col>
-          {frequency === 'weekly' && (
-            <Col xs={12} sm={6}>
-              <Form.Item name="weekday" label={t('reportSchedules.weekday')}>
-                <Select
-                  // ISO weekdays 1 Monday … 7 Sunday; weekdayName counts from Sunday 0.
-                  options={[1, 2, 3, 4, 5, 6, 7].map((d) => ({
-                    value: d,
-                    label: weekdayName(d % 7, i18n.language, 'long'),
-                  }))}
-                  data-testid="report-schedule-field-weekday"
-                />
-              </Form.Item>
-            </Col>
-          )}
-        </Row>
-        <Form.Item name="is_paused" label={t('reportSchedules.statuses.paused')} valuePropName="checked">
-          <Switch data-testid="report-schedule-field-is_paused" />
-        </Form.Item>
-      </Form>
-    </FormDrawer>
+        )}
+      </Row>
+      <Form.Item name="is_paused" label={t('reportSchedules.statuses.paused')} valuePropName="checked">
+        <Switch data-testid="report-schedule-field-is_paused" />
+      </Form.Item>
+    </EntityFormDrawer>
   );
 }

@@ -162,8 +162,6 @@ export function SchedulesCard({ draft }: { draft: ScheduleDraft }) {
         open={editor.open}
         schedule={editor.record}
         draft={draft}
-        error={editor.error}
-        onError={editor.setError}
         onClose={editor.close}
       />
     </Card>

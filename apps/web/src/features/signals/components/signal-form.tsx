@@ -14,8 +14,7 @@ import {
   type Signal,
   type SignalBody,
 } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
+import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
 import { formatNumber } from '../../../lib/format';
 import { orNull } from '../../../lib/form-values';
 import { schemaRule } from '../../../lib/schema-rule';
@@ -43,8 +42,6 @@ interface SignalFormProps {
   ratedPowerKw: number | null;
   open: boolean;
   signal: Signal | null;
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
@@ -52,17 +49,10 @@ interface SignalFormProps {
  * Create/edit drawer of a signal: key, name, unit, data and register type, address, word order, scale,
  * and the validity bounds (each empty one shows the unit's default for this device).
  */
-export function SignalForm({
-  deviceId,
-  ratedPowerKw,
-  open,
-  signal,
-  error,
-  onError,
-  onClose,
-}: SignalFormProps) {
+export function SignalForm({ deviceId, ratedPowerKw, open, signal, onClose }: SignalFormProps) {
   const { t, i18n } = useTranslation();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
+  const { form } = entity;
   const save = useSaveSignal();
   const unit = Form.useWatch('unit', form) ?? signal?.unit ?? '';
   const defaults = defaultBounds(orNull(unit), ratedPowerKw);
@@ -72,7 +62,6 @@ export function SignalForm({
       : t('signals.boundDefault', { value: formatNumber(value, i18n.language, 6) });
 
   const onFinish = (v: Values) => {
-    onError(null);
     const body: SignalBody = {
       device_id: deviceId,
       key: v.key.trim(),
@@ -88,163 +77,148 @@ export function SignalForm({
       min_value: orNull(v.min_value),
       max_value: orNull(v.max_value),
     };
-    save.mutate(
-      { id: signal?.id ?? 0, body },
-      {
-        onSuccess: onClose,
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
+    entity.save(save, { id: signal?.id ?? 0, body }, onClose);
   };
 
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="signal"
       open={open}
       title={t(signal ? 'signals.edit' : 'signals.create')}
       saving={save.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
+      onFinish={onFinish}
+      initialValues={{
+        key: signal?.key ?? '',
+        name: signal?.name ?? '',
+        unit: signal?.unit ?? '',
+        data_type: signal?.data_type ?? 'float32',
+        register_type: signal?.register_type ?? 'holding',
+        address: signal?.address ?? null,
+        word_order: signal?.word_order ?? 'big',
+        scale: signal?.scale ?? 1,
+        is_counter: signal?.is_counter ?? false,
+        is_active: signal?.is_active ?? true,
+        min_value: signal?.min_value ?? null,
+        max_value: signal?.max_value ?? null,
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="signal-form"
-        initialValues={{
-          key: signal?.key ?? '',
-          name: signal?.name ?? '',
-          unit: signal?.unit ?? '',
-          data_type: signal?.data_type ?? 'float32',
-          register_type: signal?.register_type ?? 'holding',
-          address: signal?.address ?? null,
-          word_order: signal?.word_order ?? 'big',
-          scale: signal?.scale ?? 1,
-          is_counter: signal?.is_counter ?? false,
-          is_active: signal?.is_active ?? true,
-          min_value: signal?.min_value ?? null,
-          max_value: signal?.max_value ?? null,
-        }}
-      >
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item
-              name="key"
-              label={t('signals.key')}
-              tooltip={t('signals.keyHint')}
-              rules={[schemaRule(shape.key, t, true)]}
-            >
-              <Input
-                placeholder="ac_power"
-                className="mono"
-                data-testid="signal-field-key"
-                autoComplete="off"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="name" label={t('signals.name')} rules={[schemaRule(shape.name, t, true)]}>
-              <Input data-testid="signal-field-name" autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item name="unit" label={t('signals.unit')} rules={[schemaRule(shape.unit, t)]}>
-              <Input placeholder="kW" data-testid="signal-field-unit" autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item
-              name="data_type"
-              label={t('signals.data_type')}
-              rules={[schemaRule(shape.data_type, t, true)]}
-            >
-              <Select
-                options={DATA_TYPES.map((v) => ({ value: v, label: t(`signals.dataTypes.${v}`) }))}
-                data-testid="signal-field-data_type"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item
-              name="scale"
-              label={t('signals.scale')}
-              tooltip={t('signals.scaleHint')}
-              rules={[schemaRule(shape.scale, t)]}
-            >
-              <InputNumber className="full-width" step={0.1} data-testid="signal-field-scale" />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item name="register_type" label={t('signals.register_type')}>
-              <Select
-                allowClear
-                options={REGISTER_TYPES.map((v) => ({ value: v, label: t(`signals.registerTypes.${v}`) }))}
-                data-testid="signal-field-register_type"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item name="address" label={t('signals.address')} rules={[schemaRule(shape.address, t)]}>
-              <InputNumber className="full-width" min={0} data-testid="signal-field-address" />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item name="word_order" label={t('signals.word_order')}>
-              <Select
-                allowClear
-                options={WORD_ORDERS.map((v) => ({ value: v, label: t(`signals.wordOrders.${v}`) }))}
-                data-testid="signal-field-word_order"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12}>
-            <Form.Item
-              name="min_value"
-              label={t('signals.min_value')}
-              tooltip={t('signals.boundsHint')}
-              rules={[schemaRule(shape.min_value, t)]}
-            >
-              <InputNumber
-                className="full-width"
-                placeholder={defaultText(defaults.min)}
-                data-testid="signal-field-min_value"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12}>
-            <Form.Item
-              name="max_value"
-              label={t('signals.max_value')}
-              tooltip={t('signals.boundsHint')}
-              rules={[schemaRule(shape.max_value, t)]}
-            >
-              <InputNumber
-                className="full-width"
-                placeholder={defaultText(defaults.max)}
-                data-testid="signal-field-max_value"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={12}>
-            <Form.Item
-              name="is_counter"
-              label={t('signals.is_counter')}
-              tooltip={t('signals.counterHint')}
-              valuePropName="checked"
-            >
-              <Switch data-testid="signal-field-is_counter" />
-            </Form.Item>
-          </Col>
-          <Col xs={12}>
-            <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
-              <Switch data-testid="signal-field-is_active" />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
-    </FormDrawer>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="key"
+            label={t('signals.key')}
+            tooltip={t('signals.keyHint')}
+            rules={[schemaRule(shape.key, t, true)]}
+          >
+            <Input
+              placeholder="ac_power"
+              className="mono"
+              data-testid="signal-field-key"
+              autoComplete="off"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="name" label={t('signals.name')} rules={[schemaRule(shape.name, t, true)]}>
+            <Input data-testid="signal-field-name" autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item name="unit" label={t('signals.unit')} rules={[schemaRule(shape.unit, t)]}>
+            <Input placeholder="kW" data-testid="signal-field-unit" autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item
+            name="data_type"
+            label={t('signals.data_type')}
+            rules={[schemaRule(shape.data_type, t, true)]}
+          >
+            <Select
+              options={DATA_TYPES.map((v) => ({ value: v, label: t(`signals.dataTypes.${v}`) }))}
+              data-testid="signal-field-data_type"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item
+            name="scale"
+            label={t('signals.scale')}
+            tooltip={t('signals.scaleHint')}
+            rules={[schemaRule(shape.scale, t)]}
+          >
+            <InputNumber className="full-width" step={0.1} data-testid="signal-field-scale" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item name="register_type" label={t('signals.register_type')}>
+            <Select
+              allowClear
+              options={REGISTER_TYPES.map((v) => ({ value: v, label: t(`signals.registerTypes.${v}`) }))}
+              data-testid="signal-field-register_type"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item name="address" label={t('signals.address')} rules={[schemaRule(shape.address, t)]}>
+            <InputNumber className="full-width" min={0} data-testid="signal-field-address" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item name="word_order" label={t('signals.word_order')}>
+            <Select
+              allowClear
+              options={WORD_ORDERS.map((v) => ({ value: v, label: t(`signals.wordOrders.${v}`) }))}
+              data-testid="signal-field-word_order"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12}>
+          <Form.Item
+            name="min_value"
+            label={t('signals.min_value')}
+            tooltip={t('signals.boundsHint')}
+            rules={[schemaRule(shape.min_value, t)]}
+          >
+            <InputNumber
+              className="full-width"
+              placeholder={defaultText(defaults.min)}
+              data-testid="signal-field-min_value"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12}>
+          <Form.Item
+            name="max_value"
+            label={t('signals.max_value')}
+            tooltip={t('signals.boundsHint')}
+            rules={[schemaRule(shape.max_value, t)]}
+          >
+            <InputNumber
+              className="full-width"
+              placeholder={defaultText(defaults.max)}
+              data-testid="signal-field-max_value"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={12}>
+          <Form.Item
+            name="is_counter"
+            label={t('signals.is_counter')}
+            tooltip={t('signals.counterHint')}
+            valuePropName="checked"
+          >
+            <Switch data-testid="signal-field-is_counter" />
+          </Form.Item>
+        </Col>
+        <Col xs={12}>
+          <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+            <Switch data-testid="signal-field-is_active" />
+          </Form.Item>
+        </Col>
+      </Row>
+    </EntityFormDrawer>
   );
 }

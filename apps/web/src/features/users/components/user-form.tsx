@@ -13,13 +13,12 @@ import {
   type UserUnit,
   type UserUpsertBody,
 } from '@solar/shared';
-import { Form, FormDrawer } from '../../../components';
+import { EntityFormDrawer, Form, TextField, useEntityForm } from '../../../components';
 import { useCompanyOptions } from '../../companies';
 import { useFieldOptions } from '../../fields';
 import { usePlantOptions } from '../../plants';
 import { useRoleOptions } from '../../roles';
 import { toOptions } from '../../../lib/lookups';
-import { applyFieldErrors, errorMessageOf } from '../../../lib/api-errors';
 import { useCan, useIsAdmin } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useSession } from '../../../lib/session-store';
@@ -53,8 +52,6 @@ interface UserFormProps {
   user: User | null;
   /** Roles seen in the user list: the role select still works without role_management view. */
   knownRoles: { id: number; name: string }[];
-  error: string | null;
-  onError: (message: string | null) => void;
   onClose: () => void;
 }
 
@@ -62,9 +59,10 @@ interface UserFormProps {
  * Create/edit drawer of a user: identity, role, company (admin only), language, active, the units
  * (companies, fields, plants) the user is limited to, and a password when creating.
  */
-export function UserForm({ open, user, knownRoles, error, onError, onClose }: UserFormProps) {
+export function UserForm({ open, user, knownRoles, onClose }: UserFormProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<Values>();
+  const entity = useEntityForm<Values>();
+  const { form } = entity;
   const save = useSaveUser();
   const isAdmin = useIsAdmin();
   const ownCompany = useSession((s) => s.user?.company_id ?? null);
@@ -103,7 +101,6 @@ export function UserForm({ open, user, knownRoles, error, onError, onClose }: Us
         ];
 
   const onFinish = (v: Values) => {
-    onError(null);
     const body: UserUpsertBody = {
       name: v.name,
       surname: v.surname,
@@ -117,136 +114,117 @@ export function UserForm({ open, user, knownRoles, error, onError, onClose }: Us
       ...(isAdmin ? { company_id: v.company_id ?? null } : {}),
       ...(user ? {} : { password: v.password }),
     };
-    save.mutate(
-      { id: user?.id ?? 0, body },
-      {
-        onSuccess: onClose,
-        onError: (e) => {
-          if (!applyFieldErrors(form, e, t)) onError(errorMessageOf(e, t));
-        },
-      },
-    );
+    entity.save(save, { id: user?.id ?? 0, body }, onClose);
   };
 
-  const text = (name: 'name' | 'surname' | 'username' | 'email' | 'telephone') => (
-    <Form.Item name={name} label={t(`users.${name}`)} rules={[schemaRule(shape[name], t, true)]}>
-      <Input
-        type={name === 'email' ? 'email' : name === 'telephone' ? 'tel' : 'text'}
-        autoComplete="off"
-        data-testid={`user-field-${name}`}
-      />
-    </Form.Item>
-  );
-
   return (
-    <FormDrawer
+    <EntityFormDrawer<Values>
+      entity={entity}
       resource="user"
       open={open}
       title={t(user ? 'users.edit' : 'users.create')}
       saving={save.isPending}
       onClose={onClose}
-      onSave={() => form.submit()}
-      error={error}
       width={640}
+      onFinish={onFinish}
+      onValuesChange={(changed: Partial<Values>) => {
+        // Units belong to the user's company: another company clears them.
+        if ('company_id' in changed) form.setFieldValue('units', []);
+      }}
+      initialValues={{
+        name: user?.name ?? '',
+        surname: user?.surname ?? '',
+        username: user?.username ?? '',
+        email: user?.email ?? '',
+        telephone: user?.telephone ?? '',
+        role_id: user?.roleId,
+        company_id: user ? user.company_id : isAdmin ? undefined : ownCompany,
+        language_id: user?.language_id ?? 1,
+        is_active: user?.is_active ?? true,
+        units: (user?.user_units ?? []).map(unitValue),
+        password: '',
+      }}
     >
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={onFinish}
-        data-testid="user-form"
-        onValuesChange={(changed: Partial<Values>) => {
-          // Units belong to the user's company: another company clears them.
-          if ('company_id' in changed) form.setFieldValue('units', []);
-        }}
-        initialValues={{
-          name: user?.name ?? '',
-          surname: user?.surname ?? '',
-          username: user?.username ?? '',
-          email: user?.email ?? '',
-          telephone: user?.telephone ?? '',
-          role_id: user?.roleId,
-          company_id: user ? user.company_id : isAdmin ? undefined : ownCompany,
-          language_id: user?.language_id ?? 1,
-          is_active: user?.is_active ?? true,
-          units: (user?.user_units ?? []).map(unitValue),
-          password: '',
-        }}
-      >
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            {text('name')}
-          </Col>
-          <Col xs={24} md={12}>
-            {text('surname')}
-          </Col>
-          <Col xs={24} md={12}>
-            {text('username')}
-          </Col>
-          <Col xs={24} md={12}>
-            {text('email')}
-          </Col>
-          <Col xs={24} md={12}>
-            {text('telephone')}
-          </Col>
-          {!user && (
-            <Col xs={24} md={12}>
-              <Form.Item name="password" label={t('users.password')} rules={[schemaRule(password, t, true)]}>
-                <Input.Password autoComplete="new-password" data-testid="user-field-password" />
-              </Form.Item>
-            </Col>
-          )}
-          <Col xs={24} md={12}>
-            <Form.Item name="role_id" label={t('users.role')} rules={[schemaRule(shape.role_id, t, true)]}>
-              <Select
-                showSearch={{ optionFilterProp: 'label' }}
-                options={roleOptions}
-                placeholder={t('management.select')}
-                data-testid="user-field-role_id"
-              />
-            </Form.Item>
-          </Col>
-          {isAdmin && (
-            <Col xs={24} md={12}>
-              <Form.Item name="company_id" label={t('users.company')} tooltip={t('users.companyHint')}>
-                <Select
-                  allowClear
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={toOptions(companies.data)}
-                  placeholder={t('users.allCompanies')}
-                  data-testid="user-field-company_id"
-                />
-              </Form.Item>
-            </Col>
-          )}
-          <Col xs={24} md={12}>
-            <Form.Item name="language_id" label={t('users.language')}>
-              <Select
-                options={Object.entries(LANGUAGE_IDS).map(([id, locale]) => ({
-                  value: Number(id),
-                  label: t(`languages.${locale}`),
-                }))}
-                data-testid="user-field-language_id"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
-              <Switch data-testid="user-field-is_active" />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item name="units" label={t('users.units')} tooltip={t('users.unitsHint')}>
-          <Select
-            mode="multiple"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            options={unitOptions}
-            disabled={companyId === null}
-            placeholder={t(companyId === null ? 'users.unitsNeedCompany' : 'users.unitsAll')}
-            data-testid="user-field-user_units"
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <TextField name="name" label={t('users.name')} schema={shape.name} required />
+        </Col>
+        <Col xs={24} md={12}>
+          <TextField name="surname" label={t('users.surname')} schema={shape.surname} required />
+        </Col>
+        <Col xs={24} md={12}>
+          <TextField name="username" label={t('users.username')} schema={shape.username} required />
+        </Col>
+        <Col xs={24} md={12}>
+          <TextField name="email" label={t('users.email')} schema={shape.email} required type="email" />
+        </Col>
+        <Col xs={24} md={12}>
+          <TextField
+            name="telephone"
+            label={t('users.telephone')}
+            schema={shape.telephone}
+            required
+            type="tel"
           />
-        </Form.Item>
-      </Form>
-    </FormDrawer>
+        </Col>
+        {!user && (
+          <Col xs={24} md={12}>
+            <Form.Item name="password" label={t('users.password')} rules={[schemaRule(password, t, true)]}>
+              <Input.Password autoComplete="new-password" data-testid="user-field-password" />
+            </Form.Item>
+          </Col>
+        )}
+        <Col xs={24} md={12}>
+          <Form.Item name="role_id" label={t('users.role')} rules={[schemaRule(shape.role_id, t, true)]}>
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              options={roleOptions}
+              placeholder={t('management.select')}
+              data-testid="user-field-role_id"
+            />
+          </Form.Item>
+        </Col>
+        {isAdmin && (
+          <Col xs={24} md={12}>
+            <Form.Item name="company_id" label={t('users.company')} tooltip={t('users.companyHint')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={toOptions(companies.data)}
+                placeholder={t('users.allCompanies')}
+                data-testid="user-field-company_id"
+              />
+            </Form.Item>
+          </Col>
+        )}
+        <Col xs={24} md={12}>
+          <Form.Item name="language_id" label={t('users.language')}>
+            <Select
+              options={Object.entries(LANGUAGE_IDS).map(([id, locale]) => ({
+                value: Number(id),
+                label: t(`languages.${locale}`),
+              }))}
+              data-testid="user-field-language_id"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="is_active" label={t('management.active')} valuePropName="checked">
+            <Switch data-testid="user-field-is_active" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item name="units" label={t('users.units')} tooltip={t('users.unitsHint')}>
+        <Select
+          mode="multiple"
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          options={unitOptions}
+          disabled={companyId === null}
+          placeholder={t(companyId === null ? 'users.unitsNeedCompany' : 'users.unitsAll')}
+          data-testid="user-field-user_units"
+        />
+      </Form.Item>
+    </EntityFormDrawer>
   );
 }
