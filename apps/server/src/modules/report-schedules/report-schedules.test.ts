@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V, type ReportSchedule, type ReportScheduleBody, type ReportScheduleList } from '@solar/shared';
+import {
+  V,
+  type ReportSchedule,
+  type ReportScheduleBody,
+  type ReportScheduleList,
+  type SystemSettings,
+} from '@solar/shared';
 import { pairs, makeUser, save, type TestUser } from '../../test/org-fixtures';
 import { parseEml } from '../../test/mail';
 import { buildApp } from '../../app';
@@ -238,10 +244,21 @@ describe(`report schedules (${dialectUnderTest})`, () => {
   it('retries a failed send with backoff, shows the failure, and sends once the mail server is back', async () => {
     clock = Date.parse('2026-11-25T05:00:00Z');
     const sub = await subscribe(reader, { local_time: '07:00', formats: ['pdf'] });
-    const outboxMailer = t.ctx.mailer;
-    // A mail server that refuses every connection: nothing listens on port 1.
-    const { createMailer } = await import('../../lib/mailer');
-    t.ctx.mailer = createMailer({ smtpUrl: 'smtp://127.0.0.1:1', from: 'x@example.com', outboxDir: '' });
+    // A mail server that refuses every connection (nothing listens on port 1), set as an administrator
+    // does; with no SMTP host set again, mail goes to the outbox as before.
+    const smtpHost = async (host: string | null) => {
+      const current = (
+        await t.http.get('/api/admin/settings', { token: admin.token })
+      ).json<SystemSettings>();
+      const { smtp_password_set: _set, updated_at: _at, ...body } = current;
+      const res = await t.http.post(
+        '/api/admin/settings',
+        { ...body, smtp_host: host, smtp_port: 1 },
+        { token: admin.token },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await smtpHost('127.0.0.1');
     const before = t.outbox().length;
     try {
       clock = Date.parse('2026-11-25T06:00:00Z');
@@ -266,7 +283,7 @@ describe(`report schedules (${dialectUnderTest})`, () => {
       // The second wait is twice the first.
       expect(shown).toMatchObject({ failed_attempts: 2, retry_at: '2026-11-25T06:03:00.000Z' });
     } finally {
-      t.ctx.mailer = outboxMailer;
+      await smtpHost(null);
     }
     clock = Date.parse('2026-11-25T06:03:00Z');
     expect(await t.ctx.reportSchedules.runDueSchedules(clock)).toBe(1);
