@@ -178,8 +178,10 @@ describe('inverter and camera pages', () => {
         );
         await screenshot(page, 'camera-detail-down-dark');
         await page.setViewportSize({ width: 390, height: 844 });
-        await vi.waitFor(async () =>
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        await vi.waitFor(
+          async () =>
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+          { timeout: 10_000, interval: 100 },
         );
         await screenshot(page, 'camera-detail-down-dark-390');
         // Chromium logs each failed image request; those of the camera that is down are expected, nothing else.
@@ -200,7 +202,14 @@ describe('inverter and camera pages', () => {
         // Every camera in the admin's scope: the demo's one per plant plus this test's two.
         const cameraCount = (await api.get<{ items: Named[] }>('devices?type=camera&pageSize=200')).items
           .length;
-        await vi.waitFor(async () => expect(await page.getByTestId('camera-tile').count()).toBe(cameraCount));
+        // vi.waitFor's default is one second: the wall's tiles come after its device query, later on a busy machine.
+        await vi.waitFor(
+          async () => expect(await page.getByTestId('camera-tile').count()).toBe(cameraCount),
+          {
+            timeout: 10_000,
+            interval: 100,
+          },
+        );
         const group = page.locator(`[data-testid="camera-group"][data-plant-id="${plant.id}"]`);
         expect(await group.locator(`[data-camera-id="${liveCamera.id}"]`).count()).toBe(1);
         expect(await group.locator(`[data-camera-id="${downCamera.id}"]`).count()).toBe(1);
@@ -216,8 +225,10 @@ describe('inverter and camera pages', () => {
         );
         await screenshot(page, 'camera-wall-light');
         await page.setViewportSize({ width: 390, height: 844 });
-        await vi.waitFor(async () =>
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+        await vi.waitFor(
+          async () =>
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390),
+          { timeout: 10_000, interval: 100 },
         );
         await screenshot(page, 'camera-wall-light-390');
         await tile.getByRole('link').click();
