@@ -218,6 +218,17 @@ export const plantOverviewItem = z.object({
   pr_yesterday: z.number().nullable(),
   active_alarms: alarmCountsSchema,
   last_data_at: z.string().nullable(),
+  /**
+   * Why the plant is a `warning` without an alarm: it makes less than a quarter of the share of its AC
+   * capacity that a plant of the same field makes (at least 20 %), under the same sky; null otherwise.
+   */
+  below_neighbour: z
+    .object({
+      plant_id: z.number().int(),
+      name: z.string(),
+      ac_capacity_percent: z.number(),
+    })
+    .nullable(),
 });
 export type PlantOverviewItem = z.infer<typeof plantOverviewItem>;
 

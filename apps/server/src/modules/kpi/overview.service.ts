@@ -1,9 +1,15 @@
-import { ALARM_PRIORITIES, type AlarmSource, type PlantsOverviewAnswer } from '@solar/shared';
+import {
+  ALARM_PRIORITIES,
+  type AlarmSource,
+  type PlantOverviewItem,
+  type PlantsOverviewAnswer,
+} from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf, type Scope } from '../../lib/scope';
 import { readRollups } from '../../telemetry-store/queries';
 import {
+  belowNeighbours,
   finalYieldKwhKwp,
   isDaylight,
   operatingStatus,
@@ -134,8 +140,29 @@ export class PlantsOverviewService {
         pr_yesterday: prYesterday.get(p.id) ?? null,
         active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
         last_data_at: lastDataMs === null ? null : iso(lastDataMs),
+        below_neighbour: null as PlantOverviewItem['below_neighbour'],
       };
     });
+    // A plant far below a neighbour under the same sky is a warning, and says which neighbour shows it.
+    const below = belowNeighbours(
+      items.map((i) => ({
+        id: i.plant_id,
+        name: i.name,
+        fieldId: i.field_id,
+        status: i.status,
+        acCapacityPercent: i.ac_capacity_percent,
+      })),
+    );
+    for (const item of items) {
+      const b = below.get(item.plant_id);
+      if (!b) continue;
+      item.status = 'warning';
+      item.below_neighbour = {
+        plant_id: b.neighbourId,
+        name: b.neighbourName,
+        ac_capacity_percent: b.neighbourPercent,
+      };
+    }
     return { items };
   }
 

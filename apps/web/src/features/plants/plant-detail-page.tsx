@@ -22,7 +22,7 @@ import { usePlantsOverview } from './api/get-overview';
 import { usePlantPower } from './api/get-power';
 import { energyPrOption, LOSS_STEPS, powerOption, waterfallOption } from './components/chart-options';
 import { DeviceList } from './components/device-list';
-import { StatusTag } from './components/status-tag';
+import { PlantStatus } from './components/status-tag';
 import './plants.css';
 import { monthName } from '../../lib/intl';
 import { dateBounds } from '../../lib/date-bounds';
@@ -201,7 +201,7 @@ export default function PlantDetailPage() {
           <h2 className="plant-detail-name" data-testid="plant-name">
             {plant?.name ?? ''}
           </h2>
-          {plant && <StatusTag status={plant.status} />}
+          {plant && <PlantStatus plant={plant} />}
         </Space>
         <Space wrap>
           <DatePicker

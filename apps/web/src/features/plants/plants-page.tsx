@@ -17,7 +17,7 @@ import { usePlantsOverview } from './api/get-overview';
 import { useLiveOverview } from './components/live-overview';
 import { FleetLosses } from './components/fleet-losses';
 import { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './components/plant-figures';
-import { STATUS_RANK, StatusTag } from './components/status-tag';
+import { PlantStatus, STATUS_RANK } from './components/status-tag';
 import './plants.css';
 
 type SortKey = 'name' | 'status' | 'power' | 'energy' | 'pr' | 'yield' | 'alarms';
@@ -194,7 +194,7 @@ function LivePlants() {
                       {p.name}
                     </Link>
                   }
-                  extra={<StatusTag status={p.status} />}
+                  extra={<PlantStatus plant={p} />}
                 >
                   <div className="plant-card-company">{p.company_name}</div>
                   <PowerBar plant={p} />
@@ -270,7 +270,7 @@ function LivePlants() {
               title: t('plantView.list.status'),
               sorter: true,
               sortOrder: order('status'),
-              render: (_, p) => <StatusTag status={p.status} />,
+              render: (_, p) => <PlantStatus plant={p} />,
             },
             {
               key: 'power',

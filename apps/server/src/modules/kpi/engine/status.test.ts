@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  belowNeighbours,
   communicationState,
   isDaylight,
   operatingStatus,
@@ -65,5 +66,38 @@ describe('status precedence: fault > offline > warning > night > normal', () => 
     // Konya (37.87 N, 32.48 E): 13:00 local (10:00Z) on the solstice is day, 23:00Z is night.
     expect(isDaylight(now, 37.87, 32.48)).toBe(true);
     expect(isDaylight(Date.parse('2026-06-21T23:00:00Z'), 37.87, 32.48)).toBe(false);
+  });
+});
+
+describe('a plant far below a neighbour under the same sky', () => {
+  const plant = (
+    id: number,
+    fieldId: number,
+    percent: number | null,
+    status: 'normal' | 'fault' = 'normal',
+  ) => ({
+    id,
+    name: `P${id}`,
+    fieldId,
+    status,
+    acCapacityPercent: percent,
+  });
+
+  it('warns of the plant at 4 % beside one at 44 %, naming the neighbour, and of nothing else', () => {
+    const below = belowNeighbours([plant(1, 1, 4), plant(2, 1, 44), plant(3, 1, 30), plant(4, 2, 1)]);
+    expect([...below.keys()]).toEqual([1]);
+    expect(below.get(1)).toEqual({ neighbourId: 2, neighbourName: 'P2', neighbourPercent: 44 });
+  });
+
+  it('compares only on a field whose best plant makes at least 20 %, and only plants otherwise normal', () => {
+    // A dull morning: 4 % beside 19 % says nothing.
+    expect(belowNeighbours([plant(1, 1, 4), plant(2, 1, 19)]).size).toBe(0);
+    // Exactly a quarter of the neighbour is not below it.
+    expect(belowNeighbours([plant(1, 1, 11), plant(2, 1, 44)]).size).toBe(0);
+    // A plant with a fault already says why; a plant without a figure is not judged.
+    expect(belowNeighbours([plant(1, 1, 4, 'fault'), plant(2, 1, 44)]).size).toBe(0);
+    expect(belowNeighbours([plant(1, 1, null), plant(2, 1, 44)]).size).toBe(0);
+    // Plants of other fields are under another sky.
+    expect(belowNeighbours([plant(1, 1, 4), plant(2, 2, 44)]).size).toBe(0);
   });
 });

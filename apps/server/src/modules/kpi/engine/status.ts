@@ -78,3 +78,59 @@ export function communicationState(
 export function isDaylight(tsMs: number, latitude: number, longitude: number): boolean {
   return sunPosition(tsMs, latitude, longitude).elevationDeg > 0;
 }
+
+/**
+ * A neighbour on the same field makes at least this share of its AC capacity (so the sun is up and the sky
+ * clear enough to compare)...
+ */
+export const NEIGHBOUR_MIN_PERCENT = 20;
+/** ...and the plant makes less than this fraction of the neighbour's share: same sun, far less power. */
+export const BELOW_NEIGHBOUR_FRACTION = 0.25;
+
+/** What the comparison needs of a plant. */
+export interface NeighbourInput {
+  id: number;
+  name: string;
+  fieldId: number;
+  status: OperatingStatus;
+  /** Live AC power as a share of AC capacity, percent; null when unknown. */
+  acCapacityPercent: number | null;
+}
+
+/** Why a plant is a warning without an alarm: it makes far less than a neighbour under the same sky. */
+export interface BelowNeighbour {
+  neighbourId: number;
+  neighbourName: string;
+  neighbourPercent: number;
+}
+
+/**
+ * Plants of one field share the weather: a plant at 4 % of its capacity beside one at 44 % has a problem
+ * no alarm may have caught (a tripped string combiner, soiling, a stuck tracker). Each such plant, with the
+ * neighbour that shows it: the best-producing other plant of its field, when that one makes at least
+ * NEIGHBOUR_MIN_PERCENT and this one less than BELOW_NEIGHBOUR_FRACTION of it. Only plants otherwise
+ * "normal" are compared (a fault or an offline plant already says why; at night nothing is compared).
+ */
+export function belowNeighbours(plants: readonly NeighbourInput[]): Map<number, BelowNeighbour> {
+  const out = new Map<number, BelowNeighbour>();
+  for (const plant of plants) {
+    if (plant.status !== 'normal' || plant.acCapacityPercent === null) continue;
+    let best: NeighbourInput | undefined;
+    for (const other of plants) {
+      if (other.id === plant.id || other.fieldId !== plant.fieldId || other.acCapacityPercent === null)
+        continue;
+      if (!best || other.acCapacityPercent > best.acCapacityPercent!) best = other;
+    }
+    if (
+      best &&
+      best.acCapacityPercent! >= NEIGHBOUR_MIN_PERCENT &&
+      plant.acCapacityPercent < BELOW_NEIGHBOUR_FRACTION * best.acCapacityPercent!
+    )
+      out.set(plant.id, {
+        neighbourId: best.id,
+        neighbourName: best.name,
+        neighbourPercent: best.acCapacityPercent!,
+      });
+  }
+  return out;
+}

@@ -23,6 +23,7 @@ const plant = (over: Partial<PlantOverviewItem>): PlantOverviewItem => ({
   pr_yesterday: null,
   active_alarms: { low: 0, medium: 0, high: 0, dangerous: 0, total: 0 },
   last_data_at: null,
+  below_neighbour: null,
   ...over,
 });
 

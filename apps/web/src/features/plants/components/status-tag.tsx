@@ -6,7 +6,8 @@ import ExclamationCircleOutlined from '@ant-design/icons/ExclamationCircleOutlin
 import MoonOutlined from '@ant-design/icons/MoonOutlined';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OperatingStatus } from '@solar/shared';
+import type { OperatingStatus, PlantOverviewItem } from '@solar/shared';
+import { formatNumber } from '../../../lib/format';
 
 /** Colour and icon of each status; the text is always shown too, so colour is never the only cue. */
 const LOOK: Record<OperatingStatus, { color: string; icon: ReactNode }> = {
@@ -34,5 +35,28 @@ export function StatusTag({ status }: { status: OperatingStatus }) {
     <Tag color={look.color} icon={look.icon} data-testid="status-tag" data-status={status}>
       {t(`plantView.status.${status}`)}
     </Tag>
+  );
+}
+
+/**
+ * A plant's status tag, and under it why a plant without alarms is a warning: it makes far less of its
+ * capacity than a plant of the same field (the server's rule, modules/kpi/engine/status.ts).
+ */
+export function PlantStatus({ plant }: { plant: PlantOverviewItem }) {
+  const { t, i18n } = useTranslation();
+  const below = plant.below_neighbour;
+  return (
+    <div className="plant-status">
+      <StatusTag status={plant.status} />
+      {below && (
+        <div className="plant-status-note" data-testid="plant-status-note">
+          {t('plantView.status.belowNeighbour', {
+            percent: formatNumber(plant.ac_capacity_percent ?? 0, i18n.language, 0),
+            name: below.name,
+            neighbourPercent: formatNumber(below.ac_capacity_percent, i18n.language, 0),
+          })}
+        </div>
+      )}
+    </div>
   );
 }
