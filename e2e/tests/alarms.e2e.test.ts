@@ -75,7 +75,7 @@ describe('alarms page', () => {
         });
         await expect(page.getByTestId('alarm-table').textContent()).resolves.not.toContain(rule.name);
         // The header's substation badge is there for a user who may view alarms.
-        expect(await page.getByTestId('substation-badge').getAttribute('data-count')).toMatch(/^\d+$/);
+        expect(await page.getByTestId('alarm-badge').getAttribute('data-count')).toMatch(/^\d+$/);
         const navigations: string[] = [];
         page.on('framenavigated', (frame) => navigations.push(frame.url()));
 

@@ -91,7 +91,10 @@ export const alarmListQuery = z
     plant_id: refFilter(),
     device_id: refFilter(),
     /** true: only alarms whose condition still holds (acknowledged or not); false: only cleared ones. */
-    active: z.enum(['true', 'false'], { error: V.invalidValue }).transform((v) => v === 'true').optional(),
+    active: z
+      .enum(['true', 'false'], { error: V.invalidValue })
+      .transform((v) => v === 'true')
+      .optional(),
     from: instantField().optional(),
     to: instantField().optional(),
     page: z.coerce

@@ -9,6 +9,7 @@ import type {
   ActiveAlarmCounts,
   AlarmRecord,
   CustomAlarm,
+  Fault,
   PlantDeviceStatusAnswer,
   PlantsOverviewAnswer,
 } from '@solar/shared';
@@ -65,7 +66,12 @@ describe(`active alarms, one count (${dialectUnderTest})`, () => {
     admin = await makeUser(t, { admin: true });
     tree = await makeTree(t, admin.token, 'Count');
     other = await makeTree(t, admin.token, 'Elsewhere');
-    const perms = [...pairs(['alarm']), ...pairs(['dashboard']), ...pairs(['plant'], ['view'])];
+    const perms = [
+      ...pairs(['alarm']),
+      ...pairs(['dashboard']),
+      ...pairs(['plant'], ['view']),
+      ...pairs(['fault'], ['view']),
+    ];
     operator = await makeUser(t, { companyId: tree.companyId, permissions: perms });
     outsider = await makeUser(t, { companyId: other.companyId, permissions: perms });
     // Two high alarms and a low one on the operator's plant, one high on another company's.
@@ -117,17 +123,30 @@ describe(`active alarms, one count (${dialectUnderTest})`, () => {
     expect(high.state).toBe('active_unacknowledged');
     const approved = await t.http.post(`/api/alarms/${high.id}/fault`, {}, { token: operator.token });
     expect(approved.statusCode, approved.body).toBe(200);
-    expect(approved.json<{ alarm: AlarmRecord }>().alarm).toMatchObject({
+    const answer = approved.json<{ alarm: AlarmRecord; fault_id: number }>();
+    expect(answer.alarm).toMatchObject({
       status: 'approved',
       state: 'active_acknowledged',
       cleared_at: null,
       approved_by: operator.id,
     });
+    // The fault records the acknowledgement: who approved (its author) and when, so its time to
+    // acknowledge runs from the alarm's start to the approval.
+    const fault = await get<Fault>(operator.token, `/api/faults/${answer.fault_id}`);
+    expect(fault).toMatchObject({
+      alarm_id: high.id,
+      created_by: operator.id,
+      acknowledged_at: answer.alarm.approved_at,
+      time_to_acknowledge_s: Math.round(
+        (Date.parse(answer.alarm.approved_at!) - Date.parse(high.started_at)) / 1000,
+      ),
+    });
+    expect(fault.time_to_acknowledge_s).toBeGreaterThan(0);
     // Rejecting another one as false acknowledges it too; it stays active while its condition holds.
     const low = list.find((a) => a.rule_id === rules[2]!.id)!;
-    expect((await t.http.post(`/api/alarms/${low.id}/reject`, {}, { token: operator.token })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.http.post(`/api/alarms/${low.id}/reject`, {}, { token: operator.token })).statusCode,
+    ).toBe(200);
     seen = await figures(operator.token, tree.plantId);
     expect(seen).toEqual({
       badge: expected,

@@ -120,7 +120,7 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
         operationId: 'countActiveAlarms',
         tags,
         description:
-          'Alarms whose condition still holds (acknowledged or not) in the caller\'s scope, by priority; never cached.',
+          "Alarms whose condition still holds (acknowledged or not) in the caller's scope, by priority; never cached.",
         response: { 200: activeAlarmCounts },
       },
     },

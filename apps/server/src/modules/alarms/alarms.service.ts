@@ -29,7 +29,9 @@ function faultTitle(alarm: AlarmRecord): string {
 }
 
 /** Counts by priority of active-alarm rows (countActiveAlarms), as the badge and the pages show them. */
-export function byPriority(rows: readonly Pick<repo.ActiveAlarmCount, 'priorityId' | 'count'>[]): ActiveAlarmCounts {
+export function byPriority(
+  rows: readonly Pick<repo.ActiveAlarmCount, 'priorityId' | 'count'>[],
+): ActiveAlarmCounts {
   const sum = (priority: number) =>
     rows.filter((r) => r.priorityId === priority).reduce((n, r) => n + r.count, 0);
   const low = sum(ALARM_PRIORITY.low);
@@ -127,6 +129,7 @@ export class AlarmsService {
             priority_id: before.priority_id,
             message: faultTitle(before),
             started_at: Date.parse(before.started_at),
+            acknowledged_at: now,
           },
           trx,
         ));
