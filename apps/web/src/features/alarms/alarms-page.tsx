@@ -110,7 +110,7 @@ export default function AlarmsPage() {
     const faultId = answer.fault_id;
     notices.success({
       key: `fault-opened-${faultId}`,
-      message: t('alarms.page.faultOpened', { id: faultId }),
+      message: <span data-testid="fault-opened-title">{t('alarms.page.faultOpened', { id: faultId })}</span>,
       description: (
         <span data-testid="fault-opened-notice">
           {a.device_name ? `${a.device_name}: ` : `${a.plant_name}: `}
