@@ -218,4 +218,28 @@ describe('alarms page', () => {
       },
       DEMO.admin,
     ));
+
+  it("offers no link to a page the user may not open: the demo operator's plant page has no single-line link", async () => {
+    const operatorApi = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    const plant = (await operatorApi.get<{ items: { plant_id: number }[] }>('plants/overview')).items[0]!;
+    const plantPage = async (page: Page) => {
+      await page.goto(`/santral-detay/${plant.plant_id}`);
+      await page.getByTestId('plant-day').waitFor({ timeout: 10_000 });
+      return page.getByTestId('plant-single-line').count();
+    };
+    await withPage(
+      browser,
+      server.url,
+      'plant-links-operator',
+      async (page) => expect(await plantPage(page)).toBe(0),
+      DEMO.operator,
+    );
+    await withPage(
+      browser,
+      server.url,
+      'plant-links-admin',
+      async (page) => expect(await plantPage(page)).toBe(1),
+      DEMO.admin,
+    );
+  });
 });
