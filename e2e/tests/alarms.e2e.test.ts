@@ -1,7 +1,7 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectText, tr, withPage } from '../src/console';
+import { ApiClient, expectPath, expectText, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface Named {
@@ -18,6 +18,36 @@ interface FaultRow {
   id: number;
   alarm_id: number | null;
   title: string;
+}
+
+/**
+ * The control is really what a click at its centre lands on (nothing covers it, it does not spill out of
+ * its table cell or card), and it lies inside that cell or card.
+ */
+async function expectClickable(locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = (await locator.boundingBox())!;
+  expect(box).not.toBeNull();
+  const found = await locator.evaluate(
+    (el, [x, y]) => {
+      const top = document.elementFromPoint(x!, y!);
+      const holder = el.closest('td, .ant-card')!.getBoundingClientRect();
+      const own = el.getBoundingClientRect();
+      return {
+        hit: !!top && (top === el || el.contains(top)),
+        inside: own.left >= holder.left - 0.5 && own.right <= holder.right + 0.5,
+      };
+    },
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  expect(found).toEqual({ hit: true, inside: true });
+}
+
+/** The header badge's count and the /alarms "Aktif (n)" tab's count, once both have loaded. */
+async function badgeAndActiveTab(page: Page): Promise<[number, number]> {
+  const badge = await page.getByTestId('alarm-badge').getAttribute('data-count');
+  const tab = await page.getByTestId('alarm-filter-active').getAttribute('data-count');
+  return [Number(badge), Number(tab)];
 }
 
 describe('alarms page', () => {
@@ -75,7 +105,7 @@ describe('alarms page', () => {
         });
         await expect(page.getByTestId('alarm-table').textContent()).resolves.not.toContain(rule.name);
         // The header's substation badge is there for a user who may view alarms.
-        expect(await page.getByTestId('substation-badge').getAttribute('data-count')).toMatch(/^\d+$/);
+        expect(await page.getByTestId('alarm-badge').getAttribute('data-count')).toMatch(/^\d+$/);
         const navigations: string[] = [];
         page.on('framenavigated', (frame) => navigations.push(frame.url()));
 
@@ -95,9 +125,20 @@ describe('alarms page', () => {
         await expectText(message, new RegExp(`^${rule.name}: `), 10_000);
         await expect(message.textContent()).resolves.toContain('140');
         await page.getByTestId(`alarm-toast-${id}`).waitFor();
-        await expect(page.getByTestId(`alarm-status-${id}`).getAttribute('data-status')).resolves.toBe('1');
+        await expect(page.getByTestId(`alarm-state-${id}`).getAttribute('data-state')).resolves.toBe(
+          'active_unacknowledged',
+        );
         await expect(page.locator(`tr[data-row-key="${id}"] [data-priority="3"]`).count()).resolves.toBe(1);
         expect(navigations).toEqual([]);
+        // The header badge counts what the Aktif tab lists: every active alarm in the user's scope.
+        await vi.waitFor(
+          async () => {
+            const [badge, tab] = await badgeAndActiveTab(page);
+            expect(tab).toBeGreaterThan(0);
+            expect(badge).toBe(tab);
+          },
+          { timeout: 10_000 },
+        );
         await screenshot(page, 'alarms-page-light');
 
         // Approve: the confirmation says the alarm becomes a fault.
@@ -105,23 +146,100 @@ describe('alarms page', () => {
         const confirm = page.locator('.ant-popconfirm:visible');
         await expectText(confirm.locator('.ant-popconfirm-description'), tr('alarms.page.approveConfirm'));
         await page.getByTestId(`alarm-approve-ok-${id}`).click();
-        // It leaves the active list and shows as approved.
-        await page.locator(`tr[data-row-key="${id}"]`).waitFor({ state: 'detached' });
-        await page.getByTestId('alarm-filter-approved').click();
-        await vi.waitFor(async () =>
-          expect(await page.getByTestId(`alarm-status-${id}`).getAttribute('data-status')).toBe('2'),
+
+        // Exactly one fault came from it; the success notice names it and links to it.
+        let fault: FaultRow | undefined;
+        await vi.waitFor(async () => {
+          const faults = (await api.get<{ items: FaultRow[] }>(`faults?alarm_id=${id}`)).items;
+          expect(faults).toHaveLength(1);
+          fault = faults[0];
+        });
+        expect(fault!.title).toContain(rule.name);
+        await expectText(
+          page.getByTestId('fault-opened-title'),
+          tr('alarms.page.faultOpened').replace('{{id}}', String(fault!.id)),
         );
+        await expect(page.getByTestId('fault-opened-link').getAttribute('href')).resolves.toBe(
+          `/fault-detail/${fault!.id}`,
+        );
+
+        // Acknowledged but still active (ISA-18.2): it stays in the Aktif tab and its duration keeps running.
+        await vi.waitFor(async () =>
+          expect(await page.getByTestId(`alarm-state-${id}`).getAttribute('data-state')).toBe(
+            'active_acknowledged',
+          ),
+        );
+        await expect(page.getByTestId(`alarm-status-${id}`).getAttribute('data-status')).resolves.toBe('2');
+        const duration = page.getByTestId(`alarm-duration-${id}`);
+        const before = await duration.textContent();
+        await vi.waitFor(async () => expect(await duration.textContent()).not.toBe(before), {
+          timeout: 5_000,
+        });
+        await vi.waitFor(async () => {
+          const [badge, tab] = await badgeAndActiveTab(page);
+          expect(badge).toBe(tab);
+        });
         expect(navigations).toEqual([]);
 
-        // Exactly one fault came from it; /fault lists it.
-        const faults = (await api.get<{ items: FaultRow[] }>(`faults?alarm_id=${id}`)).items;
-        expect(faults).toHaveLength(1);
-        const fault = faults[0]!;
-        expect(fault.title).toContain(rule.name);
-        await page.goto('/fault');
-        await expectText(page.getByTestId('page-title'), tr('pages.fault'));
-        await expectText(page.getByTestId(`fault-row-${fault.id}`), new RegExp(rule.name), 10_000);
+        // "Arızayı aç" is a real control inside its cell at 1440 px: a click there opens the fault.
+        const openFault = page.getByTestId(`alarm-fault-${id}`);
+        await expectText(openFault, tr('alarms.page.openFault'));
+        await expectClickable(openFault);
+        await openFault.click();
+        await expectPath(page, `/fault-detail/${fault!.id}`);
+        await page.getByTestId('fault-detail-page').waitFor();
       },
       DEMO.admin,
     ));
+
+  it('at 390 px lists alarms as cards with message, time and a clickable open-fault action', () =>
+    withPage(
+      browser,
+      server.url,
+      'alarms-phone',
+      async (page) => {
+        const alarm = (await api.get<AlarmRow[]>('alarms')).find(
+          (a) => a.rule_id === rule.id && a.fault_id !== null,
+        )!;
+        expect(alarm).toBeDefined();
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto('/alarms');
+        const card = page.getByTestId(`alarm-card-${alarm.id}`);
+        await card.waitFor({ timeout: 10_000 });
+        await expectText(page.getByTestId(`alarm-message-${alarm.id}`), new RegExp(rule.name));
+        await expect(card.locator('.mono').first().textContent()).resolves.toMatch(/\d{2}:\d{2}/);
+        // Nothing wider than the screen.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        const openFault = page.getByTestId(`alarm-fault-${alarm.id}`);
+        await expectClickable(openFault);
+        await screenshot(page, 'alarms-page-phone');
+        await openFault.click();
+        await expectPath(page, `/fault-detail/${alarm.fault_id}`);
+      },
+      DEMO.admin,
+    ));
+
+  it("offers no link to a page the user may not open: the demo operator's plant page has no single-line link", async () => {
+    const operatorApi = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
+    const plant = (await operatorApi.get<{ items: { plant_id: number }[] }>('plants/overview')).items[0]!;
+    const plantPage = async (page: Page) => {
+      await page.goto(`/santral-detay/${plant.plant_id}`);
+      await page.getByTestId('plant-day').waitFor({ timeout: 10_000 });
+      return page.getByTestId('plant-single-line').count();
+    };
+    await withPage(
+      browser,
+      server.url,
+      'plant-links-operator',
+      async (page) => expect(await plantPage(page)).toBe(0),
+      DEMO.operator,
+    );
+    await withPage(
+      browser,
+      server.url,
+      'plant-links-admin',
+      async (page) => expect(await plantPage(page)).toBe(1),
+      DEMO.admin,
+    );
+  });
 });

@@ -31,6 +31,33 @@ export type AlarmStatusName = (typeof ALARM_STATUS_NAMES)[number];
 /** Status name of a status id. */
 export const alarmStatusName = (id: AlarmStatusId): AlarmStatusName => ALARM_STATUS_NAMES[id - 1]!;
 
+/**
+ * The alarm's state as operators know it (ISA-18.2 / IEC 62682): whether its condition still holds and
+ * whether someone acknowledged it (approved into a fault or rejected as false). Derived from `cleared_at`
+ * and the decision; acknowledging never ends an alarm: only its condition clearing does.
+ */
+export const ALARM_STATES = [
+  'active_unacknowledged',
+  'active_acknowledged',
+  'cleared_unacknowledged',
+  'cleared',
+] as const;
+export type AlarmState = (typeof ALARM_STATES)[number];
+
+/** The ISA-18.2 state of an alarm from its condition (cleared or not) and its decision (taken or not). */
+export function alarmStateOf(alarm: {
+  cleared_at: unknown;
+  approved_at: unknown;
+  rejected_at: unknown;
+}): AlarmState {
+  const acknowledged = alarm.approved_at !== null || alarm.rejected_at !== null;
+  if (alarm.cleared_at === null) return acknowledged ? 'active_acknowledged' : 'active_unacknowledged';
+  return acknowledged ? 'cleared' : 'cleared_unacknowledged';
+}
+
+/** True while the alarm's condition holds, acknowledged or not: the one meaning of "active alarm". */
+export const isAlarmActive = (alarm: { cleared_at: unknown }): boolean => alarm.cleared_at === null;
+
 /** Where an alarm comes from. */
 export const ALARM_SOURCES = [
   'device_status',
@@ -63,6 +90,11 @@ export const alarmListQuery = z
     priority_id: priorityId.optional(),
     plant_id: refFilter(),
     device_id: refFilter(),
+    /** true: only alarms whose condition still holds (acknowledged or not); false: only cleared ones. */
+    active: z
+      .enum(['true', 'false'], { error: V.invalidValue })
+      .transform((v) => v === 'true')
+      .optional(),
     from: instantField().optional(),
     to: instantField().optional(),
     page: z.coerce
@@ -102,6 +134,8 @@ export const alarmSchema = z.object({
   message_params: z.record(z.string(), z.union([z.string(), z.number().nullable()])),
   status_id: z.number().int().min(1).max(4),
   status: z.enum(ALARM_STATUS_NAMES),
+  /** ISA-18.2 state (alarmStateOf): active while the condition holds, whatever the decision. */
+  state: z.enum(ALARM_STATES),
   started_at: z.string(),
   cleared_at: z.string().nullable(),
   approved_at: z.string().nullable(),
@@ -114,6 +148,19 @@ export type AlarmRecord = z.infer<typeof alarmSchema>;
 
 export const alarmList = z.array(alarmSchema);
 export const alarmPage = z.object({ items: z.array(alarmSchema), total: z.number().int() });
+
+/**
+ * Answer of `GET alarms/activeCounts`: the alarms active now in the caller's scope (condition holding,
+ * acknowledged or not), by priority; the same count every page shows.
+ */
+export const activeAlarmCounts = z.object({
+  low: z.number().int(),
+  medium: z.number().int(),
+  high: z.number().int(),
+  dangerous: z.number().int(),
+  total: z.number().int(),
+});
+export type ActiveAlarmCounts = z.infer<typeof activeAlarmCounts>;
 
 /** Answer of `POST alarms/{id}/fault`. */
 export const alarmApproveAnswer = z.object({ alarm: alarmSchema, fault_id: z.number().int() });

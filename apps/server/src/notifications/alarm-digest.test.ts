@@ -48,6 +48,7 @@ describe(`alarm notification digest (${dialectUnderTest})`, () => {
     message_params: {},
     status_id: 1,
     status: 'active',
+    state: 'active_unacknowledged',
     started_at: new Date(Date.UTC(2026, 5, 1, 9, 0, 0) + id * 1000).toISOString(),
     cleared_at: null,
     approved_at: null,

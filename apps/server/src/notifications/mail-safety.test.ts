@@ -233,6 +233,7 @@ describe(`names in mails carry no links or line breaks (${dialectUnderTest})`, (
       message_params: {},
       status_id: 1,
       status: 'active',
+      state: 'active_unacknowledged',
       started_at: new Date(clock).toISOString(),
       cleared_at: null,
       approved_at: null,

@@ -186,6 +186,8 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/:id/plant', `/api/alarms/${tree.plantId}/plant`);
     await get('/api/alarms/listen', '/api/alarms/listen');
     await get('/api/alarms/substationAlarms', '/api/alarms/substationAlarms');
+    await get('/api/alarms/activeCounts', '/api/alarms/activeCounts');
+    await get('/api/alarms', '/api/alarms', { active: 'true', page: '1' });
     await get('/api/alarms/custom', '/api/alarms/custom');
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
     await get('/api/plants/overview', '/api/plants/overview');

@@ -15,10 +15,19 @@ export const ADMIN_ROLE_NAME = 'Yönetici';
 export const OPERATOR_ROLE_NAME = 'Operatör';
 export const TECHNICIAN_ROLE_NAME = 'Teknisyen';
 
-/** The operator sees the monitoring pages and changes nothing (docs/spec-differences.md, demo data). */
-export const OPERATOR_PERMISSIONS: readonly Permission[] = (
-  ['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'] as const
-).map((page) => ({ page, method: 'view' }));
+/**
+ * The operator sees the monitoring pages and works the alarm-to-fault path: acknowledges (approves or
+ * rejects) alarms and opens and updates faults; nothing else changes (docs/spec-differences.md, demo data).
+ */
+export const OPERATOR_PERMISSIONS: readonly Permission[] = [
+  ...(['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'] as const).map((page) => ({
+    page,
+    method: 'view' as const,
+  })),
+  { page: 'alarm', method: 'update' },
+  { page: 'fault', method: 'create' },
+  { page: 'fault', method: 'update' },
+];
 
 export interface SeededAccounts {
   adminRoleId: number;

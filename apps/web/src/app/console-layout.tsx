@@ -23,7 +23,7 @@ import { LanguageSwitcher } from '../components/language-switcher';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { ThemeToggle } from '../components/theme-toggle';
 import { useSiteSettings } from '../features/admin';
-import { SubstationBadge } from '../features/alarms';
+import { AlarmBadge } from '../features/alarms';
 import { applyDayjsLocale } from '../lib/dayjs-locale';
 import { PHONE_QUERY, TABLET_QUERY, useMediaQuery } from '../lib/media-query';
 import { usePreferences } from '../lib/preferences-store';
@@ -184,7 +184,7 @@ export default function ConsoleLayout() {
             </Typography.Title>
           </Space>
           <Space size={4} align="center" className="console-header-actions">
-            <SubstationBadge />
+            <AlarmBadge />
             <ThemeToggle />
             <LanguageSwitcher />
             <Dropdown

@@ -7,8 +7,10 @@ import type {
   CustomAlarm,
   DeviceType,
 } from '@solar/shared';
-import { ALARM_STATUS, SUBSTATION_DEVICE_TYPES, alarmStatusName } from '@solar/shared';
+import { ALARM_STATUS, SUBSTATION_DEVICE_TYPES, alarmStateOf, alarmStatusName } from '@solar/shared';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
 import { bool, iso } from '../../lib/listing';
 import { reachable, type Scope } from '../../lib/scope';
 
@@ -36,6 +38,14 @@ export function scopedAlarms(db: Db, scope: Scope) {
     .leftJoin('devices', 'devices.id', 'alarms.device_id');
   return scope.all ? q : q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
 }
+
+/**
+ * The one definition of an active alarm on the server: its condition still holds (not cleared), whether
+ * or not someone acknowledged it (ISA-18.2; docs/spec-differences.md, "Alarm states"). Every count and
+ * list of active alarms filters with it.
+ */
+export const alarmIsActive = (eb: ExpressionBuilder<Database, 'alarms'>) =>
+  eb('alarms.cleared_at', 'is', null);
 
 /** The columns of an alarm answer. */
 export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
@@ -95,6 +105,7 @@ export function toAlarmRecord(r: AlarmRow): AlarmRecord {
     message_params: params(r.message_params),
     status_id: statusId,
     status: alarmStatusName(statusId),
+    state: alarmStateOf(r),
     started_at: iso(r.started_at),
     cleared_at: isoOrNull(r.cleared_at),
     approved_at: isoOrNull(r.approved_at),
@@ -130,6 +141,8 @@ export async function listAlarms(
   if (filter.priority_id !== undefined) q = q.where('alarms.priority_id', '=', filter.priority_id);
   if (filter.plant_id !== undefined) q = q.where('alarms.plant_id', '=', filter.plant_id);
   if (filter.device_id !== undefined) q = q.where('alarms.device_id', '=', filter.device_id);
+  if (filter.active === true) q = q.where(alarmIsActive);
+  if (filter.active === false) q = q.where('alarms.cleared_at', 'is not', null);
   if (filter.from !== undefined) q = q.where('alarms.started_at', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('alarms.started_at', '<', filter.to);
   const rows = await selectAlarm(q)
@@ -152,14 +165,60 @@ export async function findAlarm(db: Db, scope: Scope, id: number): Promise<Alarm
 
 /** Active alarms of transformers, protection relays and meters in scope, newest first. */
 export async function substationAlarms(db: Db, scope: Scope, cap: number): Promise<AlarmRecord[]> {
-  const rows = await selectAlarm(scopedAlarms(db, scope))
-    .where('alarms.status_id', '=', ALARM_STATUS.active)
+  const rows = await selectAlarm(scopedAlarms(db, scope).where(alarmIsActive))
     .where('devices.type', 'in', [...SUBSTATION_DEVICE_TYPES])
     .orderBy('alarms.started_at', 'desc')
     .orderBy('alarms.id', 'desc')
     .limit(cap)
     .execute();
   return rows.map(toAlarmRecord);
+}
+
+/** Active alarms counted by plant, device, priority and source. */
+export interface ActiveAlarmCount {
+  plantId: number;
+  deviceId: number | null;
+  priorityId: number;
+  source: AlarmSource;
+  count: number;
+}
+
+/**
+ * The alarms active now (whereActive) in the scope, and of `plantIds` only when given, counted by plant,
+ * device, priority and source: what the header badge, the dashboard, the plants list and map, the plant
+ * and device pages and /alarms count.
+ */
+export async function countActiveAlarms(
+  db: Db,
+  scope: Scope,
+  plantIds?: readonly number[],
+): Promise<ActiveAlarmCount[]> {
+  if (plantIds && plantIds.length === 0) return [];
+  const out: ActiveAlarmCount[] = [];
+  for (const part of plantIds ? chunks(plantIds) : [undefined]) {
+    let q = db.selectFrom('alarms').where(alarmIsActive);
+    if (!scope.all) q = q.where('alarms.plant_id', 'in', reachable.plants(db, scope));
+    if (part) q = q.where('alarms.plant_id', 'in', part);
+    const rows = await q
+      .select((eb) => [
+        'alarms.plant_id',
+        'alarms.device_id',
+        'alarms.priority_id',
+        'alarms.source',
+        eb.fn.countAll<number | string>().as('n'),
+      ])
+      .groupBy(['alarms.plant_id', 'alarms.device_id', 'alarms.priority_id', 'alarms.source'])
+      .execute();
+    for (const r of rows)
+      out.push({
+        plantId: r.plant_id,
+        deviceId: r.device_id,
+        priorityId: Number(r.priority_id),
+        source: r.source as AlarmSource,
+        count: Number(r.n),
+      });
+  }
+  return out;
 }
 
 /** True when the scope reaches the plant. */

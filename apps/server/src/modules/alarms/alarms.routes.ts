@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  activeAlarmCounts,
   alarmApproveAnswer,
   alarmIdParam,
   alarmList,
@@ -108,6 +109,25 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { 
       },
     },
     (request) => service.listen(actorOf(request), request.query.cursor, request.query.limit),
+  );
+
+  app.get(
+    '/alarms/activeCounts',
+    {
+      config: { access: access.to('alarm', 'view') },
+      schema: {
+        summary: 'Count the active alarms',
+        operationId: 'countActiveAlarms',
+        tags,
+        description:
+          "Alarms whose condition still holds (acknowledged or not) in the caller's scope, by priority; never cached.",
+        response: { 200: activeAlarmCounts },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.activeCounts(actorOf(request));
+    },
   );
 
   app.get(

@@ -1,7 +1,9 @@
 import { translate } from '@solar/i18n';
 import {
   ALARM_LIST_CAP,
+  ALARM_PRIORITY,
   E,
+  type ActiveAlarmCounts,
   type AlarmListQuery,
   type AlarmListenAnswer,
   type AlarmRecord,
@@ -24,6 +26,19 @@ function faultTitle(alarm: AlarmRecord): string {
   ) as Record<string, string | number>;
   const text = translate('tr_TR', alarm.message, vars);
   return alarm.device_name ? `${alarm.device_name}: ${text}` : `${alarm.plant_name}: ${text}`;
+}
+
+/** Counts by priority of active-alarm rows (countActiveAlarms), as the badge and the pages show them. */
+export function byPriority(
+  rows: readonly Pick<repo.ActiveAlarmCount, 'priorityId' | 'count'>[],
+): ActiveAlarmCounts {
+  const sum = (priority: number) =>
+    rows.filter((r) => r.priorityId === priority).reduce((n, r) => n + r.count, 0);
+  const low = sum(ALARM_PRIORITY.low);
+  const medium = sum(ALARM_PRIORITY.medium);
+  const high = sum(ALARM_PRIORITY.high);
+  const dangerous = sum(ALARM_PRIORITY.dangerous);
+  return { low, medium, high, dangerous, total: low + medium + high + dangerous };
 }
 
 /** Alarms and custom alarm rules, always limited to the caller's scope (another company's alarm is a 404). */
@@ -68,6 +83,11 @@ export class AlarmsService {
     return items;
   }
 
+  /** The alarms active now in the caller's scope, by priority (the header badge's figure). */
+  async activeCounts(actor: Actor): Promise<ActiveAlarmCounts> {
+    return byPriority(await repo.countActiveAlarms(this.ctx.db, scopeOf(actor)));
+  }
+
   substation(actor: Actor): Promise<AlarmRecord[]> {
     return repo.substationAlarms(this.ctx.db, scopeOf(actor), ALARM_LIST_CAP);
   }
@@ -109,6 +129,7 @@ export class AlarmsService {
             priority_id: before.priority_id,
             message: faultTitle(before),
             started_at: Date.parse(before.started_at),
+            acknowledged_at: now,
           },
           trx,
         ));

@@ -2,8 +2,8 @@
  * The alarms module's public face: code outside modules/alarms/ imports only from here (docs/architecture.md,
  * "Module boundaries").
  */
-export { listAlarms } from './alarms.repository';
-export { AlarmsService } from './alarms.service';
+export { countActiveAlarms, listAlarms, type ActiveAlarmCount } from './alarms.repository';
+export { AlarmsService, byPriority } from './alarms.service';
 export { createAlarmEngine, type AlarmEngine, type AlarmEngineOptions } from './engine/alarm-engine';
 export {
   createAlarmFeed,

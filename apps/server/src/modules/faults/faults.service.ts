@@ -31,6 +31,11 @@ export interface AlarmForFault {
   message: string;
   message_params?: Record<string, string | number | null>;
   started_at: number;
+  /**
+   * When the alarm was acknowledged (its approval, epoch ms): the fault's acknowledgement, so its time to
+   * acknowledge counts from the alarm's start to the operator's approval; the approver is `created_by`.
+   */
+  acknowledged_at?: number;
 }
 
 /** Who approves: an Actor fits; userId null for the system. */
@@ -83,7 +88,7 @@ async function insertFromAlarm(
       resolution: null,
       created_by: actor.userId,
       detected_at: alarm.started_at,
-      acknowledged_at: null,
+      acknowledged_at: alarm.acknowledged_at ?? null,
       resolved_at: null,
       closed_at: null,
     },

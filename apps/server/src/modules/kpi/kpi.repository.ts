@@ -1,3 +1,4 @@
+import { countActiveAlarms, type ActiveAlarmCount } from '../alarms';
 import type { Db } from '../../db/database';
 import type { KpiDailyTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
@@ -224,32 +225,14 @@ export async function readDaySamples(db: Db, plantId: number, dayStartMs: number
   }));
 }
 
-export interface ActiveAlarmRow {
-  plantId: number;
-  deviceId: number | null;
-  priorityId: number;
-  source: string;
-  count: number;
-}
+export type ActiveAlarmRow = ActiveAlarmCount;
 
-/** Active alarms (condition still holding) of the plants and their devices, counted by priority and source. */
-export async function readActiveAlarms(db: Db, plantIds: readonly number[]): Promise<ActiveAlarmRow[]> {
-  const rows = await inChunks(plantIds, (part) =>
-    db
-      .selectFrom('alarms')
-      .select((eb) => ['plant_id', 'device_id', 'priority_id', 'source', eb.fn.countAll<number>().as('n')])
-      .where('plant_id', 'in', part)
-      .where('active_key', 'is not', null)
-      .groupBy(['plant_id', 'device_id', 'priority_id', 'source'])
-      .execute(),
-  );
-  return rows.map((r) => ({
-    plantId: r.plant_id,
-    deviceId: r.device_id,
-    priorityId: r.priority_id,
-    source: r.source,
-    count: Number(r.n),
-  }));
+/**
+ * Active alarms of the plants and their devices, counted by priority and source: the alarms module's one
+ * definition (countActiveAlarms), so plant and device pages count what the badge and /alarms count.
+ */
+export function readActiveAlarms(db: Db, plantIds: readonly number[]): Promise<ActiveAlarmRow[]> {
+  return countActiveAlarms(db, { all: true }, plantIds);
 }
 
 export type KpiDailyRow = KpiDailyTable;

@@ -1,3 +1,4 @@
+import { countActiveAlarms, type ActiveAlarmCount } from '../alarms';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
@@ -220,25 +221,12 @@ export async function readPlantCommunication(
   );
 }
 
-export interface ActiveAlarmCount {
-  plantId: number;
-  priorityId: number;
-  source: string;
-  count: number;
-}
+export type { ActiveAlarmCount };
 
-/** Active alarms (condition still holding) of the plants in scope and their devices, by priority and source. */
-export async function readActiveAlarmCounts(db: Db, scope: Scope): Promise<ActiveAlarmCount[]> {
-  let q = db
-    .selectFrom('alarms')
-    .select((eb) => ['plant_id', 'priority_id', 'source', eb.fn.countAll<number | string>().as('n')])
-    .where('active_key', 'is not', null);
-  if (!scope.all) q = q.where('plant_id', 'in', reachable.plants(db, scope));
-  const rows = await q.groupBy(['plant_id', 'priority_id', 'source']).execute();
-  return rows.map((r) => ({
-    plantId: r.plant_id,
-    priorityId: r.priority_id,
-    source: r.source,
-    count: Number(r.n),
-  }));
+/**
+ * Active alarms of the plants in scope and their devices, by priority and source: the alarms module's one
+ * definition (countActiveAlarms), so the plants list and map count what the badge and /alarms count.
+ */
+export function readActiveAlarmCounts(db: Db, scope: Scope): Promise<ActiveAlarmCount[]> {
+  return countActiveAlarms(db, scope);
 }

@@ -1,7 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
+import notification from 'antd/es/notification';
+import Pagination from 'antd/es/pagination';
 import Popconfirm from 'antd/es/popconfirm';
 import Segmented from 'antd/es/segmented';
 import Flex from 'antd/es/flex';
@@ -12,17 +14,43 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import CheckOutlined from '@ant-design/icons/CheckOutlined';
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
+import ToolOutlined from '@ant-design/icons/ToolOutlined';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { ALARM_STATUS_IDS, alarmStatusName, type AlarmRecord, type AlarmStatusId } from '@solar/shared';
+import { Link, useNavigate } from 'react-router';
+import {
+  ALARM_STATUS,
+  alarmStatusName,
+  isAlarmActive,
+  type AlarmRecord,
+  type AlarmStatusId,
+} from '@solar/shared';
+import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
 import { useCan } from '../../lib/permissions';
 import { useLiveAlarmList } from './api/alarm-events';
 import { useDecideAlarm } from './api/decide-alarm';
 import { useAlarms } from './api/get-alarms';
-import { AlarmDuration, PriorityTag, STATUS_COLORS, useAlarmText, useNow } from './components/alarm-parts';
+import {
+  AlarmDuration,
+  PriorityTag,
+  STATUS_COLORS,
+  StateTag,
+  useAlarmText,
+  useNow,
+} from './components/alarm-parts';
+import './alarms.css';
 import { intlTag } from '../../lib/intl';
 
-type StatusFilter = AlarmStatusId | 'all';
+/**
+ * The tabs: `active` holds every alarm whose condition still holds, acknowledged or not (the one count
+ * the header badge and the other pages show); the decided and cleared tabs filter by status_id.
+ */
+type StatusFilter = 'active' | AlarmStatusId | 'all';
+const DECISION_TABS = [ALARM_STATUS.approved, ALARM_STATUS.rejected, ALARM_STATUS.cleared] as const;
+/** Cards per page on a phone. */
+const PHONE_CARDS = 20;
+
+const inTab = (a: AlarmRecord, tab: StatusFilter) =>
+  tab === 'all' ? true : tab === 'active' ? isAlarmActive(a) : a.status_id === tab;
 
 /** Start times are shown in the browser's time zone (the alarm carries no plant zone); the header says so. */
 function useStartFormat(): (iso: string) => string {
@@ -37,59 +65,159 @@ function useStartFormat(): (iso: string) => string {
 }
 
 /** An alarm not yet decided (active, or cleared by itself) may still be approved or rejected. */
-const undecided = (a: AlarmRecord) => a.status_id === 1 || a.status_id === 4;
+const undecided = (a: AlarmRecord) =>
+  a.status_id === ALARM_STATUS.active || a.status_id === ALARM_STATUS.cleared;
 
 /**
- * /alarms: the alarms in scope filtered by status (with counts), kept current by the live stream; users
- * who may update alarms approve them (converting them to faults) or reject them.
+ * /alarms: the alarms in scope by tab (active, decided, cleared, all) with counts, kept current by the live
+ * stream. Users who may update alarms approve them (converting them to faults) or reject them; an approved
+ * alarm stays active until its condition clears. A table on wide screens, cards on a phone.
  */
 export default function AlarmsPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const can = useCan('alarm');
   const canSeeSignals = useCan('device_signals').view;
   const canSeeFaults = useCan('report').view;
-  const [status, setStatus] = useState<StatusFilter>(1);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [tab, setTab] = useState<StatusFilter>('active');
+  const [cardPage, setCardPage] = useState(1);
   const query = useAlarms();
   const live = useLiveAlarmList();
   const decide = useDecideAlarm();
   const text = useAlarmText();
   const formatStart = useStartFormat();
+  const [notices, noticeHolder] = notification.useNotification({ placement: 'topRight' });
   const alarms = useMemo(() => query.data ?? [], [query.data]);
-  const anyActive = alarms.some((a) => a.status_id === 1);
+  const anyActive = alarms.some(isAlarmActive);
   const now = useNow(1000, anyActive);
 
   const counts = useMemo(() => {
-    const byStatus = new Map<number, number>();
-    for (const a of alarms) byStatus.set(a.status_id, (byStatus.get(a.status_id) ?? 0) + 1);
-    return byStatus;
+    const byTab = new Map<StatusFilter, number>();
+    for (const tabId of ['active', ...DECISION_TABS] as const)
+      byTab.set(tabId, alarms.filter((a) => inTab(a, tabId)).length);
+    return byTab;
   }, [alarms]);
-  const rows = useMemo(
-    () => (status === 'all' ? alarms : alarms.filter((a) => a.status_id === status)),
-    [alarms, status],
-  );
+  const rows = useMemo(() => alarms.filter((a) => inTab(a, tab)), [alarms, tab]);
 
   const pending = (id: number) => decide.isPending && decide.variables?.id === id;
+  const openFault = (faultId: number) => void navigate(`/fault-detail/${faultId}`);
+
+  /** Approve, then say which fault was opened and link to it. */
+  const approve = async (a: AlarmRecord) => {
+    const answer = await decide.mutateAsync({ id: a.id, decision: 'approve' }).catch(() => undefined);
+    if (!answer || answer.fault_id === null) return;
+    const faultId = answer.fault_id;
+    notices.success({
+      key: `fault-opened-${faultId}`,
+      message: <span data-testid="fault-opened-title">{t('alarms.page.faultOpened', { id: faultId })}</span>,
+      description: (
+        <span data-testid="fault-opened-notice">
+          {a.device_name ? `${a.device_name}: ` : `${a.plant_name}: `}
+          {text(a)}
+        </span>
+      ),
+      btn: canSeeFaults ? (
+        <Link
+          to={`/fault-detail/${faultId}`}
+          data-testid="fault-opened-link"
+          onClick={() => notices.destroy(`fault-opened-${faultId}`)}
+        >
+          {t('alarms.page.openFault')}
+        </Link>
+      ) : undefined,
+    });
+  };
+
+  const deviceCell = (a: AlarmRecord) =>
+    a.device_id === null ? (
+      <Typography.Text type="secondary">—</Typography.Text>
+    ) : canSeeSignals ? (
+      <Link
+        to={`/signals/${a.device_id}`}
+        title={t('alarms.page.openDevice')}
+        data-testid={`alarm-device-${a.id}`}
+      >
+        {a.device_name}
+      </Link>
+    ) : (
+      a.device_name
+    );
+
+  const stateCell = (a: AlarmRecord) => (
+    <Space size={4} wrap>
+      <StateTag alarm={a} />
+      {a.status_id !== ALARM_STATUS.active && a.status_id !== ALARM_STATUS.cleared && (
+        <Tag
+          color={STATUS_COLORS[a.status_id]}
+          data-testid={`alarm-status-${a.id}`}
+          data-status={a.status_id}
+        >
+          {t(`alarms.status.${alarmStatusName(a.status_id as AlarmStatusId)}`)}
+        </Tag>
+      )}
+    </Space>
+  );
+
+  /** What can be done with the alarm: decide it, or open the fault it became. */
+  const actionsCell = (a: AlarmRecord): ReactNode => {
+    if (a.fault_id !== null)
+      return canSeeFaults ? (
+        <Button
+          size="small"
+          icon={<ToolOutlined />}
+          onClick={() => openFault(a.fault_id!)}
+          data-testid={`alarm-fault-${a.id}`}
+        >
+          {t('alarms.page.openFault')}
+        </Button>
+      ) : null;
+    if (!can.update || !undecided(a)) return null;
+    return (
+      <Space size={4} wrap>
+        <Popconfirm
+          title={t('alarms.page.approveTitle')}
+          description={t('alarms.page.approveConfirm')}
+          okText={t('alarms.page.approve')}
+          cancelText={t('common.cancel')}
+          okButtonProps={{ 'data-testid': `alarm-approve-ok-${a.id}` }}
+          onConfirm={() => approve(a)}
+        >
+          <Button
+            size="small"
+            type="primary"
+            icon={<CheckOutlined />}
+            loading={pending(a.id) && decide.variables?.decision === 'approve'}
+            data-testid={`alarm-approve-${a.id}`}
+          >
+            {t('alarms.page.approve')}
+          </Button>
+        </Popconfirm>
+        <Popconfirm
+          title={t('alarms.page.rejectTitle')}
+          description={t('alarms.page.rejectConfirm')}
+          okText={t('alarms.page.reject')}
+          cancelText={t('common.cancel')}
+          okButtonProps={{ danger: true, 'data-testid': `alarm-reject-ok-${a.id}` }}
+          onConfirm={() => decide.mutateAsync({ id: a.id, decision: 'reject' }).catch(() => undefined)}
+        >
+          <Button
+            size="small"
+            danger
+            icon={<CloseOutlined />}
+            loading={pending(a.id) && decide.variables?.decision === 'reject'}
+            data-testid={`alarm-reject-${a.id}`}
+          >
+            {t('alarms.page.reject')}
+          </Button>
+        </Popconfirm>
+      </Space>
+    );
+  };
 
   const columns: ColumnsType<AlarmRecord> = [
     { key: 'plant', dataIndex: 'plant_name', title: t('alarms.page.plant') },
-    {
-      key: 'device',
-      title: t('alarms.page.device'),
-      render: (_, a) =>
-        a.device_id === null ? (
-          <Typography.Text type="secondary">—</Typography.Text>
-        ) : canSeeSignals ? (
-          <Link
-            to={`/signals/${a.device_id}`}
-            title={t('alarms.page.openDevice')}
-            data-testid={`alarm-device-${a.id}`}
-          >
-            {a.device_name}
-          </Link>
-        ) : (
-          a.device_name
-        ),
-    },
+    { key: 'device', title: t('alarms.page.device'), render: (_, a) => deviceCell(a) },
     {
       key: 'priority',
       dataIndex: 'priority_id',
@@ -116,76 +244,34 @@ export default function AlarmsPage() {
     {
       key: 'duration',
       title: t('alarms.page.duration'),
+      width: 120,
       render: (_, a) => <AlarmDuration alarm={a} now={now} />,
     },
-    {
-      key: 'status',
-      dataIndex: 'status_id',
-      title: t('alarms.page.status'),
-      render: (id: AlarmStatusId, a) => (
-        <Space size={4}>
-          <Tag color={STATUS_COLORS[id]} data-testid={`alarm-status-${a.id}`} data-status={id}>
-            {t(`alarms.status.${alarmStatusName(id)}`)}
-          </Tag>
-          {a.fault_id !== null && canSeeFaults && (
-            <Link to={`/fault-detail/${a.fault_id}`} data-testid={`alarm-fault-${a.id}`}>
-              {t('alarms.page.openFault')}
-            </Link>
-          )}
-        </Space>
-      ),
-    },
+    { key: 'state', title: t('alarms.page.status'), width: 210, render: (_, a) => stateCell(a) },
   ];
-  if (can.update)
+  if (can.update || canSeeFaults)
     columns.push({
       key: 'actions',
       title: t('management.actions'),
       align: 'right',
-      render: (_, a) =>
-        undecided(a) && (
-          <Space size={4}>
-            <Popconfirm
-              title={t('alarms.page.approveTitle')}
-              description={t('alarms.page.approveConfirm')}
-              okText={t('alarms.page.approve')}
-              cancelText={t('common.cancel')}
-              okButtonProps={{ 'data-testid': `alarm-approve-ok-${a.id}` }}
-              onConfirm={() => decide.mutateAsync({ id: a.id, decision: 'approve' }).catch(() => undefined)}
-            >
-              <Button
-                size="small"
-                type="primary"
-                icon={<CheckOutlined />}
-                loading={pending(a.id) && decide.variables?.decision === 'approve'}
-                data-testid={`alarm-approve-${a.id}`}
-              >
-                {t('alarms.page.approve')}
-              </Button>
-            </Popconfirm>
-            <Popconfirm
-              title={t('alarms.page.rejectTitle')}
-              description={t('alarms.page.rejectConfirm')}
-              okText={t('alarms.page.reject')}
-              cancelText={t('common.cancel')}
-              okButtonProps={{ danger: true, 'data-testid': `alarm-reject-ok-${a.id}` }}
-              onConfirm={() => decide.mutateAsync({ id: a.id, decision: 'reject' }).catch(() => undefined)}
-            >
-              <Button
-                size="small"
-                danger
-                icon={<CloseOutlined />}
-                loading={pending(a.id) && decide.variables?.decision === 'reject'}
-                data-testid={`alarm-reject-${a.id}`}
-              >
-                {t('alarms.page.reject')}
-              </Button>
-            </Popconfirm>
-          </Space>
-        ),
+      // Wide enough for both decision buttons or "open fault" in every language, so no control spills
+      // over its cell (a click beside it would land on the empty cell).
+      width: 230,
+      fixed: 'right',
+      className: 'alarm-actions-cell',
+      render: (_, a) => actionsCell(a),
     });
 
   const options = [
-    ...ALARM_STATUS_IDS.map((id) => ({
+    {
+      value: 'active' as StatusFilter,
+      label: (
+        <span data-testid="alarm-filter-active" data-count={counts.get('active') ?? 0}>
+          {t('alarms.status.active')} ({counts.get('active') ?? 0})
+        </span>
+      ),
+    },
+    ...DECISION_TABS.map((id) => ({
       value: id,
       label: (
         <span data-testid={`alarm-filter-${alarmStatusName(id)}`}>
@@ -203,36 +289,93 @@ export default function AlarmsPage() {
     },
   ];
 
+  const empty = (
+    <Empty
+      data-testid="alarm-empty"
+      description={query.isError ? t('alarms.page.loadFailed') : t('alarms.page.empty')}
+    />
+  );
+
   return (
     <Card data-testid="alarms-page" data-live-status={live}>
+      {noticeHolder}
       <Flex vertical gap={16}>
         <Segmented<StatusFilter>
           options={options}
-          value={status}
-          onChange={setStatus}
+          value={tab}
+          onChange={(next) => {
+            setTab(next);
+            setCardPage(1);
+          }}
           data-testid="alarm-status-filter"
+          className="alarm-tabs"
         />
-        <Table<AlarmRecord>
-          rowKey="id"
-          data-testid="alarm-table"
-          columns={columns}
-          dataSource={rows}
-          loading={query.isPending}
-          scroll={{ x: 1100 }}
-          locale={{
-            emptyText: (
-              <Empty
-                data-testid="alarm-empty"
-                description={query.isError ? t('alarms.page.loadFailed') : t('alarms.page.empty')}
-              />
-            ),
-          }}
-          pagination={{
-            defaultPageSize: 20,
-            showSizeChanger: true,
-            showTotal: (total) => t('management.total', { total }),
-          }}
-        />
+        {phone ? (
+          rows.length === 0 && !query.isPending ? (
+            empty
+          ) : (
+            <ul className="alarm-cards" data-testid="alarm-cards">
+              {rows.slice((cardPage - 1) * PHONE_CARDS, cardPage * PHONE_CARDS).map((a) => (
+                <li key={a.id}>
+                  <Card
+                    size="small"
+                    data-testid={`alarm-card-${a.id}`}
+                    title={
+                      <Space size={4} wrap>
+                        <PriorityTag priority={a.priority_id} />
+                        <span>{a.plant_name}</span>
+                      </Space>
+                    }
+                  >
+                    <p className="alarm-card-message" data-testid={`alarm-message-${a.id}`}>
+                      {a.device_name ? `${a.device_name}: ` : ''}
+                      {text(a)}
+                    </p>
+                    <dl className="alarm-card-figures">
+                      <dt>{t('alarms.page.startLocal')}</dt>
+                      <dd className="mono">{formatStart(a.started_at)}</dd>
+                      <dt>{t('alarms.page.duration')}</dt>
+                      <dd>
+                        <AlarmDuration alarm={a} now={now} />
+                      </dd>
+                      <dt>{t('alarms.page.status')}</dt>
+                      <dd>{stateCell(a)}</dd>
+                    </dl>
+                    <div className="alarm-card-actions">{actionsCell(a)}</div>
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          )
+        ) : null}
+        {phone && rows.length > PHONE_CARDS && (
+          <Pagination
+            simple
+            size="small"
+            align="center"
+            current={cardPage}
+            pageSize={PHONE_CARDS}
+            total={rows.length}
+            onChange={setCardPage}
+            data-testid="alarm-cards-pages"
+          />
+        )}
+        {phone ? null : (
+          <Table<AlarmRecord>
+            rowKey="id"
+            data-testid="alarm-table"
+            columns={columns}
+            dataSource={rows}
+            loading={query.isPending}
+            scroll={{ x: 1300 }}
+            locale={{ emptyText: empty }}
+            pagination={{
+              defaultPageSize: 20,
+              showSizeChanger: true,
+              showTotal: (total) => t('management.total', { total }),
+            }}
+          />
+        )}
       </Flex>
     </Card>
   );

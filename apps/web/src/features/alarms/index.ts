@@ -1,5 +1,5 @@
 // The alarm feature's public face: what the app shell and other features may use.
-export { SubstationBadge } from './components/substation-badge';
+export { AlarmBadge } from './components/alarm-badge';
 export { PlantAlarms } from './components/plant-alarms';
 export { useAlarmEvents } from './api/alarm-events';
 export { usePlantAlarms } from './api/get-plant-alarms';

@@ -26,6 +26,7 @@ import { PlantStatus } from './components/status-tag';
 import './plants.css';
 import { monthName } from '../../lib/intl';
 import { dateBounds } from '../../lib/date-bounds';
+import { useCan } from '../../lib/permissions';
 
 const YEARS_BACK = 5;
 
@@ -112,7 +113,10 @@ export default function PlantDetailPage() {
   const yearKpis = usePlantKpis(plantId, 'year', `${year}-01-01`);
   const power = usePlantPower(plantId, day);
   const catalog = usePlantCatalog(plantId);
-  const cameras = (catalog.data ?? []).filter((d) => d.type === 'camera');
+  // Links only to pages the user may open: a link the router would bounce elsewhere is a broken promise.
+  const canSeeSingleLine = useCan('single_line').view;
+  const canSeeCameras = useCan('dashboard').view;
+  const cameras = canSeeCameras ? (catalog.data ?? []).filter((d) => d.type === 'camera') : [];
 
   const num = (v: number | null | undefined, digits = 1) =>
     v === null || v === undefined ? '–' : formatNumber(v, language, digits);
@@ -213,9 +217,11 @@ export default function PlantDetailPage() {
             disabledDate={(d) => d.isAfter(dayjs(), 'day')}
             onChange={(d) => setDay(d && !d.isSame(dayjs(), 'day') ? d.format('YYYY-MM-DD') : null)}
           />
-          <Link to={`/single-line?plant=${plantId}`} data-testid="plant-single-line">
-            {t('plantView.detail.singleLine')}
-          </Link>
+          {canSeeSingleLine && (
+            <Link to={`/single-line?plant=${plantId}`} data-testid="plant-single-line">
+              {t('plantView.detail.singleLine')}
+            </Link>
+          )}
           {cameras.map((c) => (
             <Link key={c.id} to={`/kamera-detay/${c.id}`} data-testid="plant-camera-link">
               {t('plantView.detail.cameras')}: {c.name}

@@ -33,7 +33,7 @@ const isSubstation = (alarm: AlarmRecord) =>
  * Keeps the alarm list current without a reload: pushed events are merged into the cached list; while the
  * list is being fetched, or after the live connection was (re)opened or the server announced a `resync`
  * (events may have been missed), the list is fetched again instead. A substation alarm event refreshes the
- * header badge too. Answers the connection's state.
+ * header's counts too. Answers the connection's state.
  */
 export function useLiveAlarmList(): LiveStatus {
   const client = useQueryClient();
@@ -43,6 +43,7 @@ export function useLiveAlarmList(): LiveStatus {
       void client.invalidateQueries({ queryKey: alarmKeys.list() });
     else client.setQueryData<AlarmRecord[]>(alarmKeys.list(), (list) => mergeAlarm(list ?? [], event.alarm));
     if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: alarmKeys.substation() });
+    void client.invalidateQueries({ queryKey: alarmKeys.activeCounts() });
   });
   // The server node missed events from the other nodes for a while (docs/operations.md, "Several nodes"):
   // read the lists again.
@@ -51,6 +52,7 @@ export function useLiveAlarmList(): LiveStatus {
       liveStream.on('resync', () => {
         void client.invalidateQueries({ queryKey: alarmKeys.list() });
         void client.invalidateQueries({ queryKey: alarmKeys.substation() });
+        void client.invalidateQueries({ queryKey: alarmKeys.activeCounts() });
       }),
     [client],
   );

@@ -6,6 +6,8 @@ export const alarmKeys = {
   all: ['alarms'] as const,
   list: () => [...alarmKeys.all, 'list'] as const,
   substation: () => [...alarmKeys.all, 'substation'] as const,
+  /** The active alarms of the user's scope by priority (the header badge). */
+  activeCounts: () => [...alarmKeys.all, 'activeCounts'] as const,
   /** The newest alarms of one device (a device page's history). */
   device: (deviceId: number) => [...alarmKeys.all, 'device', deviceId] as const,
   /** Every alarm of one plant. */

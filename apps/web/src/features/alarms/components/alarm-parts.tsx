@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
-import { ALARM_PRIORITY_KEYS, type AlarmPriority, type AlarmRecord } from '@solar/shared';
+import { ALARM_PRIORITY_KEYS, type AlarmPriority, type AlarmRecord, type AlarmState } from '@solar/shared';
 import { isTranslationKey, knownKey } from '../../../lib/i18n-keys';
 
 /** Tag colour of each priority: 1 low, 2 medium, 3 high, 4 high and dangerous. */
@@ -19,6 +19,24 @@ export const STATUS_COLORS: Record<number, string> = {
   3: 'default',
   4: 'processing',
 };
+
+/** Tag colour of each ISA-18.2 state: red while active and unacknowledged, calmer as it is handled. */
+export const STATE_COLORS: Record<AlarmState, string> = {
+  active_unacknowledged: 'error',
+  active_acknowledged: 'warning',
+  cleared_unacknowledged: 'processing',
+  cleared: 'default',
+};
+
+/** The alarm's ISA-18.2 state (active or cleared, acknowledged or not) as a tag. */
+export function StateTag({ alarm }: { alarm: Pick<AlarmRecord, 'id' | 'state'> }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={STATE_COLORS[alarm.state]} data-testid={`alarm-state-${alarm.id}`} data-state={alarm.state}>
+      {t(`alarms.state.${alarm.state}`)}
+    </Tag>
+  );
+}
 
 /** The colour-coded priority of an alarm. */
 export function PriorityTag({ priority }: { priority: number }) {
@@ -54,11 +72,12 @@ export function useNow(intervalMs: number, enabled = true): number {
   return now;
 }
 
-/** When the alarm's span ended: still running while active, else cleared/approved/rejected time. */
-export function alarmEnd(alarm: AlarmRecord, now: number): number {
-  if (alarm.status_id === 1) return now;
-  const end = alarm.cleared_at ?? alarm.approved_at ?? alarm.rejected_at;
-  return end ? Date.parse(end) : now;
+/**
+ * When the alarm's span ended: it runs while the condition holds, acknowledged or not (ISA-18.2), and
+ * ends when it clears.
+ */
+export function alarmEnd(alarm: Pick<AlarmRecord, 'cleared_at'>, now: number): number {
+  return alarm.cleared_at === null ? now : Date.parse(alarm.cleared_at);
 }
 
 /** `hh:mm:ss`, with the days in front when there are any (the caller translates the day part). */

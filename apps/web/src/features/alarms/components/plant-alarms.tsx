@@ -1,12 +1,11 @@
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Table from 'antd/es/table';
-import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
-import { alarmStatusName, type AlarmRecord, type AlarmStatusId } from '@solar/shared';
+import type { AlarmRecord } from '@solar/shared';
 import { usePlantAlarms } from '../api/get-plant-alarms';
 import { useAlarmEvents } from '../api/alarm-events';
-import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
+import { PriorityTag, StateTag, useAlarmText } from './alarm-parts';
 import { useQueryClient } from '@tanstack/react-query';
 import { alarmKeys } from '../api/query-keys';
 import { intlTag } from '../../../lib/intl';
@@ -64,11 +63,7 @@ export function PlantAlarms({ plantId }: { plantId: number }) {
         {
           key: 'state',
           title: t('plantView.alarms.state'),
-          render: (_, a) => (
-            <Tag color={STATUS_COLORS[a.status_id]}>
-              {t(`alarms.status.${alarmStatusName(a.status_id as AlarmStatusId)}`)}
-            </Tag>
-          ),
+          render: (_, a) => <StateTag alarm={a} />,
         },
       ]}
     />

@@ -1,18 +1,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { alarmPage, ALARM_STATUS, type AlarmRecord } from '@solar/shared';
+import { alarmPage, type AlarmRecord } from '@solar/shared';
 import { api } from '../../../lib/api-client';
 import { dashboardKeys } from './query-keys';
 
 /** Most active alarms a list widget asks for: one screenful, the newest. */
 export const ACTIVE_ALARMS_SHOWN = 50;
 
-/** GET alarms?status_id=1&page=1: the newest active alarms in scope (of one plant when given) and their count. */
+/**
+ * GET alarms?active=true&page=1: the newest alarms active in scope (of one plant when given; acknowledged
+ * or not, the one definition the header badge and /alarms count) and their count.
+ */
 export async function getActiveAlarms(
   plantId: number | null,
   signal?: AbortSignal,
 ): Promise<{ items: AlarmRecord[]; total: number }> {
   const params = new URLSearchParams({
-    status_id: String(ALARM_STATUS.active),
+    active: 'true',
     page: '1',
     pageSize: String(ACTIVE_ALARMS_SHOWN),
   });

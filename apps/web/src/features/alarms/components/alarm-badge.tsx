@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { ALARM_PRIORITY, type AlarmEvent } from '@solar/shared';
 import { useCan } from '../../../lib/permissions';
 import { useAlarmEvents } from '../api/alarm-events';
+import { useActiveAlarmCounts } from '../api/get-active-alarm-counts';
 import { useSubstationAlarms } from '../api/get-substation-alarms';
 import { useAlarmText } from './alarm-parts';
 import { priorityKey } from '../priority-key';
@@ -20,6 +21,7 @@ const TOAST_SECONDS = 10;
 function HeaderAlarms() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const counts = useActiveAlarmCounts(true);
   const substation = useSubstationAlarms(true);
   const [notifications, holder] = notification.useNotification({ placement: 'bottomRight', maxCount: 5 });
   const text = useAlarmText();
@@ -27,6 +29,8 @@ function HeaderAlarms() {
   const onEvent = useCallback(
     (event: AlarmEvent) => {
       const { alarm } = event;
+      // The badge counts what /alarms counts: every change of an alarm may change it.
+      void counts.refetch();
       if (event.kind !== 'raised' || alarm.priority_id < TOAST_MIN_PRIORITY) return;
       const open =
         alarm.priority_id >= ALARM_PRIORITY.dangerous ? notifications.error : notifications.warning;
@@ -55,23 +59,42 @@ function HeaderAlarms() {
         ),
       });
     },
-    [notifications, navigate, t, text],
+    [notifications, navigate, t, text, counts],
   );
   useAlarmEvents(onEvent);
 
-  const count = substation.data?.length ?? 0;
+  const active = counts.data ?? { low: 0, medium: 0, high: 0, dangerous: 0, total: 0 };
+  const title = t('alarms.page.activeBadge', active);
+  const substationCount = substation.data?.length ?? 0;
   return (
     <>
       {holder}
-      <Tooltip title={t('alarms.page.substationBadge', { count })}>
+      <Tooltip
+        title={
+          <span data-testid="alarm-badge-tooltip">
+            {title}
+            {substationCount > 0 && (
+              <>
+                <br />
+                {t('alarms.page.substationBadge', { count: substationCount })}
+              </>
+            )}
+          </span>
+        }
+      >
         <Button
           type="text"
-          aria-label={t('alarms.page.substationBadge', { count })}
+          aria-label={title}
           onClick={() => void navigate('/alarms')}
-          data-testid="substation-badge"
-          data-count={count}
+          data-testid="alarm-badge"
+          data-count={counts.data ? active.total : undefined}
         >
-          <Badge count={count} size="small" overflowCount={99}>
+          <Badge
+            count={active.total}
+            size="small"
+            overflowCount={99}
+            color={active.dangerous + active.high > 0 ? undefined : 'gold'}
+          >
             <AlertOutlined />
           </Badge>
         </Button>
@@ -81,10 +104,12 @@ function HeaderAlarms() {
 }
 
 /**
- * Header notice of alarms for users who may view them: a badge with the count of active substation
- * alarms (polled every 3 minutes) and a sound-free toast for each new high or dangerous alarm pushed live.
+ * Header notice of alarms for users who may view them: a badge with every alarm active in the user's
+ * scope (the count /alarms shows; red while a high or dangerous one is among them), its tooltip by
+ * priority and the substation alarms (polled every 3 minutes), and a sound-free toast for each new high or
+ * dangerous alarm pushed live.
  */
-export function SubstationBadge() {
+export function AlarmBadge() {
   const canView = useCan('alarm').view;
   return canView ? <HeaderAlarms /> : null;
 }
