@@ -104,6 +104,24 @@ describe('alarm messages, fault titles and signal names in the reader language',
         turkish('alarms.msg.inverterFault', { code: 7 }),
       );
       await screenshot(page, 'alarm-texts-plant-en-1440-light');
+
+      // Signal lists: the device's signals and the signal of a custom alarm rule.
+      const acPowerName = english('signals.standardNames.ac_power');
+      await page.goto(`/signals/${inverter.id}`);
+      await expectText(page.locator(`tr[data-row-key="${acPower.id}"]`), containing(acPowerName), 15_000);
+      const rule = await api.post<Named>('alarms/custom/0', {
+        name: `Çok yüksek güç ${Date.now()}`,
+        priority_id: 2,
+        tag_id: acPower.id,
+        operant: '>',
+        value: 500,
+        is_active: true,
+      });
+      await page.goto('/customized-alarms');
+      const ruleRow = page.locator(`tr[data-row-key="${rule.id}"]`);
+      // The rule's name is what its author typed; the signal it watches is named in the reader's language.
+      await expectText(ruleRow, containing(`${rule.name}${acPowerName}`), 15_000);
+      await screenshot(page, 'alarm-texts-custom-alarms-en-1440-light');
       expect(errors).toEqual([]);
     } finally {
       await close();

@@ -122,6 +122,9 @@ describe(`alarms (${dialectUnderTest})`, () => {
       on_delay_s: 0,
       hysteresis: 0,
       is_active: true,
+      // The signal's stored name and its key: the client names it in the reader's language.
+      tag_name: 'AC Power',
+      tag_key: 'ac_power',
     });
     const updated = await save<CustomAlarm>(
       t,
