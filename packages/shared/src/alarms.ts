@@ -253,6 +253,8 @@ export const customAlarmSchema = z.object({
   priority_id: z.number().int(),
   tag_id: z.number().int(),
   tag_name: z.string(),
+  /** The signal's technical key: with `tag_name`, the client shows the signal's name in its language. */
+  tag_key: z.string(),
   unit: z.string().nullable(),
   operant: z.enum(ALARM_OPERANTS),
   value: z.number(),

@@ -67,7 +67,16 @@ export const faultSchema = z.object({
   device_id: z.number().int().nullable(),
   device_name: z.string().nullable(),
   tag_id: z.number().int().nullable(),
+  /** The text written when the fault was made (the approver's language) or typed by a person. */
   title: z.string(),
+  /**
+   * For a fault made from an alarm, the alarm's message key (`alarms.msg.*`): the client shows the title as
+   * "device or plant: message" in the reader's language, with `title` as fallback. Null once a person edits
+   * the title, and for faults made by hand.
+   */
+  title_code: z.string().nullable(),
+  /** The message's parameters; null when there is no `title_code`. */
+  title_params: z.record(z.string(), z.union([z.string(), z.number().nullable()])).nullable(),
   description: z.string().nullable(),
   priority_id: z.number().int(),
   status: z.enum(FAULT_STATUSES),

@@ -305,6 +305,8 @@ export const schemaColumns = {
     device_id: 'null',
     tag_id: 'null',
     title: 'not null',
+    title_code: 'null',
+    title_params: 'null',
     description: 'null',
     priority_id: 'not null',
     status: 'not null',

@@ -274,6 +274,10 @@ export interface FaultsTable {
   device_id: number | null;
   tag_id: number | null;
   title: string;
+  /** The alarm's message key (`alarms.msg.*`) the title was written from; null once a person edits it. */
+  title_code: string | null;
+  /** JSON object: the message's parameters. */
+  title_params: string | null;
   description: string | null;
   /** 1 low, 2 medium, 3 high, 4 high and dangerous. */
   priority_id: number;

@@ -277,6 +277,7 @@ function selectRule(q: ReturnType<typeof scopedRules>) {
       'devices.plant_id',
       'signals.device_id',
       'signals.name as tag_name',
+      'signals.key as tag_key',
       'signals.unit',
     ]);
 }
@@ -293,6 +294,7 @@ const toRule = (r: RuleRow): CustomAlarm => ({
   priority_id: Number(r.priority_id),
   tag_id: r.tag_id,
   tag_name: r.tag_name,
+  tag_key: r.tag_key,
   unit: r.unit,
   operant: r.operant as AlarmOperant,
   value: Number(r.value),

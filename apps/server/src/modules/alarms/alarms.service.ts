@@ -1,4 +1,3 @@
-import { translate } from '@solar/i18n';
 import {
   ALARM_LIST_CAP,
   ALARM_PRIORITY,
@@ -18,15 +17,6 @@ import { scopeOf } from '../../lib/scope';
 import { createFaultFromAlarm } from '../faults';
 import * as repo from './alarms.repository';
 import { eventsAfter, logEvents, type WrittenEvent } from './engine/alarm-store.repository';
-
-/** The text a fault made from an alarm is titled with: the alarm's message in Turkish, the source language. */
-function faultTitle(alarm: AlarmRecord): string {
-  const vars = Object.fromEntries(
-    Object.entries(alarm.message_params).map(([k, v]) => [k, v ?? '']),
-  ) as Record<string, string | number>;
-  const text = translate('tr_TR', alarm.message, vars);
-  return alarm.device_name ? `${alarm.device_name}: ${text}` : `${alarm.plant_name}: ${text}`;
-}
 
 /** Counts by priority of active-alarm rows (countActiveAlarms), as the badge and the pages show them. */
 export function byPriority(
@@ -127,7 +117,10 @@ export class AlarmsService {
             device_id: before.device_id,
             tag_id: before.tag_id,
             priority_id: before.priority_id,
-            message: faultTitle(before),
+            // The key and its parameters: the fault keeps them, so each reader sees its title in their language.
+            message: before.message,
+            message_params: before.message_params,
+            subject: before.device_name ?? before.plant_name,
             started_at: Date.parse(before.started_at),
             acknowledged_at: now,
           },

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlarmEvent, AlarmListenAnswer, AlarmRecord, CustomAlarm, Problem } from '@solar/shared';
+import type {
+  AlarmEvent,
+  AlarmListenAnswer,
+  AlarmRecord,
+  CustomAlarm,
+  FaultDetail,
+  Problem,
+} from '@solar/shared';
 import { scopeOf } from '../../lib/scope';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
@@ -115,6 +122,9 @@ describe(`alarms (${dialectUnderTest})`, () => {
       on_delay_s: 0,
       hysteresis: 0,
       is_active: true,
+      // The signal's stored name and its key: the client names it in the reader's language.
+      tag_name: 'AC Power',
+      tag_key: 'ac_power',
     });
     const updated = await save<CustomAlarm>(
       t,
@@ -448,5 +458,58 @@ describe(`alarms (${dialectUnderTest})`, () => {
       .execute();
     expect(audit.map((a) => a.action)).toEqual(['approve']);
     expect(changes.filter((c) => c.alarm.id === cleared!.id).map((c) => c.kind)).toContain('approved');
+  });
+
+  it('a fault made from an engine alarm keeps its message code and parameters; an edited title drops them', async () => {
+    const device = await save(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'INV-coded',
+      type: 'inverter',
+      protocol: 'http',
+    });
+    const st = await save(t, admin.token, '/api/signals/0', {
+      device_id: device.id,
+      key: 'status_code',
+      name: 'Status',
+    });
+    await engine.reloadRules();
+    await ingest([{ signal_id: st.id, ts: Date.now() - 5_000, value: 7 }]);
+    const [raised] = (await alarmsOf(admin.token, { device_id: String(device.id) })).filter(
+      (a) => a.source === 'device_status',
+    );
+    expect(raised).toMatchObject({ message: 'alarms.msg.inverterFault', message_params: { code: 7 } });
+    const approved = await t.http.post(`/api/alarms/${raised!.id}/fault`, {}, { token: operator.token });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const { fault_id } = approved.json<{ fault_id: number }>();
+    const read = async () => {
+      const res = await t.http.get(`/api/faults/${fault_id}`, { token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<FaultDetail>();
+    };
+    const fault = await read();
+    // The stored text is the approver's language (Turkish here); the code lets every reader have their own.
+    expect(fault).toMatchObject({
+      title: 'INV-coded: İnverter arıza durumunda (durum kodu 7)',
+      title_code: 'alarms.msg.inverterFault',
+      title_params: { code: 7 },
+    });
+    const edit = (title: string) =>
+      save<FaultDetail>(t, admin.token, `/api/faults/${fault_id}`, {
+        plant_id: fault.plant_id,
+        device_id: fault.device_id,
+        tag_id: fault.tag_id,
+        title,
+        description: fault.description,
+        priority_id: fault.priority_id,
+        status: fault.status,
+      });
+    // Saved with the same title (another field changed): still the alarm's message.
+    expect(await edit(fault.title)).toMatchObject({ title_code: 'alarms.msg.inverterFault' });
+    // A title a person wrote is their text, shown as written.
+    expect(await edit('Inverter 7 tripped again')).toMatchObject({
+      title: 'Inverter 7 tripped again',
+      title_code: null,
+      title_params: null,
+    });
   });
 });

@@ -64,6 +64,18 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const seconds = (from: number, to: number | null) =>
   to === null ? null : Math.max(0, Math.round((Number(to) - Number(from)) / 1000));
 
+/** The stored JSON parameters of a title; an unreadable value reads as none rather than failing the list. */
+function paramsOf(json: string | null): Record<string, string | number | null> {
+  try {
+    const value: unknown = JSON.parse(json ?? '{}');
+    return value !== null && typeof value === 'object'
+      ? (value as Record<string, string | number | null>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 type Row = Awaited<ReturnType<ReturnType<typeof selectFault>['executeTakeFirstOrThrow']>>;
 const toFault = (r: Row): Fault => ({
   id: r.id,
@@ -76,6 +88,8 @@ const toFault = (r: Row): Fault => ({
   device_name: r.device_name,
   tag_id: r.tag_id,
   title: r.title,
+  title_code: r.title_code,
+  title_params: r.title_code === null ? null : paramsOf(r.title_params),
   description: r.description,
   priority_id: r.priority_id,
   status: r.status,
@@ -169,7 +183,14 @@ export async function isActiveUserOfCompany(db: Db, userId: number, companyId: n
 
 export async function insertFault(
   db: Db,
-  values: FaultValues & { alarm_id: number | null; created_by: number | null; detected_at: number },
+  values: FaultValues & {
+    alarm_id: number | null;
+    created_by: number | null;
+    detected_at: number;
+    /** The message the title was rendered from (a fault made from an alarm). */
+    title_code?: string | null;
+    title_params?: string | null;
+  },
   now: number,
 ): Promise<number> {
   const { id } = await db
@@ -180,10 +201,16 @@ export async function insertFault(
   return id;
 }
 
+/** Saves a fault; a title that changed is a person's text now, so it loses the message code it came from. */
 export async function updateFault(db: Db, id: number, values: FaultValues, now: number): Promise<void> {
   await db
     .updateTable('faults')
-    .set({ ...values, updated_at: now })
+    .set((eb) => ({
+      ...values,
+      updated_at: now,
+      title_code: eb.case().when('title', '=', values.title).then(eb.ref('title_code')).else(null).end(),
+      title_params: eb.case().when('title', '=', values.title).then(eb.ref('title_params')).else(null).end(),
+    }))
     .where('id', '=', id)
     .execute();
 }

@@ -30,6 +30,8 @@ export interface AlarmForFault {
   /** The alarm text, or an i18n key (`alarms.msg.*`) rendered with `message_params`. */
   message: string;
   message_params?: Record<string, string | number | null>;
+  /** The device or plant the alarm is about, put before the message in the title ("INV-3: …"). */
+  subject?: string | null;
   started_at: number;
   /**
    * When the alarm was acknowledged (its approval, epoch ms): the fault's acknowledgement, so its time to
@@ -37,6 +39,9 @@ export interface AlarmForFault {
    */
   acknowledged_at?: number;
 }
+
+/** Alarm texts the engine writes are keys of this catalogue branch; anything else is text a person wrote. */
+const MESSAGE_KEY = /^alarms\.msg\.\w+$/;
 
 /** Who approves: an Actor fits; userId null for the system. */
 export interface FaultAuthor {
@@ -50,7 +55,8 @@ export const isFaultExistsError = (error: unknown): error is HttpError =>
 
 /**
  * The stored title of an alarm's fault: an i18n key is rendered in the approver's language (Turkish for
- * the system), since a fault's title is plain text that people edit afterwards.
+ * the system), since a fault's title is plain text that people edit afterwards. Readers see it in their
+ * own language from the key kept beside it (`title_code`); this text is the fallback.
  */
 async function alarmText(db: Db, actor: FaultAuthor, alarm: AlarmForFault): Promise<string> {
   const raw = alarm.message.trim();
@@ -59,7 +65,8 @@ async function alarmText(db: Db, actor: FaultAuthor, alarm: AlarmForFault): Prom
   const params = Object.fromEntries(
     Object.entries(alarm.message_params ?? {}).map(([k, v]) => [k, v === null ? '' : String(v)]),
   );
-  return translate(locale, raw, params).trim() || raw;
+  const text = translate(locale, raw, params).trim() || raw;
+  return alarm.subject ? `${alarm.subject}: ${text}` : text;
 }
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -72,10 +79,13 @@ async function insertFromAlarm(
 ): Promise<{ fault_id: number }> {
   if ((await repo.faultIdOfAlarm(db, alarm.id)) !== undefined) throw conflict(E.faultExists);
   const message = await alarmText(db, actor, alarm);
+  const coded = MESSAGE_KEY.test(alarm.message.trim());
   const faultId = await repo.insertFault(
     db,
     {
       alarm_id: alarm.id,
+      title_code: coded ? alarm.message.trim() : null,
+      title_params: coded ? JSON.stringify(alarm.message_params ?? {}) : null,
       plant_id: alarm.plant_id,
       device_id: alarm.device_id,
       tag_id: alarm.tag_id,

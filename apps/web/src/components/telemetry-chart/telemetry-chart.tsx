@@ -5,6 +5,7 @@ import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
 import { intlTag } from '../../lib/intl';
+import { signalName } from '../../lib/signal-name';
 
 type Option = ChartOption;
 
@@ -28,7 +29,7 @@ export interface TelemetryChartProps {
 }
 
 /** `device · signal` as the legend names a series. */
-export const seriesName = (s: TelemetrySeries): string => `${s.device_name} · ${s.name}`;
+export const seriesName = (s: TelemetrySeries): string => `${s.device_name} · ${signalName(s)}`;
 
 /** The y-axis of each unit: the first three units in order of appearance get their own, the rest share one. */
 export function axesOf(series: readonly TelemetrySeries[]): {

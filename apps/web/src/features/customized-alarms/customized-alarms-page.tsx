@@ -15,6 +15,7 @@ import { bodyOf, useSaveCustomAlarm } from './api/save-custom-alarm';
 import { CustomAlarmForm } from './components/custom-alarm-form';
 import { priorityKey } from '../alarms';
 import { intlTag } from '../../lib/intl';
+import { signalName } from '../../lib/signal-name';
 
 /** Tag colour of each priority: 1 low … 4 high and dangerous. */
 const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
@@ -25,6 +26,10 @@ const formatDate = (iso: string | null, language: string) =>
         new Date(iso),
       )
     : '…';
+
+/** The rule's signal in the interface language (standard names from the catalogue, others as named). */
+const tagName = (r: Pick<CustomAlarm, 'tag_key' | 'tag_name'>) =>
+  signalName({ key: r.tag_key, name: r.tag_name });
 
 /**
  * /customized-alarms: the custom alarm rules with their signal, condition, priority, active window and
@@ -44,7 +49,7 @@ export default function CustomizedAlarmsPage() {
     return (query.data ?? []).filter(
       (r) =>
         !q ||
-        [r.name, r.tag_name, r.description ?? ''].some((v) =>
+        [r.name, tagName(r), r.description ?? ''].some((v) =>
           v.toLocaleLowerCase(i18n.language.replace('_', '-')).includes(q),
         ),
     );
@@ -61,7 +66,8 @@ export default function CustomizedAlarmsPage() {
       key: 'tag_name',
       dataIndex: 'tag_name',
       title: t('customAlarms.tag'),
-      sorter: (a, b) => a.tag_name.localeCompare(b.tag_name),
+      render: (_: string, r: CustomAlarm) => tagName(r),
+      sorter: (a, b) => tagName(a).localeCompare(tagName(b)),
     },
     {
       key: 'condition',

@@ -19,6 +19,7 @@ import { FaultComments } from './components/fault-comments';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { FaultWorkForm } from './components/fault-work-form';
 import { STATUS_COLORS, formatDateTime, formatDuration } from './format';
+import { useFaultText } from './fault-title';
 import './faults.css';
 
 /**
@@ -33,6 +34,7 @@ export default function FaultDetailPage() {
   const valid = Number.isInteger(id) && id > 0;
   const query = useFault(id);
   const can = useCan('fault');
+  const faultText = useFaultText();
 
   if (!valid || (query.error instanceof ApiError && query.error.status === 404)) return <NotFoundPage />;
   if (query.error)
@@ -40,6 +42,7 @@ export default function FaultDetailPage() {
   const fault = query.data;
   if (!fault) return <Spin className="fault-detail-spin" />;
 
+  const text = faultText(fault);
   const date = (v: string | null) => formatDateTime(v, i18n.language) || '—';
   const items = [
     { key: 'plant', label: t('faults.page.plant'), children: fault.plant_name },
@@ -84,7 +87,7 @@ export default function FaultDetailPage() {
       key: 'description',
       label: t('faults.page.description'),
       span: 'filled' as const,
-      children: <span className="fault-pre">{fault.description ?? '—'}</span>,
+      children: <span className="fault-pre">{text.description ?? '—'}</span>,
     },
   ];
 
@@ -97,7 +100,7 @@ export default function FaultDetailPage() {
               <ArrowLeftOutlined />
             </Link>
             <span data-testid="fault-title">
-              #{fault.id} · {fault.title}
+              #{fault.id} · {text.title}
             </span>
             <StatusTag status={fault.status} />
           </Space>

@@ -17,6 +17,7 @@ import { useDeleteFault } from './api/delete-fault';
 import { useFaults } from './api/get-faults';
 import { FaultForm } from './components/fault-form';
 import { PriorityTag, StatusTag } from './components/fault-tags';
+import { useFaultText } from './fault-title';
 import { formatDateTime, formatDuration, priorityKey } from './format';
 import './faults.css';
 import { dateBounds } from '../../lib/date-bounds';
@@ -60,11 +61,18 @@ export default function FaultsPage() {
   const assignees = useAssignees(canSeeUsers);
   const remove = useDeleteFault();
   const editor = useEditor<Fault>();
+  const faultText = useFaultText();
 
   const sortable = (column: string) => ({ sorter: true, sortOrder: sortOrderOf(state.sort, column) });
   const columns: ColumnsType<Fault> = [
     { key: 'id', dataIndex: 'id', title: '#', width: 72, ...sortable('id') },
-    { key: 'title', dataIndex: 'title', title: t('faults.page.title'), ...sortable('title') },
+    {
+      key: 'title',
+      dataIndex: 'title',
+      title: t('faults.page.title'),
+      render: (_: string, fault: Fault) => faultText(fault).title,
+      ...sortable('title'),
+    },
     {
       key: 'status',
       dataIndex: 'status',

@@ -18,6 +18,7 @@ import { useDevice } from '../devices';
 import { useSignals } from './api/get-signals';
 import { useDeleteSignal } from './api/delete-signal';
 import { SignalForm } from './components/signal-form';
+import { signalName } from '../../lib/signal-name';
 
 /** The signals of one device with search, paging, sorting and CRUD. */
 function DeviceSignals({ deviceId }: { deviceId: number }) {
@@ -49,7 +50,13 @@ function DeviceSignals({ deviceId }: { deviceId: number }) {
       render: (key: string) => <span className="mono">{key}</span>,
       ...sortable('key'),
     },
-    { key: 'name', dataIndex: 'name', title: t('signals.name'), ...sortable('name') },
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: t('signals.name'),
+      render: (_: string, signal: Signal) => signalName(signal),
+      ...sortable('name'),
+    },
     { key: 'unit', dataIndex: 'unit', title: t('signals.unit'), ...sortable('unit') },
     {
       key: 'data_type',

@@ -11,6 +11,7 @@ import { gaugeOf } from '../model/figures';
 import { trendOption } from './trend-option';
 import { useCurrentValues } from './use-current-values';
 import type { WidgetProps } from './types';
+import { signalName } from '../../../lib/signal-name';
 
 /** Room under the gauge for its range line, px. */
 const RANGE_PX = 28;
@@ -26,6 +27,9 @@ export function SignalWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps)
   const device = (catalog.data ?? []).find((d) => d.signals.some((x) => x.id === signalId));
   const found = device ? { device, signal: device.signals.find((x) => x.id === signalId)! } : null;
   const foundId = found?.signal.id ?? null;
+  const title = found
+    ? `${signalName({ key: found.signal.key, name: found.signal.name })} · ${found.device.name}`
+    : t('dashboard.widget.signal');
   const ids = useMemo(() => (foundId === null ? [] : [foundId]), [foundId]);
   const current = useCurrentValues(plantId ?? 0, ids);
   const series = useSignalSeries(ids, period);
@@ -38,7 +42,6 @@ export function SignalWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps)
     () => (series.data && display === 'trend' ? trendOption(series.data.series, i18n.language) : null),
     [series.data, display, i18n.language],
   );
-  const title = found ? `${found.signal.name} · ${found.device.name}` : t('dashboard.widget.signal');
   const gauge = gaugeOf(value?.value ?? null, points);
   const size = Math.max(80, Math.min(bodyHeightPx - RANGE_PX, 220));
   const at = value

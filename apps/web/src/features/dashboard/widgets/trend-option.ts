@@ -2,6 +2,7 @@ import type { TelemetrySeries } from '@solar/shared';
 import type { ChartOption } from '../../../components';
 import { formatNumber } from '../../../lib/format';
 import { intlTag } from '../../../lib/intl';
+import { signalName } from '../../../lib/signal-name';
 
 /**
  * A compact trend of telemetry series for a widget: a time axis, the first unit on the left axis and
@@ -41,7 +42,7 @@ export function trendOption(series: readonly TelemetrySeries[], language: string
     })),
     series: series.map((s) => ({
       type: 'line' as const,
-      name: s.name,
+      name: signalName(s),
       yAxisIndex: axisOf(s),
       showSymbol: false,
       connectNulls: false,

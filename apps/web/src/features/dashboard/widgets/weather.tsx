@@ -10,6 +10,7 @@ import { trendOption } from './trend-option';
 import { useCurrentValues } from './use-current-values';
 import { useCatalogPlantMap, withPlant } from './use-plant-names';
 import type { WidgetProps } from './types';
+import { signalName } from '../../../lib/signal-name';
 
 /** Units of what the weather widget shows: irradiance and temperatures. */
 const IRRADIANCE_UNITS = new Set(['w/m²', 'w/m2']);
@@ -65,7 +66,7 @@ export function WeatherWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps
               const v = current.values.get(s.id);
               return (
                 <div className="dashboard-tile" key={s.id}>
-                  <dt>{s.name}</dt>
+                  <dt>{signalName(s)}</dt>
                   <dd data-signal-id={s.id}>
                     {v ? `${formatNumber(v.value, i18n.language, 1)} ${s.unit ?? ''}` : '–'}
                   </dd>

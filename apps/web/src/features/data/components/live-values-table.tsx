@@ -7,6 +7,7 @@ import { formatNumber } from '../../../lib/format';
 import { useLiveStatus, useLiveValues, type LiveValue } from '../../../lib/live-stream';
 import type { DataSignal } from '../data-signals';
 import { intlTag } from '../../../lib/intl';
+import { signalName } from '../../../lib/signal-name';
 
 interface Row {
   signal: DataSignal;
@@ -39,7 +40,7 @@ export function LiveValuesTable({ signals, latest }: LiveValuesTableProps) {
 
   const columns: ColumnsType<Row> = [
     { key: 'device', title: t('data.device'), render: (_, r) => r.signal.device_name },
-    { key: 'signal', title: t('data.signal'), render: (_, r) => r.signal.name },
+    { key: 'signal', title: t('data.signal'), render: (_, r) => signalName(r.signal) },
     {
       key: 'value',
       title: t('data.value'),

@@ -10,6 +10,7 @@ import { useLiveValues } from '../../../lib/live-stream';
 import { usePlantCatalog, usePlantLatest } from '../../telemetry';
 import { usePlantDeviceStatus } from '../api/get-device-status';
 import { StatusTag } from './status-tag';
+import { signalName } from '../../../lib/signal-name';
 
 /** The values worth a glance per device type, in order; up to three are shown. */
 const SHOWN_KEYS = [
@@ -109,7 +110,7 @@ export function DeviceList({ plantId }: { plantId: number }) {
                 if (v === undefined) return null;
                 return (
                   <span key={s.id} data-testid={`device-value-${s.id}`}>
-                    {s.name}: <b>{formatNumber(v, i18n.language, 1)}</b>
+                    {signalName(s)}: <b>{formatNumber(v, i18n.language, 1)}</b>
                     {s.unit ? ` ${s.unit}` : ''}
                   </span>
                 );

@@ -10,6 +10,7 @@ import { useLiveValues } from '../../../lib/live-stream';
 import { useCan } from '../../../lib/permissions';
 import { StatusTag } from '../../plants';
 import { usePlantCatalog, usePlantLatest } from '../../telemetry';
+import { signalName } from '../../../lib/signal-name';
 
 /** A device without a page of its own (meter, transformer, string box, station…): its status and values. */
 export function DeviceDrawer({
@@ -34,7 +35,7 @@ export function DeviceDrawer({
   const language = i18n.language;
   const rows = signals.flatMap((s) => {
     const value = live.get(s.id)?.value ?? stored.get(s.id)?.value;
-    return value === undefined ? [] : [{ id: s.id, name: s.name, unit: s.unit, value }];
+    return value === undefined ? [] : [{ id: s.id, name: signalName(s), unit: s.unit, value }];
   });
 
   return (

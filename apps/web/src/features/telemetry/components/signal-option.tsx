@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import Typography from 'antd/es/typography';
 import type { CatalogSignal } from '@solar/shared';
+import { signalName } from '../../../lib/signal-name';
 
 /** A signal as a select option: its display name (with unit) and, when it differs, its technical name. */
 export interface SignalOption {
@@ -13,8 +14,9 @@ export interface SignalOption {
 
 /** The option of a catalog signal. */
 export function signalOption(signal: CatalogSignal): SignalOption {
-  const label = signal.unit ? `${signal.name} (${signal.unit})` : signal.name;
-  const technical = signal.key !== signal.name ? signal.key : null;
+  const name = signalName(signal);
+  const label = signal.unit ? `${name} (${signal.unit})` : name;
+  const technical = signal.key !== name ? signal.key : null;
   return { value: signal.id, label, technical, search: technical ? `${label} ${technical}` : label };
 }
 
