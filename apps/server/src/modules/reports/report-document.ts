@@ -23,8 +23,17 @@ export interface Column {
   /** Unit for the header, e.g. kWh; percent columns get `%`. */
   unit?: string;
   kind: ColumnKind;
-  /** Decimals shown (XLSX number format, PDF). */
+  /** Decimals shown (XLSX number format, CSV, PDF); see shownDecimals for the default. */
   decimals?: number;
+}
+
+/**
+ * The decimals a number of the column is shown with, in every format: the XLSX number format displays
+ * this many, the CSV and the PDF write this many (a ratio's as percent). Dates have none.
+ */
+export function shownDecimals(c: Pick<Column, 'kind' | 'decimals'>): number {
+  if (c.kind === 'integer' || c.kind === 'date' || c.kind === 'month') return 0;
+  return c.decimals ?? (c.kind === 'ratio' ? 1 : 2);
 }
 
 export interface Table {
@@ -147,6 +156,7 @@ function production(
     name: summary.name,
     columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
     rows: r.plants.flatMap((p) => p.rows.map((row) => [p.name, keyCell(row.key), ...figureCells(row)])),
+    totals: [t('reportFile.total'), null, ...figureCells(r.totals)],
   };
   const single = r.plants.length === 1 ? r.plants[0]! : null;
   const chartOf = single
@@ -263,7 +273,7 @@ function fleet(
       },
     ],
     tables: [summary],
-    csv: { ...summary, totals: undefined },
+    csv: summary,
   };
 }
 
@@ -358,7 +368,22 @@ function inverters(
     i.specific_yield_kwh_kwp,
     i.relative_to_plant_mean,
   ];
-  const summary: Table = { name: t('reportFile.summary'), columns, rows: r.inverters.map(rowOf) };
+  const energy = sumOrNull(r.inverters.map((i) => i.energy_kwh));
+  const capacity = sumOrNull(r.inverters.map((i) => i.dc_capacity_kwp));
+  const summary: Table = {
+    name: t('reportFile.summary'),
+    columns,
+    rows: r.inverters.map(rowOf),
+    totals: [
+      t('reportFile.total'),
+      null,
+      sumOrNull(r.inverters.map((i) => i.rated_power_kw)),
+      capacity,
+      energy,
+      energy !== null && capacity ? energy / capacity : null,
+      null,
+    ],
+  };
   const perPlant: Table[] = r.plants.map((p) => ({
     name: p.name,
     columns,
@@ -370,7 +395,7 @@ function inverters(
       { label: t('reportFile.tile.inverters'), value: r.inverters.length, kind: 'integer' },
       {
         label: t('reportFile.col.energy'),
-        value: sumOrNull(r.inverters.map((i) => i.energy_kwh)),
+        value: energy,
         kind: 'number',
         unit: 'kWh',
         decimals: 0,

@@ -4,7 +4,14 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import { chartSvg } from './report-chart';
 import { headerOf } from './report-csv';
-import type { CellValue, Column, ReportDocument, Table, Tile } from './report-document';
+import {
+  shownDecimals,
+  type CellValue,
+  type Column,
+  type ReportDocument,
+  type Table,
+  type Tile,
+} from './report-document';
 
 const require = createRequire(import.meta.url);
 /** DejaVu Sans covers Latin (Turkish ğ ı ş İ, German ß ä ö ü) and Cyrillic (Macedonian ѓ ќ ѕ џ љ њ). */
@@ -32,9 +39,9 @@ export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals:
 function cellText(doc: ReportDocument, v: CellValue, c: { kind: Column['kind']; decimals?: number }): string {
   if (v === null) return '–';
   if (typeof v === 'string') return v;
-  if (c.kind === 'ratio') return `${pdfNumber(doc.lang, v * 100, c.decimals ?? 1)} %`;
+  if (c.kind === 'ratio') return `${pdfNumber(doc.lang, v * 100, shownDecimals(c))} %`;
   if (c.kind === 'integer') return String(v);
-  return pdfNumber(doc.lang, v, c.decimals ?? 2);
+  return pdfNumber(doc.lang, v, shownDecimals(c));
 }
 
 /** Splits a wide table into parts of at most MAX_COLUMNS, each starting with the first column. */
