@@ -9,7 +9,7 @@ import type {
 } from '@solar/shared';
 import { makeTree, makeUser, pairs, save, type TestUser } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { pdfNumber } from './report-pdf';
+import { generatedAtText, pdfNumber } from './report-pdf';
 import { makeReportPlant, pastDates, P0_KWP, type ReportPlantFixture } from './report-fixture';
 
 /** A CSV as rows of cells (no quoted delimiters in these reports' texts). */
@@ -78,6 +78,32 @@ print(json.dumps(bad))
 function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 }
+
+/**
+ * Table headings left at the foot of a page: a heading line after which its page has no row of figures
+ * (a number with a decimal comma, or "–"). The page's last line, its number, is left out.
+ */
+function orphanHeadings(pdf: Buffer, headings: readonly string[]): string[] {
+  const out: string[] = [];
+  pdfText(pdf)
+    .split('\f')
+    .forEach((page, i) => {
+      const body = page
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .slice(0, -1);
+      body.forEach((line, j) => {
+        if (headings.includes(line) && !body.slice(j + 1).some((l) => /\d,\d|–/.test(l)))
+          out.push(`page ${i + 1}: ${line}`);
+      });
+    });
+  return out;
+}
+
+/** "28.11.2026 23:14 (Europe/Istanbul)" for now and the minute before (the file was made a moment ago). */
+const madeJustNow = (lang: 'tr_TR' | 'mk_MK', zone: string) =>
+  [Date.now(), Date.now() - 60_000].map((ms) => generatedAtText(lang, new Date(ms).toISOString(), zone));
 
 describe(`reports (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -324,6 +350,78 @@ describe(`reports (${dialectUnderTest})`, () => {
     expect(mkText).toContain('Извештај за производство');
     expect(mkText).toContain('Централа Штип');
     expect(mkText).toMatch(/Страница 1 од \d+/);
+  });
+
+  it('keeps every table heading on the page of its first rows', async () => {
+    // Two days and five: the summary table, then the plants' tables, at different places on the pages.
+    for (const days of [2, 5]) {
+      const start = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const res = await file('production', {
+        plant_ids: `${tr.tree.plantId},${mk.tree.plantId}`,
+        from: start,
+        to,
+        lang: 'tr_TR',
+        format: 'pdf',
+      });
+      expect(orphanHeadings(res.rawPayload, ['Özet', tr.name, mk.name]), `${days} days`).toEqual([]);
+    }
+  });
+
+  it("writes the PDF's chart axes in the report's language, budgets only where there are, and when it was made in the plants' zone", async () => {
+    // The demo's plants have budgets of about a million kWh a year: the axis has thousands to separate.
+    const year = new Date().getUTCFullYear() - 1;
+    const demoYear = { from: `${year}-01-01`, to: `${year}-12-31`, granularity: 'month' };
+    const trText = pdfText(
+      (await file('production', { ...demoYear, lang: 'tr_TR', format: 'pdf' })).rawPayload,
+    );
+    expect(trText).toMatch(/(^|\s)\d{3}\.000(\s|$)/m);
+    expect(trText).not.toMatch(/\d,000(\s|$)/m);
+    const enText = pdfText(
+      (await file('production', { ...demoYear, lang: 'en_US', format: 'pdf' })).rawPayload,
+    );
+    expect(enText).toMatch(/(^|\s)\d{3},000(\s|$)/m);
+
+    // The Macedonian fixture plant has no budget: no budget column, series or tile; the Turkish one has.
+    const mkOnly = { plant_ids: String(mk.tree.plantId), from, to };
+    const noBudget = pdfText(
+      (await file('production', { ...mkOnly, lang: 'tr_TR', format: 'pdf' })).rawPayload,
+    );
+    expect(noBudget).not.toContain('Bütçe (P50)');
+    expect(noBudget).not.toContain('Gerçekleşen / bütçe');
+    const withBudget = pdfText(
+      (
+        await file('production', {
+          plant_ids: String(tr.tree.plantId),
+          from,
+          to,
+          lang: 'tr_TR',
+          format: 'pdf',
+        })
+      ).rawPayload,
+    );
+    expect(withBudget).toContain('Bütçe (P50)');
+
+    // Made at: in the plants' zone and named, never UTC. Štip (a demo plant) lies in Europe/Skopje.
+    const fleet = await get<FleetReportAnswer>('/api/reports/fleet', { from, to });
+    const stip = fleet.plants.find((p) => p.time_zone === 'Europe/Skopje')!;
+    const stipText = pdfText(
+      (await file('production', { plant_ids: String(stip.plant_id), from, to, lang: 'mk_MK', format: 'pdf' }))
+        .rawPayload,
+    );
+    expect(madeJustNow('mk_MK', 'Europe/Skopje').some((s) => stipText.includes(`Создадено: ${s}`))).toBe(
+      true,
+    );
+    expect(stipText).not.toContain('UTC');
+    expect(madeJustNow('tr_TR', 'Europe/Istanbul').some((s) => noBudget.includes(`Oluşturulma: ${s}`))).toBe(
+      true,
+    );
+    // The fleet report's plants lie in two zones; most of them (the first company's and the fixtures) in Istanbul.
+    const fleetText = pdfText((await file('fleet', { from, to, lang: 'tr_TR', format: 'pdf' })).rawPayload);
+    expect(madeJustNow('tr_TR', 'Europe/Istanbul').some((s) => fleetText.includes(`Oluşturulma: ${s}`))).toBe(
+      true,
+    );
   });
 
   it('answers alarm statistics and the inverter comparison in every format', async () => {
