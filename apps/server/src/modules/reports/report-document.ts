@@ -392,6 +392,9 @@ function inverters(r: InvertersReportAnswer, t: T): Body {
   ];
   const energy = sumOrNull(r.inverters.map((i) => i.energy_kwh));
   const capacity = sumOrNull(r.inverters.map((i) => i.dc_capacity_kwp));
+  const measuredCapacity = sumOrNull(
+    r.inverters.filter((i) => i.energy_kwh !== null).map((i) => i.dc_capacity_kwp),
+  );
   const summary: Table = {
     name: t('reportFile.summary'),
     columns,
@@ -402,7 +405,8 @@ function inverters(r: InvertersReportAnswer, t: T): Body {
       sumOrNull(r.inverters.map((i) => i.rated_power_kw)),
       capacity,
       energy,
-      energy !== null && capacity ? energy / capacity : null,
+      // Yield over the capacity of the inverters that reported: one without data is not one that made 0.
+      energy !== null && measuredCapacity ? energy / measuredCapacity : null,
       null,
     ],
   };
