@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import type { DevicesTable, SignalsTable } from '../db/schema';
+import { seedDemoBudgets } from './demo-budgets';
 
 /** The operator demo account belongs to the first company; the admin belongs to none and sees all. */
 const OPERATOR_EMAIL = 'operator@example.com';
@@ -451,4 +452,9 @@ async function seed(db: Db, now: number): Promise<void> {
       .map((s) => ({ ...s, device_id: d.id, is_active: 1, ...stamps })),
   );
   await insertChunked(signals, 200, (chunk) => db.insertInto('signals').values(chunk).execute());
+  await seedDemoBudgets(
+    db,
+    plants.map((p) => p.id),
+    now,
+  );
 }

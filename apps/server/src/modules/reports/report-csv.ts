@@ -1,25 +1,38 @@
 import { CSV_DELIMITER_CHARS, type CsvDelimiter } from '@solar/shared';
-import { csvField, csvNumber, csvSafeText } from '../../lib/spreadsheet-safety';
-import type { CellValue, Column, ReportDocument } from './report-document';
+import { csvField, csvSafeText } from '../../lib/spreadsheet-safety';
+import { shownDecimals, type CellValue, type Column, type ReportDocument } from './report-document';
 
 /** `Energy (kWh)`: the header with its unit. */
 export const headerOf = (c: Column) => (c.unit ? `${c.header} (${c.unit})` : c.header);
 
 /**
+ * A number as the XLSX displays it: rounded to the column's decimals, trailing zeros kept, no thousands
+ * separator (a spreadsheet would read it as a decimal point), never "-0".
+ */
+export function csvShownNumber(value: number, c: Column, decimalComma: boolean): string {
+  const decimals = shownDecimals(c);
+  const scaled = c.kind === 'ratio' ? value * 100 : value;
+  const text = (Math.abs(scaled) < 0.5 * 10 ** -decimals ? 0 : scaled).toFixed(decimals);
+  return decimalComma ? text.replace('.', ',') : text;
+}
+
+/**
  * The document's CSV table: UTF-8 with BOM (Excel then reads Turkish and Cyrillic), CRLF, the chosen
  * delimiter; with `;` or tab numbers use a decimal comma as Turkish and German Excel expect. Ratios are
- * written as percent, as their header says. Text a spreadsheet would run as a formula is prefixed with '.
+ * written as percent, as their header says; numbers are rounded as the XLSX displays them; the totals row
+ * closes the table as in the XLSX. Text a spreadsheet would run as a formula is prefixed with '.
  */
 export function toReportCsv(doc: ReportDocument, delimiter: CsvDelimiter): string {
   const sep = CSV_DELIMITER_CHARS[delimiter];
   const decimalComma = delimiter !== 'comma';
   const cell = (v: CellValue, c: Column): string => {
     if (v === null) return '';
-    if (typeof v === 'number') return csvNumber(c.kind === 'ratio' ? v * 100 : v, decimalComma);
+    if (typeof v === 'number') return csvShownNumber(v, c, decimalComma);
     return csvField(csvSafeText(v), sep);
   };
-  const { columns, rows } = doc.csv;
+  const { columns, rows, totals } = doc.csv;
   const lines = [columns.map((c) => csvField(csvSafeText(headerOf(c)), sep)).join(sep)];
-  for (const row of rows) lines.push(row.map((v, i) => cell(v, columns[i]!)).join(sep));
+  for (const row of [...rows, ...(totals ? [totals] : [])])
+    lines.push(row.map((v, i) => cell(v, columns[i]!)).join(sep));
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -23,8 +23,22 @@ export interface Column {
   /** Unit for the header, e.g. kWh; percent columns get `%`. */
   unit?: string;
   kind: ColumnKind;
-  /** Decimals shown (XLSX number format, PDF). */
+  /** Decimals shown (XLSX number format, CSV, PDF); see shownDecimals for the default. */
   decimals?: number;
+  /**
+   * A budget figure: the PDF leaves it out where no plant has a budget (a column of "–" says nothing to the
+   * reader); the XLSX and CSV keep their columns, so that a spreadsheet built on them keeps working.
+   */
+  budget?: boolean;
+}
+
+/**
+ * The decimals a number of the column is shown with, in every format: the XLSX number format displays
+ * this many, the CSV and the PDF write this many (a ratio's as percent). Dates have none.
+ */
+export function shownDecimals(c: Pick<Column, 'kind' | 'decimals'>): number {
+  if (c.kind === 'integer' || c.kind === 'date' || c.kind === 'month') return 0;
+  return c.decimals ?? (c.kind === 'ratio' ? 1 : 2);
 }
 
 export interface Table {
@@ -42,12 +56,14 @@ export interface Tile {
   kind: ColumnKind;
   unit?: string;
   decimals?: number;
+  /** A budget figure (see Column.budget). */
+  budget?: boolean;
 }
 
 export interface Chart {
   title: string;
   categories: string[];
-  series: { name: string; values: (number | null)[] }[];
+  series: { name: string; values: (number | null)[]; budget?: boolean }[];
   unit: string;
 }
 
@@ -57,7 +73,13 @@ export interface ReportDocument {
   /** Companies of the report's plants. */
   companies: string[];
   period: string;
+  /** ISO 8601 instant. */
   generatedAt: string;
+  /**
+   * The zone the report's times are shown in: its plants' zone, or where they lie in several, the zone
+   * most of them are in (a company's plants share one); UTC only for a report without plants.
+   */
+  timeZone: string;
   tiles: Tile[];
   charts: Chart[];
   /** The summary first, then one table per plant where the report has them. */
@@ -65,6 +87,9 @@ export interface ReportDocument {
   /** The one table a CSV holds. */
   csv: Table;
 }
+
+/** What each report type lays out; the head (title, period, zone…) is common. */
+type Body = Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'timeZone' | 'companies'>;
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
 
@@ -75,6 +100,8 @@ const col = (header: string, kind: ColumnKind, unit?: string, decimals?: number)
   ...(decimals === undefined ? {} : { decimals }),
 });
 
+const budgetCol = (c: Column): Column => ({ ...c, budget: true });
+
 function figureColumns(t: T): Column[] {
   return [
     col(t('reportFile.col.energy'), 'number', 'kWh', 1),
@@ -84,10 +111,10 @@ function figureColumns(t: T): Column[] {
     col(t('reportFile.col.prTemperatureCorrected'), 'ratio', '%', 1),
     col(t('reportFile.col.availability'), 'ratio', '%', 1),
     col(t('reportFile.col.expectedEnergy'), 'number', 'kWh', 1),
-    col(t('reportFile.col.budget'), 'number', 'kWh', 1),
-    col(t('reportFile.col.budgetRatio'), 'ratio', '%', 1),
-    col(t('reportFile.col.weatherCorrectedBudget'), 'number', 'kWh', 1),
-    col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1),
+    budgetCol(col(t('reportFile.col.budget'), 'number', 'kWh', 1)),
+    budgetCol(col(t('reportFile.col.budgetRatio'), 'ratio', '%', 1)),
+    budgetCol(col(t('reportFile.col.weatherCorrectedBudget'), 'number', 'kWh', 1)),
+    budgetCol(col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1)),
     ...LOSS_KINDS.map((k) => col(t(`reportFile.loss.${k}`), 'number', 'kWh', 1)),
     col(t('reportFile.loss.total'), 'number', 'kWh', 1),
   ];
@@ -117,10 +144,7 @@ const plantColumns = (t: T): Column[] => [
   col(t('reportFile.col.capacity'), 'number', 'kWp', 1),
 ];
 
-function production(
-  r: ProductionReportAnswer,
-  t: T,
-): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+function production(r: ProductionReportAnswer, t: T): Body {
   const keyColumn = col(
     t(`reportFile.granularity.${r.granularity}`),
     r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
@@ -147,6 +171,7 @@ function production(
     name: summary.name,
     columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
     rows: r.plants.flatMap((p) => p.rows.map((row) => [p.name, keyCell(row.key), ...figureCells(row)])),
+    totals: [t('reportFile.total'), null, ...figureCells(r.totals)],
   };
   const single = r.plants.length === 1 ? r.plants[0]! : null;
   const chartOf = single
@@ -170,7 +195,13 @@ function production(
       },
       { label: t('reportFile.col.pr'), value: r.totals.pr, kind: 'ratio', decimals: 1 },
       { label: t('reportFile.col.availability'), value: r.totals.availability, kind: 'ratio', decimals: 1 },
-      { label: t('reportFile.col.budgetRatio'), value: r.totals.budget_ratio, kind: 'ratio', decimals: 1 },
+      {
+        label: t('reportFile.col.budgetRatio'),
+        value: r.totals.budget_ratio,
+        kind: 'ratio',
+        decimals: 1,
+        budget: true,
+      },
     ],
     charts: [
       {
@@ -183,7 +214,11 @@ function production(
             name: t('reportFile.col.expectedEnergy'),
             values: chartOf.rows.map((x) => x.expected_energy_kwh),
           },
-          { name: t('reportFile.col.budget'), values: chartOf.rows.map((x) => x.budget_kwh) },
+          {
+            name: t('reportFile.col.budget'),
+            values: chartOf.rows.map((x) => x.budget_kwh),
+            budget: true,
+          },
         ],
       },
     ],
@@ -197,10 +232,7 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
   return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }
 
-function fleet(
-  r: FleetReportAnswer,
-  t: T,
-): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+function fleet(r: FleetReportAnswer, t: T): Body {
   const columns = [
     ...plantColumns(t),
     ...figureColumns(t).slice(0, 11),
@@ -246,7 +278,13 @@ function fleet(
         decimals: 0,
       },
       { label: t('reportFile.col.pr'), value: r.totals.pr, kind: 'ratio', decimals: 1 },
-      { label: t('reportFile.col.budgetRatio'), value: r.totals.budget_ratio, kind: 'ratio', decimals: 1 },
+      {
+        label: t('reportFile.col.budgetRatio'),
+        value: r.totals.budget_ratio,
+        kind: 'ratio',
+        decimals: 1,
+        budget: true,
+      },
     ],
     charts: [
       {
@@ -263,14 +301,11 @@ function fleet(
       },
     ],
     tables: [summary],
-    csv: { ...summary, totals: undefined },
+    csv: summary,
   };
 }
 
-function alarms(
-  r: AlarmsReportAnswer,
-  t: T,
-): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+function alarms(r: AlarmsReportAnswer, t: T): Body {
   const minutes = t('reportFile.unit.minutes');
   const durationRows = (label: string, d: AlarmsReportAnswer['time_to_acknowledge']): CellValue[][] => [
     [label, t('reportFile.stat.count'), d.count],
@@ -336,10 +371,7 @@ function alarms(
   };
 }
 
-function inverters(
-  r: InvertersReportAnswer,
-  t: T,
-): Omit<ReportDocument, 'lang' | 'title' | 'period' | 'generatedAt' | 'companies'> {
+function inverters(r: InvertersReportAnswer, t: T): Body {
   const columns = [
     col(t('reportFile.col.plant'), 'text'),
     col(t('reportFile.col.inverter'), 'text'),
@@ -358,7 +390,26 @@ function inverters(
     i.specific_yield_kwh_kwp,
     i.relative_to_plant_mean,
   ];
-  const summary: Table = { name: t('reportFile.summary'), columns, rows: r.inverters.map(rowOf) };
+  const energy = sumOrNull(r.inverters.map((i) => i.energy_kwh));
+  const capacity = sumOrNull(r.inverters.map((i) => i.dc_capacity_kwp));
+  const measuredCapacity = sumOrNull(
+    r.inverters.filter((i) => i.energy_kwh !== null).map((i) => i.dc_capacity_kwp),
+  );
+  const summary: Table = {
+    name: t('reportFile.summary'),
+    columns,
+    rows: r.inverters.map(rowOf),
+    totals: [
+      t('reportFile.total'),
+      null,
+      sumOrNull(r.inverters.map((i) => i.rated_power_kw)),
+      capacity,
+      energy,
+      // Yield over the capacity of the inverters that reported: one without data is not one that made 0.
+      energy !== null && measuredCapacity ? energy / measuredCapacity : null,
+      null,
+    ],
+  };
   const perPlant: Table[] = r.plants.map((p) => ({
     name: p.name,
     columns,
@@ -370,7 +421,7 @@ function inverters(
       { label: t('reportFile.tile.inverters'), value: r.inverters.length, kind: 'integer' },
       {
         label: t('reportFile.col.energy'),
-        value: sumOrNull(r.inverters.map((i) => i.energy_kwh)),
+        value: energy,
         kind: 'number',
         unit: 'kWh',
         decimals: 0,
@@ -391,6 +442,20 @@ function inverters(
   };
 }
 
+/** The zone most of `zones` are (the first of them on a tie), UTC for none. */
+export function mainTimeZone(zones: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const z of zones) counts.set(z, (counts.get(z) ?? 0) + 1);
+  let best = 'UTC';
+  let most = 0;
+  for (const [zone, n] of counts)
+    if (n > most) {
+      best = zone;
+      most = n;
+    }
+  return best;
+}
+
 /** The report's document in its language. */
 export function reportDocument(report: ReportAnswer): ReportDocument {
   const lang = report.lang;
@@ -409,6 +474,7 @@ export function reportDocument(report: ReportAnswer): ReportDocument {
     companies: [...new Set(report.plants.map((p) => p.company_name))],
     period: report.from === report.to ? report.from : `${report.from} – ${report.to}`,
     generatedAt: report.generated_at,
+    timeZone: mainTimeZone(report.plants.map((p) => p.time_zone)),
     ...body,
   };
 }

@@ -2,9 +2,16 @@ import { createRequire } from 'node:module';
 import { translate } from '@solar/i18n';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { chartSvg } from './report-chart';
+import { chartSvg, LOCALE_TAGS, rotatesLabels } from './report-chart';
 import { headerOf } from './report-csv';
-import type { CellValue, Column, ReportDocument, Table, Tile } from './report-document';
+import {
+  shownDecimals,
+  type CellValue,
+  type Column,
+  type ReportDocument,
+  type Table,
+  type Tile,
+} from './report-document';
 
 const require = createRequire(import.meta.url);
 /** DejaVu Sans covers Latin (Turkish ğ ı ş İ, German ß ä ö ü) and Cyrillic (Macedonian ѓ ќ ѕ џ љ њ). */
@@ -19,8 +26,6 @@ const MAX_COLUMNS = 10;
 const ROW_PT = 13;
 const BLUE = '#1677ff';
 
-const LOCALE_TAGS = { tr_TR: 'tr-TR', en_US: 'en-US', de_DE: 'de-DE', mk_MK: 'mk-MK' } as const;
-
 /** Formats numbers the way the report's language writes them (`1.234,5` in Turkish, `1,234.5` in English). */
 export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals: number): string {
   return new Intl.NumberFormat(LOCALE_TAGS[lang], {
@@ -32,9 +37,26 @@ export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals:
 function cellText(doc: ReportDocument, v: CellValue, c: { kind: Column['kind']; decimals?: number }): string {
   if (v === null) return '–';
   if (typeof v === 'string') return v;
-  if (c.kind === 'ratio') return `${pdfNumber(doc.lang, v * 100, c.decimals ?? 1)} %`;
+  if (c.kind === 'ratio') return `${pdfNumber(doc.lang, v * 100, shownDecimals(c))} %`;
   if (c.kind === 'integer') return String(v);
-  return pdfNumber(doc.lang, v, c.decimals ?? 2);
+  return pdfNumber(doc.lang, v, shownDecimals(c));
+}
+
+/**
+ * When the report was made, in its zone and named: "28.11.2026 23:14 (Europe/Istanbul)" in Turkish. The
+ * zone is always named, since the reader's own may differ.
+ */
+export function generatedAtText(lang: ReportDocument['lang'], iso: string, timeZone: string): string {
+  const stamp = new Intl.DateTimeFormat(LOCALE_TAGS[lang], {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+  return `${stamp} (${timeZone})`;
 }
 
 /** Splits a wide table into parts of at most MAX_COLUMNS, each starting with the first column. */
@@ -46,7 +68,8 @@ function parts(table: Table): number[][] {
 }
 
 /** A report in its language as a PDF: heading, KPI tiles, server-rendered charts, tables, page numbers. */
-export async function toReportPdf(report: ReportDocument): Promise<Buffer> {
+export async function toReportPdf(document: ReportDocument): Promise<Buffer> {
+  const report = withoutEmptyBudgets(document);
   const t = (key: string, vars?: Record<string, string | number>) => translate(report.lang, key, vars);
   const doc = new PDFDocument({
     size: 'A4',
@@ -75,19 +98,34 @@ export async function toReportPdf(report: ReportDocument): Promise<Buffer> {
   doc.font(REGULAR).fontSize(10).fillColor('#333');
   doc.text(`${t('reportFile.company')}: ${report.companies.join(', ') || '–'}`);
   doc.text(`${t('reportFile.period')}: ${report.period}`);
-  doc.text(`${t('reportFile.generatedAt')}: ${report.generatedAt.slice(0, 16).replace('T', ' ')} UTC`);
+  doc.text(
+    `${t('reportFile.generatedAt')}: ${generatedAtText(report.lang, report.generatedAt, report.timeZone)}`,
+  );
   doc.moveDown(0.8);
 
   drawTiles(doc, report, report.tiles, width);
 
   for (const chart of report.charts) {
-    const heightPt = 210;
+    const heightPt = rotatesLabels(chart) ? 260 : 210;
     ensure(heightPt);
-    const svg = await chartSvg(chart, Math.round(width), heightPt, 'DejaVu Sans');
+    const svg = await chartSvg(
+      chart,
+      report.lang,
+      Math.round(width),
+      heightPt,
+      'DejaVu Sans',
+      (text, size, bold) =>
+        doc
+          .font(bold ? BOLD : REGULAR)
+          .fontSize(size)
+          .widthOfString(text),
+    );
     const y = doc.y;
     SVGtoPDF(doc, svg, MARGIN_PT, y, {
       width,
       height: heightPt,
+      // The SVG is laid out in points; read as CSS pixels it shrank to 3/4 of the page's width.
+      assumePt: true,
       fontCallback: (_family, bold) => (bold ? BOLD : REGULAR),
     });
     doc.y = y + heightPt + 10;
@@ -159,7 +197,7 @@ function drawTiles(doc: PDFKit.PDFDocument, report: ReportDocument, tiles: reado
       .fillColor('#666')
       .text(tile.label, x + 8, y + 6, { width: w - 16, lineBreak: false, ellipsis: true });
     const value = cellText(report, tile.value, tile);
-    const unit = tile.kind === 'ratio' || !tile.unit ? '' : ` ${tile.unit}`;
+    const unit = tile.kind === 'ratio' || !tile.unit || tile.value === null ? '' : ` ${tile.unit}`;
     doc
       .font(BOLD)
       .fontSize(15)
@@ -168,6 +206,12 @@ function drawTiles(doc: PDFKit.PDFDocument, report: ReportDocument, tiles: reado
   });
   doc.x = MARGIN_PT;
   doc.y = y + h + 12;
+}
+
+/** The cell's lines: text that does not fit its column wraps (names are never cut), numbers stay on one. */
+function cellLines(doc: PDFKit.PDFDocument, text: string, widthPt: number, wraps: boolean): number {
+  if (!wraps || doc.widthOfString(text) <= widthPt - 4) return 1;
+  return Math.max(1, Math.round(doc.heightOfString(text, { width: widthPt - 4 }) / doc.currentLineHeight()));
 }
 
 function drawTable(
@@ -182,34 +226,56 @@ function drawTable(
     const other = columns.length > 1 ? (width - first) / (columns.length - 1) : 0;
     const xs = columns.map((_, i) => MARGIN_PT + (i === 0 ? 0 : first + (i - 1) * other));
     const ws = columns.map((_, i) => (i === 0 ? first : other));
-    const header = () => {
+    // Text (names) wraps and, as the first column, is left-aligned; numbers stay on one line, right-aligned.
+    const wraps = columns.map((c) => table.columns[c]!.kind === 'text');
+    const left = columns.map((_, i) => i === 0 || wraps[i]!);
+    const headerHeight = () => {
       doc.font(BOLD).fontSize(7);
-      const heights = columns.map((c, i) =>
-        doc.heightOfString(headerOf(table.columns[c]!), { width: ws[i]! - 4 }),
+      return (
+        Math.max(
+          ...columns.map((c, i) => doc.heightOfString(headerOf(table.columns[c]!), { width: ws[i]! - 4 })),
+        ) + 6
       );
-      const h = Math.max(...heights) + 6;
-      ensure(h + ROW_PT);
+    };
+    const header = () => {
+      const h = headerHeight();
       const y = doc.y;
       doc.rect(MARGIN_PT, y, width, h).fill('#f0f5ff');
       doc.fillColor('#000');
       columns.forEach((c, i) =>
         doc.text(headerOf(table.columns[c]!), xs[i]! + 2, y + 3, {
           width: ws[i]! - 4,
-          align: i === 0 ? 'left' : 'right',
+          align: left[i] ? 'left' : 'right',
         }),
       );
       doc.y = y + h;
     };
-    ensure(40);
+    const texts = (cells: CellValue[]) =>
+      columns.map((c) => cellText(report, cells[c] ?? null, table.columns[c]!));
+    const rowHeight = (cells: string[], bold: boolean) => {
+      doc.font(bold ? BOLD : REGULAR).fontSize(7);
+      const lines = Math.max(...cells.map((text, i) => cellLines(doc, text, ws[i]!, wraps[i]!)));
+      return ROW_PT + (lines - 1) * doc.currentLineHeight();
+    };
+    const all = [
+      ...table.rows.map((r) => ({ r, bold: false })),
+      ...(table.totals ? [{ r: table.totals, bold: true }] : []),
+    ];
+    // The heading stays with its column header and first rows: never alone at the foot of a page.
+    doc.font(BOLD).fontSize(11);
+    const headingHeight = 6 + doc.heightOfString(table.name, { width }) + doc.currentLineHeight() * 0.3;
+    const firstRows = all.slice(0, 2).reduce((a, x) => a + rowHeight(texts(x.r), x.bold), 0);
+    ensure(headingHeight + headerHeight() + firstRows);
     doc
       .font(BOLD)
       .fontSize(11)
       .fillColor('#000')
-      .text(table.name, MARGIN_PT, doc.y + 6);
+      .text(table.name, MARGIN_PT, doc.y + 6, { width });
     doc.moveDown(0.3);
     header();
-    const row = (cells: CellValue[], bold: boolean) => {
-      if (doc.y + ROW_PT > doc.page.height - MARGIN_PT - 20) {
+    const row = (cells: string[], bold: boolean) => {
+      const h = rowHeight(cells, bold);
+      if (doc.y + h > doc.page.height - MARGIN_PT - 20) {
         doc.addPage();
         header();
       }
@@ -218,20 +284,50 @@ function drawTable(
         .font(bold ? BOLD : REGULAR)
         .fontSize(7)
         .fillColor('#000');
-      columns.forEach((c, i) =>
-        fastCell(doc, cellText(report, cells[c] ?? null, table.columns[c]!), xs[i]!, y, ws[i]!, i !== 0),
-      );
+      cells.forEach((text, i) => {
+        if (wraps[i] && cellLines(doc, text, ws[i]!, true) > 1)
+          doc.text(text, xs[i]! + 2, y + 3, { width: ws[i]! - 4, align: 'left' });
+        else fastCell(doc, text, xs[i]!, y, ws[i]!, !left[i]);
+      });
       doc
-        .moveTo(MARGIN_PT, y + ROW_PT)
-        .lineTo(MARGIN_PT + width, y + ROW_PT)
+        .moveTo(MARGIN_PT, y + h)
+        .lineTo(MARGIN_PT + width, y + h)
         .lineWidth(0.3)
         .strokeColor('#e8e8e8')
         .stroke();
-      doc.y = y + ROW_PT;
+      doc.y = y + h;
     };
-    for (const r of table.rows) row(r, false);
-    if (table.totals) row(table.totals, true);
+    for (const x of all) row(texts(x.r), x.bold);
     doc.x = MARGIN_PT;
     doc.y += 8;
   }
+}
+
+/**
+ * The document without its budget figures where they have no value: a table's budget columns when no row
+ * of it has a budget, a chart's budget series, the budget tiles (a column of "–" only fills the page).
+ */
+export function withoutEmptyBudgets(report: ReportDocument): ReportDocument {
+  const tables = report.tables.map((table) => {
+    const keep = table.columns.map(
+      (c, i) =>
+        !c.budget || [...table.rows, ...(table.totals ? [table.totals] : [])].some((r) => r[i] != null),
+    );
+    const pick = <V>(cells: V[]) => cells.filter((_, i) => keep[i]);
+    return {
+      ...table,
+      columns: pick(table.columns),
+      rows: table.rows.map(pick),
+      ...(table.totals ? { totals: pick(table.totals) } : {}),
+    };
+  });
+  return {
+    ...report,
+    tiles: report.tiles.filter((tile) => !tile.budget || tile.value !== null),
+    charts: report.charts.map((chart) => ({
+      ...chart,
+      series: chart.series.filter((x) => !x.budget || x.values.some((v) => v !== null)),
+    })),
+    tables,
+  };
 }

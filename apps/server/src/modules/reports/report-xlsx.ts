@@ -3,12 +3,18 @@ import ExcelJS from 'exceljs';
 import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety';
 import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import { headerOf } from './report-csv';
-import type { CellValue, Column, ReportDocument, Table } from './report-document';
+import {
+  shownDecimals,
+  type CellValue,
+  type Column,
+  type ReportDocument,
+  type Table,
+} from './report-document';
 
 const NUMBER_FORMATS = {
-  number: (d = 2) => (d > 0 ? `#,##0.${'0'.repeat(d)}` : '#,##0'),
+  number: (d: number) => (d > 0 ? `#,##0.${'0'.repeat(d)}` : '#,##0'),
   integer: () => '0',
-  ratio: (d = 1) => (d > 0 ? `0.${'0'.repeat(d)}%` : '0%'),
+  ratio: (d: number) => (d > 0 ? `0.${'0'.repeat(d)}%` : '0%'),
   date: () => 'yyyy-mm-dd',
   month: () => 'yyyy-mm',
 };
@@ -54,7 +60,7 @@ async function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Tab
         return typeof v === 'string' ? v.length : 10;
       }),
     );
-    const numFmt = c.kind === 'text' ? undefined : NUMBER_FORMATS[c.kind](c.decimals);
+    const numFmt = c.kind === 'text' ? undefined : NUMBER_FORMATS[c.kind](shownDecimals(c));
     return {
       key: `c${i}`,
       width: Math.min(Math.max(longest + 2, 10), 48),

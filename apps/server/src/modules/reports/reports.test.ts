@@ -9,7 +9,7 @@ import type {
 } from '@solar/shared';
 import { makeTree, makeUser, pairs, save, type TestUser } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { pdfNumber } from './report-pdf';
+import { generatedAtText, pdfNumber } from './report-pdf';
 import { makeReportPlant, pastDates, P0_KWP, type ReportPlantFixture } from './report-fixture';
 
 /** A CSV as rows of cells (no quoted delimiters in these reports' texts). */
@@ -26,18 +26,48 @@ const commaNumber = (cell: string) => Number(cell.replace(',', '.'));
 
 /**
  * What a strict reader that is not exceljs finds wrong in a workbook: openpyxl (Debian's python3-openpyxl)
- * opens it, and every number cell must be finite. Loading fails on a broken workbook (a NaN in a date cell
- * too), which fails the test as well.
+ * opens it (loading fails on a broken workbook, a NaN in a date cell too), and below the header row every
+ * cell is typed: numbers finite and with a number format (not General), dates real dates, no number
+ * written as text, and each column of one type (the totals row's bold label in the first column aside).
  */
 function strictXlsxProblems(xlsx: Buffer): string[] {
-  const script = [
-    'import io, json, math, sys',
-    'from openpyxl import load_workbook',
-    'wb = load_workbook(io.BytesIO(sys.stdin.buffer.read()))',
-    'bad = [f"{ws.title}!{c.coordinate}={c.value}" for ws in wb.worksheets for row in ws.iter_rows() for c in row',
-    '       if isinstance(c.value, float) and not math.isfinite(c.value)]',
-    'print(json.dumps(bad))',
-  ].join('\n');
+  const script = `
+import io, json, math, re, sys
+from openpyxl import load_workbook
+wb = load_workbook(io.BytesIO(sys.stdin.buffer.read()))
+bad = []
+for ws in wb.worksheets:
+    rows = list(ws.iter_rows(min_row=2))
+    for col in range(ws.max_column):
+        kinds = set()
+        for i, row in enumerate(rows):
+            c = row[col]
+            v = c.value
+            if v is None:
+                continue
+            if col == 0 and i == len(rows) - 1 and isinstance(v, str) and c.font.b:
+                continue
+            where = f"{ws.title}!{c.coordinate}={v!r}"
+            if c.is_date:
+                kind = "date"
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                kind = "number"
+                if not math.isfinite(v):
+                    bad.append(f"{where}: not finite")
+            elif isinstance(v, str):
+                kind = "text"
+                if re.fullmatch(r"[-+]?[0-9][0-9.,]*%?", v.strip()):
+                    bad.append(f"{where}: a number written as text")
+            else:
+                kind = type(v).__name__
+                bad.append(f"{where}: a {kind} cell")
+            if kind in ("number", "date") and c.number_format == "General":
+                bad.append(f"{where}: no number format")
+            kinds.add(kind)
+        if len(kinds) > 1:
+            bad.append(f"{ws.title} column {col + 1} mixes {sorted(kinds)}")
+print(json.dumps(bad))
+`;
   // Debian's own Python, where python3-openpyxl installs (a python3 earlier on PATH may be another one).
   return JSON.parse(
     execFileSync('/usr/bin/python3', ['-c', script], { input: xlsx }).toString('utf8'),
@@ -48,6 +78,32 @@ function strictXlsxProblems(xlsx: Buffer): string[] {
 function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 }
+
+/**
+ * Table headings left at the foot of a page: a heading line after which its page has no row of figures
+ * (a number with a decimal comma, or "–"). The page's last line, its number, is left out.
+ */
+function orphanHeadings(pdf: Buffer, headings: readonly string[]): string[] {
+  const out: string[] = [];
+  pdfText(pdf)
+    .split('\f')
+    .forEach((page, i) => {
+      const body = page
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .slice(0, -1);
+      body.forEach((line, j) => {
+        if (headings.includes(line) && !body.slice(j + 1).some((l) => /\d,\d|–/.test(l)))
+          out.push(`page ${i + 1}: ${line}`);
+      });
+    });
+  return out;
+}
+
+/** "28.11.2026 23:14 (Europe/Istanbul)" for now and the minute before (the file was made a moment ago). */
+const madeJustNow = (lang: 'tr_TR' | 'mk_MK', zone: string) =>
+  [Date.now(), Date.now() - 60_000].map((ms) => generatedAtText(lang, new Date(ms).toISOString(), zone));
 
 describe(`reports (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -195,24 +251,73 @@ describe(`reports (${dialectUnderTest})`, () => {
     const rows = parseCsv(res.body, ';');
     expect(rows[0]!.slice(0, 3)).toEqual(['Santral', 'Gün', 'Enerji (kWh)']);
     const prCol = rows[0]!.indexOf('PR (%)');
+    const yieldCol = rows[0]!.indexOf('Özgül verim (kWh/kWp)');
     const lines = json.plants.flatMap((p) => p.rows.map((row) => ({ p, row })));
-    expect(rows).toHaveLength(lines.length + 1);
+    // The rows, then the totals row, as the XLSX has one.
+    expect(rows).toHaveLength(lines.length + 2);
+    // Numbers as the XLSX displays them: energy with one decimal, specific yield two, PR one (as percent).
+    const shown = (v: number, decimals: number) => {
+      const r = Math.round(v * 10 ** decimals) / 10 ** decimals;
+      return commaNumber(r.toFixed(decimals));
+    };
     lines.forEach(({ p, row }, i) => {
       const cells = rows[i + 1]!;
       expect(cells[0]).toBe(p.name);
       expect(cells[1]).toBe(row.key);
-      expect(cells[2]).toMatch(/^\d+(,\d+)?$/);
-      expect(commaNumber(cells[2]!)).toBeCloseTo(row.energy_kwh!, 9);
-      expect(commaNumber(cells[prCol]!)).toBeCloseTo(row.pr! * 100, 9);
+      expect(cells[2]).toMatch(/^\d+,\d$/);
+      expect(commaNumber(cells[2]!)).toBeCloseTo(shown(row.energy_kwh!, 1), 9);
+      expect(cells[yieldCol]).toMatch(/^\d+,\d\d$/);
+      expect(commaNumber(cells[yieldCol]!)).toBeCloseTo(shown(row.specific_yield_kwh_kwp!, 2), 9);
+      expect(cells[prCol]).toMatch(/^\d+,\d$/);
+      expect(commaNumber(cells[prCol]!)).toBeCloseTo(shown(row.pr! * 100, 1), 9);
     });
+    const totals = rows.at(-1)!;
+    expect(totals.slice(0, 2)).toEqual(['Toplam', '']);
+    expect(commaNumber(totals[2]!)).toBeCloseTo(shown(json.totals.energy_kwh!, 1), 9);
+    expect(commaNumber(totals[prCol]!)).toBeCloseTo(shown(json.totals.pr! * 100, 1), 9);
     const en = parseCsv((await file('production', { ...both(), lang: 'en_US', format: 'csv' })).body, ',');
     expect(en[0]![2]).toBe('Energy (kWh)');
-    expect(Number(en[1]![2])).toBeCloseTo(json.plants[0]!.rows[0]!.energy_kwh!, 9);
+    expect(en[1]![2]).toMatch(/^\d+\.\d$/);
+    expect(Number(en[1]![2])).toBeCloseTo(shown(json.plants[0]!.rows[0]!.energy_kwh!, 1), 9);
+    expect(en.at(-1)![0]).toBe('Total');
     const tab = parseCsv(
       (await file('production', { ...both(), lang: 'en_US', format: 'csv', delimiter: 'tab' })).body,
       '\t',
     );
-    expect(commaNumber(tab[1]![2]!)).toBeCloseTo(json.plants[0]!.rows[0]!.energy_kwh!, 9);
+    expect(commaNumber(tab[1]![2]!)).toBeCloseTo(shown(json.plants[0]!.rows[0]!.energy_kwh!, 1), 9);
+
+    // The fleet and inverter CSVs close with their totals too, the fleet's energy being the JSON's.
+    const fleetJson = await get<FleetReportAnswer>('/api/reports/fleet', { ...both(), lang: 'en_US' });
+    const fleetRows = parseCsv((await file('fleet', { ...both(), lang: 'en_US', format: 'csv' })).body, ',');
+    expect(fleetRows).toHaveLength(fleetJson.plants.length + 2);
+    expect(fleetRows.at(-1)![0]).toBe('Total');
+    expect(Number(fleetRows.at(-1)![fleetRows[0]!.indexOf('Energy (kWh)')])).toBeCloseTo(
+      shown(fleetJson.totals.energy_kwh!, 1),
+      9,
+    );
+    // Every plant: the demo's too, which have no data in the fixture's days.
+    const invJson = await get<InvertersReportAnswer>('/api/reports/inverters', { from, to, lang: 'en_US' });
+    const invRows = parseCsv((await file('inverters', { from, to, lang: 'en_US', format: 'csv' })).body, ',');
+    expect(invRows).toHaveLength(invJson.inverters.length + 2);
+    expect(invRows.at(-1)![0]).toBe('Total');
+    expect(Number(invRows.at(-1)![invRows[0]!.indexOf('Energy (kWh)')])).toBeCloseTo(
+      shown(
+        invJson.inverters.reduce((a, i) => a + i.energy_kwh!, 0),
+        1,
+      ),
+      9,
+    );
+    // Its specific yield is over the inverters that reported.
+    const reported = invJson.inverters.filter((i) => i.energy_kwh !== null);
+    expect(reported.length).toBeLessThan(invJson.inverters.length);
+    expect(Number(invRows.at(-1)![invRows[0]!.indexOf('Specific yield (kWh/kWp)')])).toBeCloseTo(
+      shown(
+        reported.reduce((a, i) => a + i.energy_kwh!, 0) /
+          reported.reduce((a, i) => a + i.dc_capacity_kwp!, 0),
+        2,
+      ),
+      9,
+    );
 
     // A plant named like a formula: quoted in CSV, a plain text cell with the Text format in XLSX.
     const evil = await makeTree(t, admin.token, 'Evil');
@@ -254,6 +359,78 @@ describe(`reports (${dialectUnderTest})`, () => {
     expect(mkText).toContain('Извештај за производство');
     expect(mkText).toContain('Централа Штип');
     expect(mkText).toMatch(/Страница 1 од \d+/);
+  });
+
+  it('keeps every table heading on the page of its first rows', async () => {
+    // Two days and five: the summary table, then the plants' tables, at different places on the pages.
+    for (const days of [2, 5]) {
+      const start = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const res = await file('production', {
+        plant_ids: `${tr.tree.plantId},${mk.tree.plantId}`,
+        from: start,
+        to,
+        lang: 'tr_TR',
+        format: 'pdf',
+      });
+      expect(orphanHeadings(res.rawPayload, ['Özet', tr.name, mk.name]), `${days} days`).toEqual([]);
+    }
+  });
+
+  it("writes the PDF's chart axes in the report's language, budgets only where there are, and when it was made in the plants' zone", async () => {
+    // The demo's plants have budgets of about a million kWh a year: the axis has thousands to separate.
+    const year = new Date().getUTCFullYear() - 1;
+    const demoYear = { from: `${year}-01-01`, to: `${year}-12-31`, granularity: 'month' };
+    const trText = pdfText(
+      (await file('production', { ...demoYear, lang: 'tr_TR', format: 'pdf' })).rawPayload,
+    );
+    expect(trText).toMatch(/(^|\s)\d{3}\.000(\s|$)/m);
+    expect(trText).not.toMatch(/\d,000(\s|$)/m);
+    const enText = pdfText(
+      (await file('production', { ...demoYear, lang: 'en_US', format: 'pdf' })).rawPayload,
+    );
+    expect(enText).toMatch(/(^|\s)\d{3},000(\s|$)/m);
+
+    // The Macedonian fixture plant has no budget: no budget column, series or tile; the Turkish one has.
+    const mkOnly = { plant_ids: String(mk.tree.plantId), from, to };
+    const noBudget = pdfText(
+      (await file('production', { ...mkOnly, lang: 'tr_TR', format: 'pdf' })).rawPayload,
+    );
+    expect(noBudget).not.toContain('Bütçe (P50)');
+    expect(noBudget).not.toContain('Gerçekleşen / bütçe');
+    const withBudget = pdfText(
+      (
+        await file('production', {
+          plant_ids: String(tr.tree.plantId),
+          from,
+          to,
+          lang: 'tr_TR',
+          format: 'pdf',
+        })
+      ).rawPayload,
+    );
+    expect(withBudget).toContain('Bütçe (P50)');
+
+    // Made at: in the plants' zone and named, never UTC. Štip (a demo plant) lies in Europe/Skopje.
+    const fleet = await get<FleetReportAnswer>('/api/reports/fleet', { from, to });
+    const stip = fleet.plants.find((p) => p.time_zone === 'Europe/Skopje')!;
+    const stipText = pdfText(
+      (await file('production', { plant_ids: String(stip.plant_id), from, to, lang: 'mk_MK', format: 'pdf' }))
+        .rawPayload,
+    );
+    expect(madeJustNow('mk_MK', 'Europe/Skopje').some((s) => stipText.includes(`Создадено: ${s}`))).toBe(
+      true,
+    );
+    expect(stipText).not.toContain('UTC');
+    expect(madeJustNow('tr_TR', 'Europe/Istanbul').some((s) => noBudget.includes(`Oluşturulma: ${s}`))).toBe(
+      true,
+    );
+    // The fleet report's plants lie in two zones; most of them (the first company's and the fixtures) in Istanbul.
+    const fleetText = pdfText((await file('fleet', { from, to, lang: 'tr_TR', format: 'pdf' })).rawPayload);
+    expect(madeJustNow('tr_TR', 'Europe/Istanbul').some((s) => fleetText.includes(`Oluşturulma: ${s}`))).toBe(
+      true,
+    );
   });
 
   it('answers alarm statistics and the inverter comparison in every format', async () => {
@@ -317,11 +494,10 @@ describe(`reports (${dialectUnderTest})`, () => {
     expect(now).toBeGreaterThan(startedAt);
   });
 
-  it('writes every report type and granularity as an XLSX that a strict reader opens, with finite numbers only', async () => {
-    const cases = [
-      ...['day', 'month', 'year'].map((granularity) => ['production', granularity] as const),
-      ...['fleet', 'alarms', 'inverters'].map((type) => [type, 'day'] as const),
-    ];
+  it('writes every report type and granularity as an XLSX that a strict reader opens, every cell finite and typed', async () => {
+    const cases = ['production', 'fleet', 'alarms', 'inverters'].flatMap((type) =>
+      ['day', 'month', 'year'].map((granularity) => [type, granularity] as const),
+    );
     for (const [type, granularity] of cases) {
       const res = await file(type, { ...both(), granularity, lang: 'tr_TR', format: 'xlsx' });
       expect(strictXlsxProblems(res.rawPayload), `${type} by ${granularity}`).toEqual([]);

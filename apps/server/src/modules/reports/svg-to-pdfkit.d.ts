@@ -8,6 +8,7 @@ declare module 'svg-to-pdfkit' {
     options?: {
       width?: number;
       height?: number;
+      assumePt?: boolean;
       fontCallback?: (family: string, bold: boolean, italic: boolean) => string;
     },
   ): void;
