@@ -20,21 +20,9 @@ import { useLiveAlarmList } from './api/alarm-events';
 import { useDecideAlarm } from './api/decide-alarm';
 import { useAlarms } from './api/get-alarms';
 import { AlarmDuration, PriorityTag, STATUS_COLORS, useAlarmText, useNow } from './components/alarm-parts';
-import { intlTag } from '../../lib/intl';
+import { PlantTime } from '../../lib/plant-time-view';
 
 type StatusFilter = AlarmStatusId | 'all';
-
-/** Start times are shown in the browser's time zone (the alarm carries no plant zone); the header says so. */
-function useStartFormat(): (iso: string) => string {
-  const { i18n } = useTranslation();
-  return useMemo(() => {
-    const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
-      dateStyle: 'short',
-      timeStyle: 'medium',
-    });
-    return (iso: string) => format.format(new Date(iso));
-  }, [i18n.language]);
-}
 
 /** An alarm not yet decided (active, or cleared by itself) may still be approved or rejected. */
 const undecided = (a: AlarmRecord) => a.status_id === 1 || a.status_id === 4;
@@ -53,7 +41,6 @@ export default function AlarmsPage() {
   const live = useLiveAlarmList();
   const decide = useDecideAlarm();
   const text = useAlarmText();
-  const formatStart = useStartFormat();
   const alarms = useMemo(() => query.data ?? [], [query.data]);
   const anyActive = alarms.some((a) => a.status_id === 1);
   const now = useNow(1000, anyActive);
@@ -110,7 +97,15 @@ export default function AlarmsPage() {
       title: t('alarms.page.startLocal'),
       // Room for the time and its two-word header, which an equal share of the fixed layout broke mid-word.
       width: 190,
-      render: (iso: string) => <span className="mono">{formatStart(iso)}</span>,
+      // Each row on its own plant's clock: the list mixes plants of several zones.
+      render: (iso: string, a) => (
+        <PlantTime
+          at={iso}
+          zone={a.plant_time_zone}
+          style="dateTimeSeconds"
+          testId={`alarm-started-${a.id}`}
+        />
+      ),
       sorter: (a, b) => Date.parse(a.started_at) - Date.parse(b.started_at),
     },
     {
