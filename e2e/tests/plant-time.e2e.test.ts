@@ -185,6 +185,57 @@ describe("plant time: every plant's time on the plant's clock, labelled when the
       }
     }
   });
+
+  it("shows the dashboard's active alarms and the fault list on each plant's clock, named", async () => {
+    await api.post('users/dashboard', {
+      data: {
+        version: 2,
+        widgets: [{ id: 'alarms', type: 'active_alarms', settings: {} }],
+        layouts: { lg: [{ i: 'alarms', x: 0, y: 0, w: 12, h: 6 }] },
+      },
+    });
+    const skopjeAlarm = alarms.get(skopje.plant_id)!;
+    const istanbulAlarm = alarms.get(istanbul.plant_id)!;
+    const dashboard = await openIn(BROWSER_ZONE, '/dashboard');
+    try {
+      for (const [plant, alarm] of [
+        [skopje, skopjeAlarm],
+        [istanbul, istanbulAlarm],
+      ] as const) {
+        const started = dashboard.page.getByTestId(`active-alarm-started-${alarm.id}`);
+        await vi.waitFor(
+          async () =>
+            expect((await started.textContent())?.trim()).toMatch(
+              new RegExp(`${clock(alarm.at, plant.time_zone)} \\(${escape(plant.time_zone)}\\)$`),
+            ),
+          { timeout: 10_000 },
+        );
+      }
+      await screenshot(dashboard.page, 'plant-time-dashboard');
+    } finally {
+      await dashboard.context.close();
+    }
+
+    // The Istanbul alarm approved into a fault: detected at the alarm's start, on Istanbul's clock.
+    const { fault_id: faultId } = await api.post<{ fault_id: number }>(
+      `alarms/${istanbulAlarm.id}/fault`,
+      {},
+    );
+    const faults = await openIn(BROWSER_ZONE, '/fault');
+    try {
+      const detected = faults.page.getByTestId(`fault-detected-${faultId}`);
+      await vi.waitFor(
+        async () =>
+          expect((await detected.textContent())?.trim()).toMatch(
+            new RegExp(`${clock(istanbulAlarm.at, istanbul.time_zone)} \\(${escape(istanbul.time_zone)}\\)$`),
+          ),
+        { timeout: 10_000 },
+      );
+      await screenshot(faults.page, 'plant-time-faults');
+    } finally {
+      await faults.context.close();
+    }
+  });
 });
 
 /**
