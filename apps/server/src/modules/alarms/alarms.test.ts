@@ -320,9 +320,9 @@ describe(`alarms (${dialectUnderTest})`, () => {
     expect(all.filter((a) => a.plant_id === tree.plantId).map((a) => a.plant_time_zone)).toContain(
       'Europe/Istanbul',
     );
-    const ofPlant = (
-      await t.http.get(`/api/alarms/${skopje.id}/plant`, { token: operator.token })
-    ).json<AlarmRecord[]>();
+    const ofPlant = (await t.http.get(`/api/alarms/${skopje.id}/plant`, { token: operator.token })).json<
+      AlarmRecord[]
+    >();
     expect(ofPlant.map((a) => a.plant_time_zone)).toEqual(['Europe/Skopje']);
     const listen = (
       await t.http.get('/api/alarms/listen', {
