@@ -119,6 +119,8 @@ export const alarmSchema = z.object({
   company_id: z.number().int(),
   plant_id: z.number().int(),
   plant_name: z.string(),
+  /** The plant's IANA time zone: the web shows the alarm's times on the plant's clock. */
+  plant_time_zone: z.string(),
   device_id: z.number().int().nullable(),
   device_name: z.string().nullable(),
   device_type: z.enum(DEVICE_TYPES).nullable(),

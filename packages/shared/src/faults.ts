@@ -62,6 +62,8 @@ export const faultSchema = z.object({
   alarm_id: z.number().int().nullable(),
   plant_id: z.number().int(),
   plant_name: z.string(),
+  /** The plant's IANA time zone: the web shows the fault's times on the plant's clock. */
+  plant_time_zone: z.string(),
   field_id: z.number().int(),
   company_id: z.number().int(),
   device_id: z.number().int().nullable(),

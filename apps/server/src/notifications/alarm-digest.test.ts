@@ -37,6 +37,7 @@ describe(`alarm notification digest (${dialectUnderTest})`, () => {
     company_id: tree.companyId,
     plant_id: tree.plantId,
     plant_name: 'Digest Plant',
+    plant_time_zone: 'Europe/Istanbul',
     device_id: tree.deviceId,
     device_name: 'Digest INV-01',
     device_type: 'inverter',

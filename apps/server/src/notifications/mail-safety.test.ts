@@ -221,6 +221,7 @@ describe(`names in mails carry no links or line breaks (${dialectUnderTest})`, (
       company_id: tree.companyId,
       plant_id: tree.plantId,
       plant_name: EVIL_PLANT,
+      plant_time_zone: 'Europe/Istanbul',
       device_id: tree.deviceId,
       device_name: 'INV https://evil.example/x\r\nBcc: x',
       device_type: 'inverter',

@@ -296,6 +296,53 @@ describe(`alarms (${dialectUnderTest})`, () => {
     expect(await alarmsOf(outsider.token)).toEqual([]);
   });
 
+  it("carries the plant's time zone on every alarm answer, so that the web shows the plant's clock", async () => {
+    // Another zone than the tree's Istanbul: the answer follows the plant, not a constant.
+    const skopje = await save(t, admin.token, '/api/plants/0', {
+      field_id: tree.fieldId,
+      name: 'Alarm Skopje Plant',
+      time_zone: 'Europe/Skopje',
+    });
+    const device = await save(t, admin.token, '/api/devices/0', {
+      plant_id: skopje.id,
+      name: 'Skopje INV-01',
+      type: 'inverter',
+      protocol: 'http',
+    });
+    const signal = await save(t, admin.token, '/api/signals/0', {
+      device_id: device.id,
+      key: 'ac_power',
+      name: 'AC Power',
+      unit: 'kW',
+    });
+    const start = (
+      await t.http.get('/api/alarms/listen', { token: operator.token })
+    ).json<AlarmListenAnswer>();
+    await save<CustomAlarm>(t, operator.token, '/api/alarms/custom/0', ruleBody({ tag_id: signal.id }));
+    const t0 = Date.now() - 30_000;
+    await ingest([
+      { signal_id: signal.id, ts: t0, value: 50 },
+      { signal_id: signal.id, ts: t0 + 1_000, value: 80 },
+    ]);
+    const all = await alarmsOf(operator.token);
+    const raised = all.find((a) => a.plant_id === skopje.id)!;
+    expect(raised).toMatchObject({ plant_time_zone: 'Europe/Skopje' });
+    expect(all.filter((a) => a.plant_id === tree.plantId).map((a) => a.plant_time_zone)).toContain(
+      'Europe/Istanbul',
+    );
+    const ofPlant = (await t.http.get(`/api/alarms/${skopje.id}/plant`, { token: operator.token })).json<
+      AlarmRecord[]
+    >();
+    expect(ofPlant.map((a) => a.plant_time_zone)).toEqual(['Europe/Skopje']);
+    const listen = (
+      await t.http.get('/api/alarms/listen', {
+        token: operator.token,
+        query: { cursor: String(start.cursor) },
+      })
+    ).json<AlarmListenAnswer>();
+    expect(listen.events.find((e) => e.alarm.id === raised.id)?.alarm.plant_time_zone).toBe('Europe/Skopje');
+  });
+
   it('raises a device fault alarm from SunSpec status code 7 and clears it on another code', async () => {
     const st = await save(t, admin.token, '/api/signals/0', {
       device_id: tree.deviceId,

@@ -50,6 +50,7 @@ function selectFault(q: ReturnType<typeof scoped>) {
     .selectAll('faults')
     .select([
       'plants.name as plant_name',
+      'plants.time_zone as plant_time_zone',
       'plants.field_id as field_id',
       'fields.company_id as company_id',
       'devices.name as device_name',
@@ -82,6 +83,7 @@ const toFault = (r: Row): Fault => ({
   alarm_id: r.alarm_id,
   plant_id: r.plant_id,
   plant_name: r.plant_name,
+  plant_time_zone: r.plant_time_zone,
   field_id: r.field_id,
   company_id: r.company_id,
   device_id: r.device_id,

@@ -98,6 +98,26 @@ describe(`faults (${dialectUnderTest})`, () => {
     expect(deleted).toHaveLength(1);
   });
 
+  it("carries the plant's time zone on every fault answer, so that the web shows the plant's clock", async () => {
+    const skopje = await save(t, admin.token, '/api/plants/0', {
+      field_id: tree.fieldId,
+      name: 'Faults Skopje Plant',
+      time_zone: 'Europe/Skopje',
+    });
+    const there = await save<FaultDetail>(t, worker.token, '/api/faults/0', {
+      ...body({ plant_id: skopje.id, device_id: null, tag_id: null }),
+    });
+    const here = await save<FaultDetail>(t, worker.token, '/api/faults/0', body());
+    expect(there.plant_time_zone).toBe('Europe/Skopje');
+    expect(here.plant_time_zone).toBe('Europe/Istanbul');
+    expect((await get(there.id, worker.token)).plant_time_zone).toBe('Europe/Skopje');
+    const listed = (await list({ pageSize: '200' }, worker.token)).items;
+    expect(listed.find((f) => f.id === there.id)?.plant_time_zone).toBe('Europe/Skopje');
+    expect(listed.find((f) => f.id === here.id)?.plant_time_zone).toBe('Europe/Istanbul');
+    for (const id of [there.id, here.id])
+      expect((await t.http.delete(`/api/faults/${id}`, { token: worker.token })).statusCode).toBe(204);
+  });
+
   it('answers 400 with field keys for invalid bodies', async () => {
     const res = await t.http.post(
       '/api/faults/0',

@@ -38,7 +38,7 @@ import {
   useNow,
 } from './components/alarm-parts';
 import './alarms.css';
-import { intlTag } from '../../lib/intl';
+import { PlantTime } from '../../lib/plant-time-view';
 
 /**
  * The tabs: `active` holds every alarm whose condition still holds, acknowledged or not (the one count
@@ -51,18 +51,6 @@ const PHONE_CARDS = 20;
 
 const inTab = (a: AlarmRecord, tab: StatusFilter) =>
   tab === 'all' ? true : tab === 'active' ? isAlarmActive(a) : a.status_id === tab;
-
-/** Start times are shown in the browser's time zone (the alarm carries no plant zone); the header says so. */
-function useStartFormat(): (iso: string) => string {
-  const { i18n } = useTranslation();
-  return useMemo(() => {
-    const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
-      dateStyle: 'short',
-      timeStyle: 'medium',
-    });
-    return (iso: string) => format.format(new Date(iso));
-  }, [i18n.language]);
-}
 
 /** An alarm not yet decided (active, or cleared by itself) may still be approved or rejected. */
 const undecided = (a: AlarmRecord) =>
@@ -86,7 +74,6 @@ export default function AlarmsPage() {
   const live = useLiveAlarmList();
   const decide = useDecideAlarm();
   const text = useAlarmText();
-  const formatStart = useStartFormat();
   const [notices, noticeHolder] = notification.useNotification({ placement: 'topRight' });
   const alarms = useMemo(() => query.data ?? [], [query.data]);
   const anyActive = alarms.some(isAlarmActive);
@@ -238,7 +225,15 @@ export default function AlarmsPage() {
       title: t('alarms.page.startLocal'),
       // Room for the time and its two-word header, which an equal share of the fixed layout broke mid-word.
       width: 190,
-      render: (iso: string) => <span className="mono">{formatStart(iso)}</span>,
+      // Each row on its own plant's clock: the list mixes plants of several zones.
+      render: (iso: string, a) => (
+        <PlantTime
+          at={iso}
+          zone={a.plant_time_zone}
+          style="dateTimeSeconds"
+          testId={`alarm-started-${a.id}`}
+        />
+      ),
       sorter: (a, b) => Date.parse(a.started_at) - Date.parse(b.started_at),
     },
     {
@@ -333,7 +328,9 @@ export default function AlarmsPage() {
                     </p>
                     <dl className="alarm-card-figures">
                       <dt>{t('alarms.page.startLocal')}</dt>
-                      <dd className="mono">{formatStart(a.started_at)}</dd>
+                      <dd className="mono">
+                        <PlantTime at={a.started_at} zone={a.plant_time_zone} style="dateTimeSeconds" />
+                      </dd>
                       <dt>{t('alarms.page.duration')}</dt>
                       <dd>
                         <AlarmDuration alarm={a} now={now} />

@@ -18,8 +18,9 @@ import { FaultChart } from './components/fault-chart';
 import { FaultComments } from './components/fault-comments';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { FaultWorkForm } from './components/fault-work-form';
-import { STATUS_COLORS, formatDateTime, formatDuration } from './format';
+import { STATUS_COLORS, formatDuration } from './format';
 import { useFaultText } from './fault-title';
+import { formatPlantTime } from '../../lib/plant-time';
 import './faults.css';
 
 /**
@@ -43,7 +44,8 @@ export default function FaultDetailPage() {
   if (!fault) return <Spin className="fault-detail-spin" />;
 
   const text = faultText(fault);
-  const date = (v: string | null) => formatDateTime(v, i18n.language) || '—';
+  // On the plant's clock, named when the reader's differs (lib/plant-time.ts).
+  const date = (v: string | null) => formatPlantTime(v, fault.plant_time_zone, i18n.language) || '—';
   const items = [
     { key: 'plant', label: t('faults.page.plant'), children: fault.plant_name },
     { key: 'device', label: t('faults.page.device'), children: fault.device_name ?? '—' },
@@ -138,7 +140,12 @@ export default function FaultDetailPage() {
         </Col>
         <Col xs={24} lg={14}>
           <Card title={t('faults.page.comments')}>
-            <FaultComments faultId={fault.id} comments={fault.comments} canComment={can.update} />
+            <FaultComments
+              faultId={fault.id}
+              comments={fault.comments}
+              canComment={can.update}
+              timeZone={fault.plant_time_zone}
+            />
           </Card>
         </Col>
       </Row>

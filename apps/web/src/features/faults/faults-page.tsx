@@ -18,7 +18,8 @@ import { useFaults } from './api/get-faults';
 import { FaultForm } from './components/fault-form';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { useFaultText } from './fault-title';
-import { formatDateTime, formatDuration, priorityKey } from './format';
+import { formatDuration, priorityKey } from './format';
+import { PlantTime } from '../../lib/plant-time-view';
 import './faults.css';
 import { dateBounds } from '../../lib/date-bounds';
 
@@ -32,7 +33,7 @@ interface Filters {
 
 /** /fault: the faults in reach with filters, server-side paging and sorting, and a "new fault" drawer. */
 export default function FaultsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const can = useCan('fault');
   const canSeeUsers = useCan('user_management').view;
@@ -105,7 +106,10 @@ export default function FaultsPage() {
       key: 'detected_at',
       dataIndex: 'detected_at',
       title: t('faults.page.detectedAt'),
-      render: (v: string) => formatDateTime(v, i18n.language),
+      // Each row on its own plant's clock: the list mixes plants of several zones.
+      render: (v: string, fault: Fault) => (
+        <PlantTime at={v} zone={fault.plant_time_zone} testId={`fault-detected-${fault.id}`} />
+      ),
       ...sortable('detected_at'),
     },
     {

@@ -1,6 +1,5 @@
 import type { FaultStatus } from '@solar/shared';
 import type { Translate } from '../../lib/i18n-keys';
-import { intlTag } from '../../lib/intl';
 
 /** Tag colour of each fault status. */
 export const STATUS_COLORS: Record<FaultStatus, string> = {
@@ -36,13 +35,4 @@ export function formatDuration(seconds: number | null | undefined, t: Translate)
     .filter(([n]) => n > 0)
     .map(([n, unit]) => `${n}${unit}`)
     .join(' ');
-}
-
-/** A timestamp as a local date and time in the interface language; empty for null. */
-export function formatDateTime(iso: string | null | undefined, language: string): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat(intlTag(language), {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(new Date(iso));
 }

@@ -20,7 +20,13 @@ import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
 import { usePlantPower } from './api/get-power';
-import { energyPrOption, LOSS_STEPS, powerOption, waterfallOption } from './components/chart-options';
+import {
+  energyPrOption,
+  LOSS_STEPS,
+  powerClockZone,
+  powerOption,
+  waterfallOption,
+} from './components/chart-options';
 import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
@@ -135,6 +141,7 @@ export default function PlantDetailPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [power.data, language],
   );
+  const powerZone = power.data ? powerClockZone(power.data) : null;
   const monthChart = useMemo(() => {
     if (!monthKpis.data) return null;
     const categories = monthKpis.data.rows.map((r) => String(Number(r.key.slice(8, 10))));
@@ -266,7 +273,17 @@ export default function PlantDetailPage() {
       </QueryState>
 
       <div className="plant-detail-grid">
-        <Card title={t('plantView.chart.powerTitle')} className="plant-card-wide">
+        <Card
+          title={t('plantView.chart.powerTitle')}
+          className="plant-card-wide"
+          extra={
+            powerZone && (
+              <span data-testid="power-chart-zone">
+                {t('plantView.chart.plantClock', { zone: powerZone })}
+              </span>
+            )
+          }
+        >
           <QueryState query={power} empty={!power.data?.points.length} testId="power-chart">
             {powerChart &&
               chart(

@@ -7,18 +7,11 @@ import { errorMessageOf } from '../../../lib/api-errors';
 import { prefixedKey } from '../../../lib/i18n-keys';
 import { useDeviceAlarms } from '../api/get-device-alarms';
 import { PriorityTag, STATUS_COLORS, useAlarmText } from './alarm-parts';
-import { intlTag } from '../../../lib/intl';
-
-const dateTime = (iso: string | null, language: string): string =>
-  iso
-    ? new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' }).format(
-        new Date(iso),
-      )
-    : '—';
+import { PlantTime } from '../../../lib/plant-time-view';
 
 /** A device's alarm history, newest first: start, end, priority, text and status. */
 export function DeviceAlarmsTable({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const text = useAlarmText();
   const query = useDeviceAlarms(deviceId);
   if (query.error)
@@ -39,12 +32,12 @@ export function DeviceAlarmsTable({ deviceId }: { deviceId: number }) {
         {
           key: 'started',
           title: t('devicePages.alarmStarted'),
-          render: (_, a) => dateTime(a.started_at, i18n.language),
+          render: (_, a) => <PlantTime at={a.started_at} zone={a.plant_time_zone} />,
         },
         {
           key: 'cleared',
           title: t('devicePages.alarmCleared'),
-          render: (_, a) => dateTime(a.cleared_at, i18n.language),
+          render: (_, a) => <PlantTime at={a.cleared_at} zone={a.plant_time_zone} />,
         },
         {
           key: 'priority',

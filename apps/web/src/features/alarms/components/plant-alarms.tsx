@@ -8,21 +8,17 @@ import { useAlarmEvents } from '../api/alarm-events';
 import { PriorityTag, StateTag, useAlarmText } from './alarm-parts';
 import { useQueryClient } from '@tanstack/react-query';
 import { alarmKeys } from '../api/query-keys';
-import { intlTag } from '../../../lib/intl';
+import { PlantTime } from '../../../lib/plant-time-view';
 
 /** The alarms of one plant, newest first, refreshed when an alarm of that plant is pushed. */
 export function PlantAlarms({ plantId }: { plantId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
   const query = usePlantAlarms(plantId);
   const text = useAlarmText();
   useAlarmEvents((event) => {
     if (event.alarm.plant_id === plantId)
       void client.invalidateQueries({ queryKey: alarmKeys.plant(plantId) });
-  });
-  const time = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'short',
   });
   if (query.isError)
     return (
@@ -48,7 +44,9 @@ export function PlantAlarms({ plantId }: { plantId: number }) {
         {
           key: 'started',
           title: t('plantView.alarms.started'),
-          render: (_, a) => time.format(new Date(a.started_at)),
+          render: (_, a) => (
+            <PlantTime at={a.started_at} zone={a.plant_time_zone} testId={`plant-alarm-started-${a.id}`} />
+          ),
         },
         {
           key: 'priority',

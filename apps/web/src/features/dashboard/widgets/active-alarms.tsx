@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { intlTag } from '../../../lib/intl';
+import { PlantTime } from '../../../lib/plant-time-view';
 import { PriorityTag, useAlarmEvents, useAlarmText } from '../../alarms';
 import { useActiveAlarms } from '../api/get-active-alarms';
 import { dashboardKeys } from '../api/query-keys';
@@ -12,7 +12,7 @@ import type { WidgetProps } from './types';
 
 /** The newest active alarms of the chosen plants, kept current by the live stream's alarm events. */
 export function ActiveAlarmsWidget({ widget, frame }: WidgetProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
   const plantIds = widget.settings.plant_ids;
   // One chosen plant is filtered by the server; several by the client from the newest of the scope.
@@ -20,7 +20,6 @@ export function ActiveAlarmsWidget({ widget, frame }: WidgetProps) {
   const text = useAlarmText();
   useAlarmEvents(() => void client.invalidateQueries({ queryKey: dashboardKeys.allActiveAlarms() }));
   const shown = useMemo(() => ofPlants(alarms.data?.items ?? [], plantIds), [alarms.data, plantIds]);
-  const time = new Intl.DateTimeFormat(intlTag(i18n.language), { dateStyle: 'short', timeStyle: 'short' });
 
   return (
     <WidgetFrame frame={frame} title={t('dashboard.widget.active_alarms')}>
@@ -40,7 +39,13 @@ export function ActiveAlarmsWidget({ widget, frame }: WidgetProps) {
                 {a.device_name && <span className="dashboard-muted"> · {a.device_name}</span>}
               </div>
               <div>{text(a)}</div>
-              <div className="dashboard-muted">{time.format(Date.parse(a.started_at))}</div>
+              <div className="dashboard-muted">
+                <PlantTime
+                  at={a.started_at}
+                  zone={a.plant_time_zone}
+                  testId={`active-alarm-started-${a.id}`}
+                />
+              </div>
             </li>
           ))}
         </ul>

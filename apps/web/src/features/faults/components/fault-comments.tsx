@@ -5,7 +5,7 @@ import Input from 'antd/es/input';
 import { useTranslation } from 'react-i18next';
 import { faultCommentBody, type FaultComment } from '@solar/shared';
 import { useAddComment } from '../api/add-comment';
-import { formatDateTime } from '../format';
+import { PlantTime } from '../../../lib/plant-time-view';
 import { knownKey } from '../../../lib/i18n-keys';
 
 /** The comment thread of a fault, oldest first, with a box to add one. */
@@ -13,12 +13,15 @@ export function FaultComments({
   faultId,
   comments,
   canComment,
+  timeZone,
 }: {
   faultId: number;
   comments: readonly FaultComment[];
   canComment: boolean;
+  /** The plant's zone: comment times are on its clock. */
+  timeZone: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const add = useAddComment(faultId);
@@ -42,7 +45,7 @@ export function FaultComments({
           <div key={c.id} className="fault-comment" data-testid="fault-comment">
             <div className="fault-comment-meta">
               <strong>{c.user_name ?? t('faults.page.system')}</strong>
-              <span>{formatDateTime(c.created_at, i18n.language)}</span>
+              <PlantTime at={c.created_at} zone={timeZone} />
             </div>
             <div className="fault-comment-body">{c.body}</div>
           </div>

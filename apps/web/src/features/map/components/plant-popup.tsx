@@ -1,17 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PlantOverviewItem } from '@solar/shared';
-import { intlTag } from '../../../lib/intl';
+import { formatPlantTime } from '../../../lib/plant-time';
 import { AlarmCounts, EnergyValue, PowerBar, PrValue, StatusTag } from '../../plants';
 
 /** A plant's figures in its map popup (rendered through a portal, so it has the app's theme and router). */
 export function PlantPopup({ plant }: { plant: PlantOverviewItem }) {
   const { t, i18n } = useTranslation();
-  const lastData = plant.last_data_at
-    ? new Intl.DateTimeFormat(intlTag(i18n.language), { dateStyle: 'short', timeStyle: 'short' }).format(
-        Date.parse(plant.last_data_at),
-      )
-    : '–';
+  // On the plant's clock, named when the reader's differs (lib/plant-time.ts).
+  const lastData = formatPlantTime(plant.last_data_at, plant.time_zone, i18n.language) || '–';
   return (
     <div className="plant-popup" data-testid="plant-popup" data-plant-id={plant.plant_id}>
       <div className="plant-popup-head">

@@ -4,7 +4,7 @@ import type { PlantKpisAnswer, PlantPowerAnswer } from '@solar/shared';
 type KpiLossesSchemaLike = PlantKpisAnswer['losses'];
 import type { ChartOption } from '../../../components';
 import { formatNumber } from '../../../lib/format';
-import { intlTag } from '../../../lib/intl';
+import { formatInZone, formatPlantTime, zoneLabel } from '../../../lib/plant-time';
 
 /** Value-axis labels in the interface language's digits (ECharts writes 4,000 whatever the language). */
 const valueLabels = (language: string) => ({ formatter: (v: number) => formatNumber(v, language, 2) });
@@ -27,15 +27,24 @@ interface Labels {
   pr: string;
 }
 
+/**
+ * The plant's zone when the reader's clock differs from it during the day the power chart shows (its
+ * first and last point, or the day's noon without points), else null.
+ */
+export function powerClockZone(answer: PlantPowerAnswer): string | null {
+  const ts = answer.points.map((p) => Date.parse(p.ts));
+  const noon = Date.parse(answer.date) + 12 * 3_600_000;
+  return zoneLabel(answer.time_zone, ts.length ? [ts[0]!, ts.at(-1)!] : [noon]);
+}
+
 /** Today's 5-minute actual and expected power (kW, left axis) and POA irradiance (W/m², right axis). */
 export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: string): ChartOption {
   const ts = (p: { ts: string }) => Date.parse(p.ts);
-  const time = new Intl.DateTimeFormat(intlTag(language), {
-    timeStyle: 'short',
-    timeZone: answer.time_zone,
-  });
+  const zone = answer.time_zone;
+  // The axis runs on the plant's clock; its name says whose clock when the reader's differs.
+  const axisZone = powerClockZone(answer);
   return {
-    grid: { left: 8, right: 8, top: 48, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 8, top: 48, bottom: axisZone ? 28 : 8, containLabel: true },
     legend: { top: 0 },
     tooltip: {
       trigger: 'axis',
@@ -48,12 +57,13 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
           const unit = p.seriesIndex === 2 ? 'W/m²' : 'kW';
           return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(v, language, 1)} ${unit}</b>`;
         });
-        return [Number.isNaN(at) ? '' : time.format(at), ...lines].join('<br/>');
+        return [Number.isNaN(at) ? '' : formatPlantTime(at, zone, language, 'time'), ...lines].join('<br/>');
       },
     },
     xAxis: {
       type: 'time',
-      axisLabel: { formatter: (v: number) => time.format(v), hideOverlap: true },
+      axisLabel: { formatter: (v: number) => formatInZone(v, zone, language, 'time'), hideOverlap: true },
+      ...(axisZone ? { name: axisZone, nameLocation: 'middle' as const, nameGap: 28 } : {}),
     },
     yAxis: [
       {

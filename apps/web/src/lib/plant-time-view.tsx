@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import { formatPlantTime, type PlantTimeStyle } from './plant-time';
+
+/**
+ * An instant on the plant's clock, labelled with the plant's zone when the reader's clock differs
+ * (lib/plant-time.ts): the one way a plant's time is shown in a table cell, a card or a popup.
+ */
+export function PlantTime({
+  at,
+  zone,
+  style = 'dateTime',
+  testId,
+}: {
+  at: string | number | null | undefined;
+  zone: string;
+  style?: PlantTimeStyle;
+  testId?: string;
+}) {
+  const { i18n } = useTranslation();
+  const text = formatPlantTime(at, zone, i18n.language, style);
+  return (
+    <span className="mono" data-testid={testId} data-zone={zone}>
+      {text || '–'}
+    </span>
+  );
+}
