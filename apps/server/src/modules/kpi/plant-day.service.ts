@@ -16,12 +16,14 @@ import {
   combineDailyKpiSums,
   countryOfTimeZone,
   dailyCompleteness,
+  dataCompleteness,
   DAYLIGHT_THRESHOLD_WM2,
   DEFAULT_SYSTEM_LOSS_FRACTION,
   emissionFactorFor,
   G_STC_WM2,
   kpisFromSums,
   localDayRange,
+  periodCoverage,
   plantDayKpis,
   T_STC_C,
   type DailyKpiSums,
@@ -330,8 +332,33 @@ export function combineFigures(days: readonly DayFigures[]): DayFigures {
   };
 }
 
-/** The answer's snake_case KPI values of a period's figures. */
-export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null): KpiValues {
+/** A day's data completeness from its counts; null when nothing was expected of it. */
+const dayCompletenessOf = (f: DayFigures | undefined) =>
+  f === undefined ? null : dataCompleteness(f.samples.receivedSamples, f.samples.expectedSamples);
+
+/**
+ * The KPI values of the local days `dates` of a plant from the figures of those that have any (`days`):
+ * the sums combined and the period's coverage over the dates up to `today` (the plant's local today;
+ * later dates have not happened yet). Every KPI answer and report row is built here, so the coverage of
+ * a month on the plant page and in its report is one figure.
+ */
+export function periodValuesOf(
+  dates: readonly string[],
+  days: ReadonlyMap<string, DayFigures>,
+  today: string,
+  dcCapacityKwp: number | null,
+): KpiValues {
+  const present = dates.map((d) => days.get(d)).filter((f) => f !== undefined);
+  const elapsed = dates.filter((d) => d <= today);
+  return kpiValuesOf(
+    combineFigures(present),
+    dcCapacityKwp,
+    periodCoverage(elapsed.map((d) => dayCompletenessOf(days.get(d)))),
+  );
+}
+
+/** The answer's snake_case KPI values of a period's figures, with the period's coverage (periodValuesOf). */
+export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null, coverage: number | null): KpiValues {
   const k = kpisFromSums(f.sums, dcCapacityKwp);
   const losses = Object.fromEntries(LOSS_KINDS.map((kind) => [`${kind}_kwh`, k.lossesKwh[kind]])) as Record<
     `${LossKind}_kwh`,
@@ -353,6 +380,7 @@ export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null): KpiVal
       f.samples.expectedSamples > 0
         ? Math.min(f.samples.receivedSamples / f.samples.expectedSamples, 1)
         : null,
+    coverage,
     co2_avoided_kg: k.co2AvoidedKg,
   };
 }

@@ -18,6 +18,8 @@ const MARGIN_PT = 36;
 const MAX_COLUMNS = 10;
 const ROW_PT = 13;
 const BLUE = '#1677ff';
+/** Ant Design's warning text colour, dark enough to read in print. */
+const WARNING_COLOUR = '#ad6800';
 
 const LOCALE_TAGS = { tr_TR: 'tr-TR', en_US: 'en-US', de_DE: 'de-DE', mk_MK: 'mk-MK' } as const;
 
@@ -77,6 +79,12 @@ export async function toReportPdf(report: ReportDocument): Promise<Buffer> {
   doc.text(`${t('reportFile.period')}: ${report.period}`);
   doc.text(`${t('reportFile.generatedAt')}: ${report.generatedAt.slice(0, 16).replace('T', ' ')} UTC`);
   doc.moveDown(0.8);
+  // Before the tiles: a figure read without its warning is read wrong.
+  if (report.warnings.length) {
+    doc.font(BOLD).fontSize(9).fillColor(WARNING_COLOUR);
+    for (const w of report.warnings) doc.text(`⚠ ${w}`, MARGIN_PT, doc.y, { width });
+    doc.fillColor('#000').moveDown(0.6);
+  }
 
   drawTiles(doc, report, report.tiles, width);
 

@@ -3,6 +3,7 @@ import {
   dailyCompleteness,
   dataCompleteness,
   expectedSampleCount,
+  periodCoverage,
   plantDataCompleteness,
 } from './completeness';
 import { localDayRange } from './periods';
@@ -60,5 +61,15 @@ describe('data completeness', () => {
       ]),
     ).toBeCloseTo(3024 / 3168, 12);
     expect(plantDataCompleteness([])).toBeNull();
+  });
+});
+
+describe('period coverage', () => {
+  it('weighs each elapsed day equally, a day without data as 0', () => {
+    // Three complete days of 31, one day half complete of two.
+    expect(periodCoverage([1, 1, 1, ...Array<null>(28).fill(null)])).toBeCloseTo(3 / 31, 12);
+    expect(periodCoverage([0.5, undefined])).toBeCloseTo(0.25, 12);
+    expect(periodCoverage([1.2, -1])).toBeCloseTo(0.5, 12);
+    expect(periodCoverage([])).toBeNull();
   });
 });

@@ -67,3 +67,14 @@ export function plantDataCompleteness(devices: readonly DailyCompleteness[]): nu
   }
   return dataCompleteness(received, expected);
 }
+
+/**
+ * The share of a period that has data: the mean over its elapsed days of each day's data completeness,
+ * a day without any data counting 0 (IEC 61724-1 asks for the fraction of valid data next to every metric;
+ * a month's completeness over the three days that reported would hide the other 28). Null when no day of
+ * the period has elapsed.
+ */
+export function periodCoverage(elapsedDays: readonly (number | null | undefined)[]): number | null {
+  if (!elapsedDays.length) return null;
+  return elapsedDays.reduce<number>((a, c) => a + Math.min(Math.max(c ?? 0, 0), 1), 0) / elapsedDays.length;
+}
