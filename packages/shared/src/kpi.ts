@@ -149,7 +149,12 @@ export const deviceCompletenessSchema = z.object({
   name: z.string(),
   type: z.string(),
   poll_interval_s: z.number().int(),
-  /** Samples its poll interval asks for in the local day (up to now, for today). */
+  /**
+   * The interval its data was meant to arrive at: the poll interval, or the slower steady spacing its
+   * samples arrived at within the 5-minute buckets that hold any (a history back-filled at 5 minutes).
+   */
+  expected_interval_s: z.number(),
+  /** Samples that interval asks for in the local day (up to now, for today). */
   expected_samples: z.number().int(),
   /** Sample times received: the day's count of its most sampled signal. */
   received_samples: z.number().int(),

@@ -197,6 +197,65 @@ describe(`KPI coverage (${dialectUnderTest})`, () => {
     expect(warnings.getRow(2).getCell(1).text).toContain(`only ${percent} %`);
   });
 
+  it('counts a 5-minute history of a device polled every 30 s against 5 minutes, and its gaps as gaps', async () => {
+    const other = await makeTree(t, admin.token, 'Backfill');
+    const ws = await save(t, admin.token, '/api/devices/0', {
+      plant_id: other.plantId,
+      name: 'WS-30s',
+      type: 'weather_station',
+      protocol: 'http',
+      poll_interval_s: 30,
+    });
+    // makeTree's inverter has no data at all: only the station is looked at below.
+    const poa = await save(t, admin.token, '/api/signals/0', {
+      device_id: ws.id,
+      key: 'irradiance',
+      name: 'POA',
+    });
+    const key = (
+      await t.http.post(`/api/plants/${other.plantId}/ingest-key`, {}, { token: admin.token })
+    ).json<{
+      key: string;
+    }>().key;
+    // Day 1 every 5 minutes all day; day 2 every 5 minutes from 06:00 (six hours missing).
+    const [full, gappy] = [dates[0]!, dates[1]!];
+    const points: { signal_id: number; ts: number; value: number }[] = [];
+    for (let m = 0; m < 24 * 60; m += 5) {
+      points.push({ signal_id: poa.id, ts: utcOf(full, m), value: 100 });
+      if (m >= 6 * 60) points.push({ signal_id: poa.id, ts: utcOf(gappy, m), value: 100 });
+    }
+    const res = await t.http.post(
+      '/api/telemetry',
+      { points },
+      { headers: { 'x-api-key': key }, xsrf: false },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+
+    const day = async (date: string) => {
+      const r = await t.http.get(`/api/plants/${other.plantId}/kpis`, {
+        token: admin.token,
+        query: { period: 'day', date },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      const k = r.json<PlantKpisAnswer>();
+      return { k, station: k.devices!.find((d) => d.device_id === ws.id)! };
+    };
+    const a = await day(full);
+    expect(a.station.poll_interval_s).toBe(30);
+    expect(a.station.expected_interval_s).toBe(300);
+    expect(a.station.expected_samples).toBe(288);
+    expect(a.station.received_samples).toBe(288);
+    expect(a.station.data_completeness).toBe(1);
+    const b = await day(gappy);
+    expect(b.station.expected_interval_s).toBe(300);
+    expect(b.station.data_completeness).toBeCloseTo(216 / 288, 9);
+    // The plant's figure: the station's samples against the station's expectation, and the inverter's
+    // (no data, so its poll interval) against its own.
+    const inverter = a.k.devices!.find((d) => d.device_id === other.deviceId)!;
+    expect(inverter.received_samples).toBe(0);
+    expect(a.k.data_completeness).toBeCloseTo(288 / (288 + inverter.expected_samples), 9);
+  });
+
   it('warns below the threshold only', () => {
     expect(isLowCoverage(KPI_COVERAGE_WARNING_BELOW)).toBe(false);
     expect(isLowCoverage(KPI_COVERAGE_WARNING_BELOW - 0.001)).toBe(true);

@@ -36,6 +36,9 @@ import * as repo from './kpi.repository';
 
 const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
 
+/** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
+const COMPLETENESS_RULE = 'c2';
+
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
   expectedSamples: number;
@@ -119,6 +122,8 @@ export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig, co2Overrid
  */
 export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): string {
   return [
+    // The completeness rule's version: days stored under an older rule are recomputed on their next read.
+    COMPLETENESS_RULE,
     config.co2FactorKgPerKwh,
     plant.dcCapacityKwp,
     plant.acCapacityKw,
@@ -234,7 +239,7 @@ export async function dayCompleteness(
   untilMs: number,
 ): Promise<{ samples: SampleCounts; devices: DeviceCompleteness[] }> {
   const range = localDayRange(date, plant.timeZone);
-  const rows = await repo.readDaySamples(db, plant.id, range.startMs);
+  const rows = await repo.readDaySamples(db, plant.id, range.startMs, range.endMs);
   const samples: SampleCounts = { expectedSamples: 0, receivedSamples: 0 };
   const devices = rows.map((d) => {
     const c = dailyCompleteness({
@@ -242,6 +247,7 @@ export async function dayCompleteness(
       timeZone: plant.timeZone,
       pollIntervalS: d.pollIntervalS,
       receivedSamples: d.receivedSamples,
+      bucketsWithData: d.bucketsWithData,
       nowMs: untilMs < range.endMs ? untilMs : undefined,
     });
     samples.expectedSamples += c.expectedSamples;
@@ -251,6 +257,7 @@ export async function dayCompleteness(
       name: d.name,
       type: d.type,
       poll_interval_s: d.pollIntervalS,
+      expected_interval_s: c.expectedIntervalS,
       expected_samples: c.expectedSamples,
       received_samples: c.receivedSamples,
       data_completeness: c.completeness,
