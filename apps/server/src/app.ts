@@ -13,6 +13,7 @@ import { createMailer } from './lib/mailer';
 import { createBudgetedMailer, DbMailBudget } from './lib/mail-budget';
 import { EventLoopWatch } from './lib/event-loop-watch';
 import { Lifecycle } from './lib/lifecycle';
+import { RunningCollectors } from './collectors/collector-status';
 import { Metrics } from './lib/metrics';
 import { createSessionEvents } from './lib/session-events';
 import { UserSessions } from './modules/auth';
@@ -363,8 +364,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
     stream,
     alarmFeed,
     alarmPublisher,
-    // Filled by background.ts while its collectors run.
-    collectors: {},
+    collectors: new RunningCollectors(),
     alarmEngine,
     cluster,
     lease,

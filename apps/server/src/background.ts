@@ -53,7 +53,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
-  ctx.collectors.mqtt = mqtt;
+  const detachMqtt = mqtt && ctx.collectors.attach('mqtt', mqtt);
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
   // Polling runs on the lease holder alone, so several nodes poll each device once.
   const modbus = config.modbusPoller
@@ -61,7 +61,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
         startModbusPoller(ctx, log, { excludeDeviceIds: (id) => simulator?.deviceIds.has(id) ?? false }),
       )
     : undefined;
-  if (modbus) ctx.collectors.modbus = modbusCollectorStatus(ctx.lease, modbus);
+  const detachModbus = modbus && ctx.collectors.attach('modbus', modbusCollectorStatus(ctx.lease, modbus));
   // The live engine judges what arrives once the history is written and worked into the demo's faults.
   let stopping = false;
   const alarms = (simulator?.backfilled ?? Promise.resolve(false)).then(async (wroteHistory) => {
@@ -109,8 +109,8 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       await engine.stop();
       await modbus?.stop();
       await mqtt?.stop();
-      delete ctx.collectors.mqtt;
-      delete ctx.collectors.modbus;
+      detachMqtt?.();
+      detachModbus?.();
       // Last, so that what is raised while the rest shuts down is still mailed.
       await alarmNotifications.stop();
     },

@@ -47,7 +47,7 @@ export interface AppContext {
   alarmFeed: AlarmFeed;
   /** Sends committed alarm events to live clients and to the feed. */
   alarmPublisher: AlarmPublisher;
-  /** The collectors background.ts started (MQTT), for their health. */
+  /** The collectors running on this node (MQTT, Modbus), which attach themselves as they start, for their health. */
   collectors: RunningCollectors;
   /** The one alarm engine; background.ts starts it, the alarm routes ask it to reload rules. */
   alarmEngine: AlarmEngine;

@@ -29,3 +29,4 @@ export * from './budgets';
 export * from './budget-figures';
 export * from './report-schedules';
 export * from './time-zone';
+export * from './fleet-losses';

@@ -189,6 +189,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/alarms/custom', '/api/alarms/custom');
     await get('/api/alarms/custom/:id', `/api/alarms/custom/${rule.id}`);
     await get('/api/plants/overview', '/api/plants/overview');
+    await get('/api/plants/losses', '/api/plants/losses', { period: 'month' });
     await get('/api/map/settings', '/api/map/settings');
     {
       // A logo stored, so that the public image route answers its bytes (and the settings its URL).

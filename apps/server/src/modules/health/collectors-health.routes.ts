@@ -27,11 +27,11 @@ export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> 
       },
     },
     async () => {
-      const modbus = ctx.collectors.modbus?.health() ?? null;
+      const { mqtt, modbus } = ctx.collectors.health();
       // Device names repeat across plants (every plant has its INV-01): each device carries its plant's name.
       const names = await plantNames(ctx.db, [...new Set(modbus?.devices.map((d) => d.plant_id))]);
       for (const d of modbus?.devices ?? []) d.plant_name = names.get(d.plant_id) ?? null;
-      const health: CollectorsHealth = { mqtt: ctx.collectors.mqtt?.health() ?? null, modbus };
+      const health: CollectorsHealth = { mqtt, modbus };
       return health;
     },
   );

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  fleetLossesAnswer,
+  fleetLossesQuery,
   idParam,
   inverterSummaryAnswer,
   kpiDateQuery,
@@ -13,6 +15,7 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
 import { DeviceStatusService } from './device-status.service';
+import { FleetLossesService } from './fleet-losses.service';
 import { KpiService } from './kpi.service';
 import { PlantsOverviewService } from './overview.service';
 
@@ -34,6 +37,7 @@ const MODEL = [
 export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new KpiService(ctx);
   const fleet = new PlantsOverviewService(ctx, service);
+  const fleetLosses = new FleetLossesService(ctx, service);
   const tags = ['kpi'];
 
   app.get(
@@ -51,6 +55,25 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
       },
     },
     (request) => fleet.overview(actorOf(request)),
+  );
+
+  app.get(
+    '/plants/losses',
+    {
+      config: { access: access.to('plant', 'view') },
+      schema: {
+        tags,
+        summary:
+          'Every plant in scope over a local day, month or year: expected and actual energy, the loss by cause, availability and PR',
+        operationId: 'getFleetLosses',
+        description:
+          "Where the fleet lost energy. `date` is each plant's local date (absent: each plant's yesterday); each item holds the figures GET plants/{id}/kpis answers for the same plant and period, and `top_loss`, the cause with the most energy (null when the plant met or beat its model: a negative `losses.total_kwh` is energy above expectation).\n\n" +
+          MODEL,
+        querystring: fleetLossesQuery,
+        response: { 200: fleetLossesAnswer },
+      },
+    },
+    (request) => fleetLosses.losses(actorOf(request), request.query.period, request.query.date),
   );
 
   app.get(

@@ -268,7 +268,7 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
 
       // The admin sees each device's poll times: the silent one waits out its 300 ms timeout on every poll,
       // the meter answers at once; the operator may not look.
-      t.ctx.collectors.modbus = modbusCollectorStatus(t.ctx.lease, poller);
+      const detach = t.ctx.collectors.attach('modbus', modbusCollectorStatus(t.ctx.lease, poller));
       const health = await t.http.get('/api/health/collectors', { token: admin.token });
       expect(health.statusCode, health.body).toBe(200);
       const modbus = health.json<CollectorsHealth>().modbus!;
@@ -297,7 +297,7 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
       expect(Date.parse(answering.last_poll_at!)).toBeGreaterThan(Date.now() - 10_000);
       const panelViewer = await makeUser(t, { permissions: pairs(['admin_panel'], ['view']) });
       expect((await t.http.get('/api/health/collectors', { token: panelViewer.token })).statusCode).toBe(403);
-      delete t.ctx.collectors.modbus;
+      detach();
       expect(
         events.some((e) => e.deviceId === inverter.id && e.state === 'lost' && e.previous === 'online'),
       ).toBe(true);

@@ -10,7 +10,7 @@ import Space from 'antd/es/space';
 import type { UseQueryResult } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { PlantKpisAnswer } from '@solar/shared';
 import { LoadingSpin, OptionChart } from '../../components';
 import { formatNumber } from '../../lib/format';
@@ -29,6 +29,13 @@ import { monthName } from '../../lib/intl';
 import { dateBounds } from '../../lib/date-bounds';
 
 const YEARS_BACK = 5;
+
+/** A YYYY-MM-DD before today, else null (today, the default). */
+function pastDate(value: string | null): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const d = dayjs(value);
+  return d.isValid() && d.format('YYYY-MM-DD') === value && d.isBefore(dayjs(), 'day') ? value : null;
+}
 
 /** A card's body for a query: spinner, error with retry, empty note, or the content. */
 function QueryState({
@@ -93,7 +100,9 @@ export default function PlantDetailPage() {
   const language = i18n.language;
   const dark = usePreferences((s) => s.theme) === 'dark';
   const plantId = Number(useParams().plantId);
-  const [day, setDay] = useState<string | null>(null);
+  // `?date=` opens a past day (the fleet loss view links a plant's period here); today otherwise.
+  const [params] = useSearchParams();
+  const [day, setDay] = useState<string | null>(() => pastDate(params.get('date')));
   const [year, setYear] = useState(() => dayjs().year());
   const [lossPeriod, setLossPeriod] = useState<'day' | 'month'>('day');
 

@@ -3,17 +3,19 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
+import Segmented from 'antd/es/segmented';
 import Select from 'antd/es/select';
 import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import type { SortOrder } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { LoadingSpin } from '../../components';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { OPERATING_STATUSES, type OperatingStatus, type PlantOverviewItem } from '@solar/shared';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
 import { usePlantsOverview } from './api/get-overview';
 import { useLiveOverview } from './components/live-overview';
+import { FleetLosses } from './components/fleet-losses';
 import { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './components/plant-figures';
 import { STATUS_RANK, StatusTag } from './components/status-tag';
 import './plants.css';
@@ -50,10 +52,33 @@ function sortPlants(
 }
 
 /**
- * /santraller: every plant in scope with its status, live power against capacity, today's energy and
- * yield, yesterday's PR and active alarms; a table on wide screens, cards on a phone, kept live over SSE.
+ * /santraller: the plants in scope, live (status, power against capacity, today's energy and yield,
+ * yesterday's PR, active alarms) or by energy lost over a chosen period (`?view=losses`).
  */
 export default function PlantsPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'losses' ? 'losses' : 'live';
+  return (
+    <div className="plants-page" data-testid="plants-page">
+      <Segmented
+        aria-label={t('plantView.fleetLoss.views')}
+        data-testid="plants-view"
+        className="plants-view"
+        value={view}
+        onChange={(v) => setParams(v === 'losses' ? { view: 'losses' } : {}, { replace: true })}
+        options={[
+          { value: 'live', label: t('plantView.fleetLoss.viewLive') },
+          { value: 'losses', label: t('plantView.fleetLoss.viewLosses') },
+        ]}
+      />
+      {view === 'losses' ? <FleetLosses /> : <LivePlants />}
+    </div>
+  );
+}
+
+/** Every plant with its live figures; a table on wide screens, cards on a phone, kept live over SSE. */
+function LivePlants() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const phone = useMediaQuery(PHONE_QUERY);
@@ -148,7 +173,7 @@ export default function PlantsPage() {
     );
 
   return (
-    <div className="plants-page" data-testid="plants-page">
+    <div data-testid="plants-live">
       {filters}
       {phone ? (
         overview.isLoading ? (

@@ -14,6 +14,8 @@ export const plantKeys = {
   /** A plant's KPIs for the period holding `date` (absent: the plant's today). */
   kpis: (plantId: number, period: KpiPeriod, date: string | null) =>
     [...plantKeys.all, 'kpis', plantId, period, date] as const,
+  /** Every plant's expected and actual energy and loss by cause over a local period holding `date`. */
+  losses: (period: KpiPeriod, date: string) => [...plantKeys.all, 'losses', period, date] as const,
   /** A plant's 5-minute power, expected power and irradiance of a day. */
   power: (plantId: number, date: string | null) => [...plantKeys.all, 'power', plantId, date] as const,
   /** Status, communication and active alarms of each device of a plant. */
