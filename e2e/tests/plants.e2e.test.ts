@@ -158,9 +158,9 @@ describe('plants list and plant detail', () => {
           await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
           await expectText(page.getByTestId('page-title'), t(locale, 'pages.plantDetail'));
           await expectText(page.getByTestId('plant-name'), plant.name);
-          // Seven tiles; the energy tile is labelled in the chosen language.
+          // Eight tiles (the last says how much of the day has data); the energy tile is labelled in the chosen language.
           await page.getByTestId('plant-kpi-tiles').waitFor();
-          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(7);
+          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(8);
           const energy = page.getByTestId('kpi-energy');
           expect(await energy.textContent()).toContain(t(locale, 'plantView.kpi.energy'));
           // Today's energy from the posted counter readings, 5 kWh per minute.

@@ -29,6 +29,16 @@ export type IrradianceSource = (typeof IRRADIANCE_SOURCES)[number];
 export const irradianceSourceSchema = z.enum(IRRADIANCE_SOURCES);
 
 /**
+ * A period whose coverage (the share of it that has data) is below this is marked on every screen and in
+ * every report with how much of it has data: its availability and PR speak for that share only.
+ */
+export const KPI_COVERAGE_WARNING_BELOW = 0.9;
+
+/** True when a period's figures rest on too little of it to be read without a warning (null: nothing elapsed). */
+export const isLowCoverage = (coverage: number | null): boolean =>
+  coverage !== null && coverage < KPI_COVERAGE_WARNING_BELOW;
+
+/**
  * The parts of a day's loss (expected − actual energy); they add up to the total. `grid_curtailment` is
  * energy not produced because the grid was down or the operator curtailed the plant (zero when the plant
  * has no such signals); `underperformance` is what remains, negative when the plant beat the model.
@@ -103,8 +113,13 @@ export const kpiValuesSchema = z.object({
     /** IEC TS 63019: 1 − downtime loss / (energy + downtime loss). */
     energy_based: z.number().nullable(),
   }),
-  /** Received / expected samples of the plant's devices. */
+  /** Received / expected samples of the plant's devices, over the days that have data. */
   data_completeness: z.number().nullable(),
+  /**
+   * The share of the period (up to now) that has data, 0…1: each elapsed day weighs equally, with its data
+   * completeness; a day without any data counts 0. Null when none of the period has elapsed.
+   */
+  coverage: z.number().nullable(),
   co2_avoided_kg: z.number().nullable(),
 });
 export type KpiValues = z.infer<typeof kpiValuesSchema>;
@@ -134,7 +149,12 @@ export const deviceCompletenessSchema = z.object({
   name: z.string(),
   type: z.string(),
   poll_interval_s: z.number().int(),
-  /** Samples its poll interval asks for in the local day (up to now, for today). */
+  /**
+   * The interval its data was meant to arrive at: the poll interval, or the slower steady spacing its
+   * samples arrived at within the 5-minute buckets that hold any (a history back-filled at 5 minutes).
+   */
+  expected_interval_s: z.number(),
+  /** Samples that interval asks for in the local day (up to now, for today). */
   expected_samples: z.number().int(),
   /** Sample times received: the day's count of its most sampled signal. */
   received_samples: z.number().int(),

@@ -88,6 +88,8 @@ export const productionFiguresSchema = budgetFiguresSchema.extend({
   availability: z.number().nullable(),
   expected_energy_kwh: z.number(),
   losses: kpiLossesSchema,
+  /** The share of the period that has data (kpi.ts, `coverage`); null when none of it has elapsed. */
+  coverage: z.number().nullable(),
 });
 export type ProductionFigures = z.infer<typeof productionFiguresSchema>;
 

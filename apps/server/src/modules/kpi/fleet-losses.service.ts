@@ -10,10 +10,10 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf } from '../../lib/scope';
 import { periodRange } from './engine';
-import { localDate } from './engine/telemetry-imports';
+import { datesUntil, localDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import type { KpiService } from './kpi.service';
-import { combineFigures, kpiValuesOf } from './plant-day.service';
+import { periodValuesOf } from './plant-day.service';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,13 +56,16 @@ export class FleetLossesService {
     for (const plant of plants) {
       const day = date ?? yesterdayIn(plant.timeZone, now);
       const range = periodRange(period, day, plant.timeZone);
-      const days = await this.kpi.daysBetween(
-        plant,
-        signals.get(plant.id)!,
-        localDate(range.startMs, plant.timeZone),
-        localDate(range.endMs, plant.timeZone),
+      const first = localDate(range.startMs, plant.timeZone);
+      const end = localDate(range.endMs, plant.timeZone);
+      const days = await this.kpi.daysBetween(plant, signals.get(plant.id)!, first, end);
+      // The same values, coverage included, as the plant page's for the same period (periodValuesOf).
+      const values = periodValuesOf(
+        datesUntil(first, end),
+        days,
+        localDate(now, plant.timeZone),
+        plant.dcCapacityKwp,
       );
-      const values = kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp);
       items.push({
         ...values,
         plant_id: plant.id,

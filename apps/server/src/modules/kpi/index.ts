@@ -13,4 +13,4 @@ export {
 export { startKpiRefresh } from './jobs/kpi-refresh';
 export { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from './kpi.repository';
 export { KpiService } from './kpi.service';
-export { combineFigures, kpiValuesOf, type DayFigures } from './plant-day.service';
+export { periodValuesOf, type DayFigures } from './plant-day.service';

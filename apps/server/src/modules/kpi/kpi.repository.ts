@@ -195,13 +195,28 @@ export interface DeviceSamples {
   pollIntervalS: number;
   /** The day's sample count of the device's most sampled signal (its polls). */
   receivedSamples: number;
+  /** 5-minute buckets of the day in which any of its active signals has data. */
+  bucketsWithData: number;
 }
 
-/** Samples each active device with active signals delivered in the local day starting at `dayStartMs` (1d rollups). */
-export async function readDaySamples(db: Db, plantId: number, dayStartMs: number): Promise<DeviceSamples[]> {
-  const rows = await db
-    .selectFrom('devices')
-    .innerJoin('signals', 'signals.device_id', 'devices.id')
+/**
+ * Each active device of a plant with active signals: its poll interval, the day's sample count (daily
+ * rollup) and the 5-minute buckets of the local day [dayStartMs, dayEndMs) that hold any of its data.
+ */
+export async function readDaySamples(
+  db: Db,
+  plantId: number,
+  dayStartMs: number,
+  dayEndMs: number,
+): Promise<DeviceSamples[]> {
+  const devices = () =>
+    db
+      .selectFrom('devices')
+      .innerJoin('signals', 'signals.device_id', 'devices.id')
+      .where('devices.plant_id', '=', plantId)
+      .where('devices.is_active', '=', 1)
+      .where('signals.is_active', '=', 1);
+  const rows = await devices()
     .$call((q) => leftJoinTelemetry(q, '1d', 'daily', { signal: 'signals.id', time: { at: dayStartMs } }))
     .select((eb) => [
       'devices.id',
@@ -210,18 +225,27 @@ export async function readDaySamples(db: Db, plantId: number, dayStartMs: number
       'devices.poll_interval_s',
       eb.fn.max('daily.count').as('samples'),
     ])
-    .where('devices.plant_id', '=', plantId)
-    .where('devices.is_active', '=', 1)
-    .where('signals.is_active', '=', 1)
     .groupBy(['devices.id', 'devices.name', 'devices.type', 'devices.poll_interval_s'])
     .orderBy('devices.id')
     .execute();
+  const buckets = await devices()
+    .$call((q) =>
+      leftJoinTelemetry(q, '5m', 'five', {
+        signal: 'signals.id',
+        time: { from: dayStartMs, through: dayEndMs - 1 },
+      }),
+    )
+    .select((eb) => ['devices.id', eb.fn.count('five.bucket').distinct().as('buckets')])
+    .groupBy('devices.id')
+    .execute();
+  const bucketsOf = new Map(buckets.map((b) => [b.id, Number(b.buckets)]));
   return rows.map((r) => ({
     deviceId: r.id,
     name: r.name,
     type: r.type,
     pollIntervalS: r.poll_interval_s,
     receivedSamples: Number(r.samples ?? 0),
+    bucketsWithData: bucketsOf.get(r.id) ?? 0,
   }));
 }
 

@@ -26,14 +26,13 @@ import {
 import { datesUntil, dayStart, localDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import {
-  combineFigures,
   computePlantDay,
   dayCompleteness,
   daySignalIds,
   figuresOfRow,
-  kpiValuesOf,
   modelOf,
   paramsKeyOf,
+  periodValuesOf,
   plantConfig,
   rowOfFigures,
   type DayFigures,
@@ -195,11 +194,10 @@ export class KpiService {
         localDate(part.startMs, plant.timeZone),
         localDate(part.endMs, plant.timeZone),
       );
-      const inPart = dates.map((d) => days.get(d)).filter((f) => f !== undefined);
-      const values = kpiValuesOf(combineFigures(inPart), plant.dcCapacityKwp);
+      const values = periodValuesOf(dates, days, today, plant.dcCapacityKwp);
       return { key: part.key, ...values, budget: budgetOf(dates, values) };
     });
-    const totals = kpiValuesOf(combineFigures([...days.values()]), plant.dcCapacityKwp);
+    const totals = periodValuesOf(datesBetween(firstDate, endDate), days, today, plant.dcCapacityKwp);
     return {
       plant_id: plant.id,
       period,

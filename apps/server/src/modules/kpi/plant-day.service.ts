@@ -16,12 +16,14 @@ import {
   combineDailyKpiSums,
   countryOfTimeZone,
   dailyCompleteness,
+  dataCompleteness,
   DAYLIGHT_THRESHOLD_WM2,
   DEFAULT_SYSTEM_LOSS_FRACTION,
   emissionFactorFor,
   G_STC_WM2,
   kpisFromSums,
   localDayRange,
+  periodCoverage,
   plantDayKpis,
   T_STC_C,
   type DailyKpiSums,
@@ -33,6 +35,9 @@ import {
 import * as repo from './kpi.repository';
 
 const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
+
+/** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
+const COMPLETENESS_RULE = 'c2';
 
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
@@ -117,6 +122,8 @@ export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig, co2Overrid
  */
 export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): string {
   return [
+    // The completeness rule's version: days stored under an older rule are recomputed on their next read.
+    COMPLETENESS_RULE,
     config.co2FactorKgPerKwh,
     plant.dcCapacityKwp,
     plant.acCapacityKw,
@@ -232,7 +239,7 @@ export async function dayCompleteness(
   untilMs: number,
 ): Promise<{ samples: SampleCounts; devices: DeviceCompleteness[] }> {
   const range = localDayRange(date, plant.timeZone);
-  const rows = await repo.readDaySamples(db, plant.id, range.startMs);
+  const rows = await repo.readDaySamples(db, plant.id, range.startMs, range.endMs);
   const samples: SampleCounts = { expectedSamples: 0, receivedSamples: 0 };
   const devices = rows.map((d) => {
     const c = dailyCompleteness({
@@ -240,6 +247,7 @@ export async function dayCompleteness(
       timeZone: plant.timeZone,
       pollIntervalS: d.pollIntervalS,
       receivedSamples: d.receivedSamples,
+      bucketsWithData: d.bucketsWithData,
       nowMs: untilMs < range.endMs ? untilMs : undefined,
     });
     samples.expectedSamples += c.expectedSamples;
@@ -249,6 +257,7 @@ export async function dayCompleteness(
       name: d.name,
       type: d.type,
       poll_interval_s: d.pollIntervalS,
+      expected_interval_s: c.expectedIntervalS,
       expected_samples: c.expectedSamples,
       received_samples: c.receivedSamples,
       data_completeness: c.completeness,
@@ -330,8 +339,33 @@ export function combineFigures(days: readonly DayFigures[]): DayFigures {
   };
 }
 
-/** The answer's snake_case KPI values of a period's figures. */
-export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null): KpiValues {
+/** A day's data completeness from its counts; null when nothing was expected of it. */
+const dayCompletenessOf = (f: DayFigures | undefined) =>
+  f === undefined ? null : dataCompleteness(f.samples.receivedSamples, f.samples.expectedSamples);
+
+/**
+ * The KPI values of the local days `dates` of a plant from the figures of those that have any (`days`):
+ * the sums combined and the period's coverage over the dates up to `today` (the plant's local today;
+ * later dates have not happened yet). Every KPI answer and report row is built here, so the coverage of
+ * a month on the plant page and in its report is one figure.
+ */
+export function periodValuesOf(
+  dates: readonly string[],
+  days: ReadonlyMap<string, DayFigures>,
+  today: string,
+  dcCapacityKwp: number | null,
+): KpiValues {
+  const present = dates.map((d) => days.get(d)).filter((f) => f !== undefined);
+  const elapsed = dates.filter((d) => d <= today);
+  return kpiValuesOf(
+    combineFigures(present),
+    dcCapacityKwp,
+    periodCoverage(elapsed.map((d) => dayCompletenessOf(days.get(d)))),
+  );
+}
+
+/** The answer's snake_case KPI values of a period's figures, with the period's coverage (periodValuesOf). */
+export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null, coverage: number | null): KpiValues {
   const k = kpisFromSums(f.sums, dcCapacityKwp);
   const losses = Object.fromEntries(LOSS_KINDS.map((kind) => [`${kind}_kwh`, k.lossesKwh[kind]])) as Record<
     `${LossKind}_kwh`,
@@ -353,6 +387,7 @@ export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null): KpiVal
       f.samples.expectedSamples > 0
         ? Math.min(f.samples.receivedSamples / f.samples.expectedSamples, 1)
         : null,
+    coverage,
     co2_avoided_kg: k.co2AvoidedKg,
   };
 }

@@ -27,11 +27,10 @@ import {
   finalYieldKwhKwp,
   sumBudgetFigures,
   KpiService,
-  combineFigures,
-  kpiValuesOf,
+  periodValuesOf,
   type DayFigures,
 } from '../kpi';
-import { datesThrough, dayStart, nextDate } from '../../telemetry-store/buckets';
+import { datesThrough, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from '../kpi';
 import * as repo from './reports.repository';
 
@@ -84,14 +83,16 @@ const reportPlant = (p: KpiPlant): ReportPlant => ({
   dc_capacity_kwp: p.dcCapacityKwp,
 });
 
-/** A production figure set of some days of one plant. */
+/** A production figure set of some days of one plant (`today`: the plant's, for the coverage). */
 function figuresOf(
-  days: readonly DayFigures[],
+  days: ReadonlyMap<string, DayFigures>,
   dates: readonly string[],
   plant: KpiPlant,
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
+  today: string,
 ): ProductionFigures {
-  const v = kpiValuesOf(combineFigures(days), plant.dcCapacityKwp);
+  const v = periodValuesOf(dates, days, today, plant.dcCapacityKwp);
+  const anyDay = dates.some((d) => days.has(d));
   return {
     energy_kwh: v.energy_kwh,
     specific_yield_kwh_kwp: v.specific_yield_kwh_kwp,
@@ -101,12 +102,20 @@ function figuresOf(
     availability: v.availability.time_based,
     expected_energy_kwh: v.expected_energy_kwh,
     losses: v.losses,
-    ...budgetFigures(dates, budgets, v.energy_kwh, days.length ? v.irradiation_kwh_m2 : null),
+    coverage: v.coverage,
+    ...budgetFigures(dates, budgets, v.energy_kwh, anyDay ? v.irradiation_kwh_m2 : null),
   };
 }
 
+const meanOrNull = (values: readonly (number | null)[]) => {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
+};
+
 interface PlantPeriod {
   plant: KpiPlant;
+  /** The plant's local today: later dates of the report have not happened yet. */
+  today: string;
   dates: string[];
   days: Map<string, DayFigures>;
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>;
@@ -127,7 +136,14 @@ async function plantPeriods(ctx: ReportContext, plants: readonly KpiPlant[], que
   const out: PlantPeriod[] = [];
   for (const plant of plants) {
     const days = await kpi.daysBetween(plant, signals.get(plant.id)!, query.from, nextDate(query.to));
-    out.push({ plant, dates, days, budgets: (budgets.get(plant.id) as PlantPeriod['budgets']) ?? new Map() });
+    const today = localDate(ctx.now(), plant.timeZone);
+    out.push({
+      plant,
+      today,
+      dates,
+      days,
+      budgets: (budgets.get(plant.id) as PlantPeriod['budgets']) ?? new Map(),
+    });
   }
   return out;
 }
@@ -169,6 +185,8 @@ function fleetFigures(
     availability: weighted((f) => f.availability),
     expected_energy_kwh: parts.reduce((a, p) => a + p.figures.expected_energy_kwh, 0),
     losses,
+    // Each plant's share of the period with data weighs equally: a fleet half of whose plants reported is half covered.
+    coverage: meanOrNull(parts.map((p) => p.figures.coverage)),
     ...sumBudgetFigures(
       parts.map((p) => p.figures as BudgetFigures),
       energy,
@@ -182,7 +200,7 @@ async function production(
   query: ReportQueryParsed,
 ): Promise<ProductionReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
-  const out = periods.map(({ plant, dates, days, budgets }) => {
+  const out = periods.map(({ plant, today, dates, days, budgets }) => {
     const groups = new Map<string, string[]>();
     for (const d of dates) {
       const k = keyOf(d, query.granularity);
@@ -192,16 +210,11 @@ async function production(
     }
     const rows = [...groups].map(([key, ds]) => ({
       key,
-      ...figuresOf(
-        ds.map((d) => days.get(d)).filter((f) => f !== undefined),
-        ds,
-        plant,
-        budgets,
-      ),
+      ...figuresOf(days, ds, plant, budgets, today),
     }));
     return {
       ...reportPlant(plant),
-      totals: figuresOf([...days.values()], dates, plant, budgets),
+      totals: figuresOf(days, dates, plant, budgets, today),
       rows,
     };
   });
@@ -221,9 +234,9 @@ async function fleet(
 ): Promise<FleetReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
   const alarms = await repo.countAlarms(ctx.db, rangesOf(plants, query));
-  const figures = periods.map(({ plant, dates, days, budgets }) => ({
+  const figures = periods.map(({ plant, today, dates, days, budgets }) => ({
     plant,
-    figures: figuresOf([...days.values()], dates, plant, budgets),
+    figures: figuresOf(days, dates, plant, budgets, today),
   }));
   const flat = (f: ProductionFigures) => {
     const { losses, ...rest } = f;

@@ -1,5 +1,6 @@
 import { translate, type LocaleCode } from '@solar/i18n';
 import {
+  isLowCoverage,
   LOSS_KINDS,
   type AlarmsReportAnswer,
   type FleetReportAnswer,
@@ -86,6 +87,8 @@ export interface ReportDocument {
   tables: Table[];
   /** The one table a CSV holds. */
   csv: Table;
+  /** Things a reader must know before trusting the figures (a plant whose period has too little data). */
+  warnings: string[];
 }
 
 /** What each report type lays out; the head (title, period, zone…) is common. */
@@ -117,6 +120,7 @@ function figureColumns(t: T): Column[] {
     budgetCol(col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1)),
     ...LOSS_KINDS.map((k) => col(t(`reportFile.loss.${k}`), 'number', 'kWh', 1)),
     col(t('reportFile.loss.total'), 'number', 'kWh', 1),
+    col(t('reportFile.col.coverage'), 'ratio', '%', 1),
   ];
 }
 
@@ -135,7 +139,25 @@ function figureCells(f: ProductionFigures): CellValue[] {
     f.weather_corrected_budget_ratio,
     ...LOSS_KINDS.map((k) => f.losses[`${k}_kwh`]),
     f.losses.total_kwh,
+    f.coverage,
   ];
+}
+
+const LOCALE_TAGS = { tr_TR: 'tr-TR', en_US: 'en-US', de_DE: 'de-DE', mk_MK: 'mk-MK' } as const;
+
+/**
+ * One warning per plant whose period has less data than KPI_COVERAGE_WARNING_BELOW: its availability and
+ * PR speak only for the part with data (a month of three days must not read as a month).
+ */
+function coverageWarnings(
+  plants: readonly { name: string; coverage: number | null }[],
+  lang: LocaleCode,
+  t: T,
+): string[] {
+  const percent = new Intl.NumberFormat(LOCALE_TAGS[lang], { maximumFractionDigits: 1 });
+  return plants
+    .filter((p) => isLowCoverage(p.coverage))
+    .map((p) => t('reportFile.lowCoverage', { plant: p.name, percent: percent.format(p.coverage! * 100) }));
 }
 
 const plantColumns = (t: T): Column[] => [
@@ -145,6 +167,11 @@ const plantColumns = (t: T): Column[] => [
 ];
 
 function production(r: ProductionReportAnswer, t: T): Body {
+  const warnings = coverageWarnings(
+    r.plants.map((p) => ({ name: p.name, coverage: p.totals.coverage })),
+    r.lang,
+    t,
+  );
   const keyColumn = col(
     t(`reportFile.granularity.${r.granularity}`),
     r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
@@ -224,6 +251,7 @@ function production(r: ProductionReportAnswer, t: T): Body {
     ],
     tables: [summary, ...perPlant],
     csv,
+    warnings,
   };
 }
 
@@ -238,6 +266,7 @@ function fleet(r: FleetReportAnswer, t: T): Body {
     ...figureColumns(t).slice(0, 11),
     col(t('reportFile.loss.total'), 'number', 'kWh', 1),
     col(t('reportFile.col.alarms'), 'integer'),
+    col(t('reportFile.col.coverage'), 'ratio', '%', 1),
   ];
   const cells = (p: FleetReportAnswer['totals'] | FleetReportAnswer['plants'][number]): CellValue[] => [
     p.energy_kwh,
@@ -253,6 +282,7 @@ function fleet(r: FleetReportAnswer, t: T): Body {
     p.weather_corrected_budget_ratio,
     p.losses_kwh,
     p.alarm_count,
+    p.coverage,
   ];
   const summary: Table = {
     name: t('reportFile.summary'),
@@ -302,6 +332,7 @@ function fleet(r: FleetReportAnswer, t: T): Body {
     ],
     tables: [summary],
     csv: summary,
+    warnings: coverageWarnings(r.plants, r.lang, t),
   };
 }
 
@@ -368,6 +399,7 @@ function alarms(r: AlarmsReportAnswer, t: T): Body {
     ],
     tables: [summary, top],
     csv: summary,
+    warnings: [],
   };
 }
 
@@ -439,6 +471,7 @@ function inverters(r: InvertersReportAnswer, t: T): Body {
     ],
     tables: [summary, ...perPlant],
     csv: summary,
+    warnings: [],
   };
 }
 

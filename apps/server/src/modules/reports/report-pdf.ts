@@ -25,6 +25,8 @@ const MARGIN_PT = 36;
 const MAX_COLUMNS = 10;
 const ROW_PT = 13;
 const BLUE = '#1677ff';
+/** Ant Design's warning text colour, dark enough to read in print. */
+const WARNING_COLOUR = '#ad6800';
 
 /** Formats numbers the way the report's language writes them (`1.234,5` in Turkish, `1,234.5` in English). */
 export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals: number): string {
@@ -102,6 +104,12 @@ export async function toReportPdf(document: ReportDocument): Promise<Buffer> {
     `${t('reportFile.generatedAt')}: ${generatedAtText(report.lang, report.generatedAt, report.timeZone)}`,
   );
   doc.moveDown(0.8);
+  // Before the tiles: a figure read without its warning is read wrong.
+  if (report.warnings.length) {
+    doc.font(BOLD).fontSize(9).fillColor(WARNING_COLOUR);
+    for (const w of report.warnings) doc.text(`⚠ ${w}`, MARGIN_PT, doc.y, { width });
+    doc.fillColor('#000').moveDown(0.6);
+  }
 
   drawTiles(doc, report, report.tiles, width);
 

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { translate } from '@solar/i18n';
 import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety';
 import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import { headerOf } from './report-csv';
@@ -103,5 +104,15 @@ export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promi
   workbook.title = `${doc.title} ${doc.period}`;
   const taken = new Set<string>();
   for (const table of doc.tables) await addTable(workbook, table, taken);
+  if (doc.warnings.length)
+    await addTable(
+      workbook,
+      {
+        name: translate(doc.lang, 'reportFile.warnings'),
+        columns: [{ header: translate(doc.lang, 'reportFile.warnings'), kind: 'text' }],
+        rows: doc.warnings.map((w) => [w]),
+      },
+      taken,
+    );
   await workbook.commit();
 }

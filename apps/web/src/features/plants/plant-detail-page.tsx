@@ -27,6 +27,7 @@ import {
   powerOption,
   waterfallOption,
 } from './components/chart-options';
+import { CoverageWarning } from './components/coverage-warning';
 import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
@@ -238,6 +239,7 @@ export default function PlantDetailPage() {
       </div>
 
       <QueryState query={dayKpis} empty={false} testId="plant-kpis">
+        {k && <CoverageWarning coverage={k.coverage} testId="kpi-coverage-warning" />}
         {k && (
           <div className="kpi-tiles" data-testid="plant-kpi-tiles">
             <Tile
@@ -266,8 +268,10 @@ export default function PlantDetailPage() {
             <Tile
               testId="kpi-irradiation"
               label={t('plantView.kpi.irradiation')}
-              value={`${num(k.irradiation_kwh_m2, 2)} kWh/m²`}
+              // Without any irradiance reading the engine's sum is 0: missing, not a dark day.
+              value={k.irradiance_source === 'none' ? '–' : `${num(k.irradiation_kwh_m2, 2)} kWh/m²`}
             />
+            <Tile testId="kpi-coverage" label={t('plantView.kpi.coverage')} value={pct(k.coverage)} />
           </div>
         )}
       </QueryState>
@@ -300,6 +304,9 @@ export default function PlantDetailPage() {
 
         <Card title={t('plantView.chart.monthTitle', { month: monthTitle })}>
           <QueryState query={monthKpis} empty={!monthKpis.data?.rows.length} testId="month-chart">
+            {monthKpis.data && (
+              <CoverageWarning coverage={monthKpis.data.coverage} testId="month-coverage-warning" />
+            )}
             {monthChart &&
               chart(
                 <OptionChart
@@ -329,6 +336,9 @@ export default function PlantDetailPage() {
           }
         >
           <QueryState query={yearKpis} empty={!yearKpis.data?.rows.length} testId="year-chart">
+            {yearKpis.data && (
+              <CoverageWarning coverage={yearKpis.data.coverage} testId="year-coverage-warning" />
+            )}
             {yearChart &&
               chart(
                 <OptionChart

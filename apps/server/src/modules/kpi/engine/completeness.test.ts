@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   dailyCompleteness,
   dataCompleteness,
+  expectedIntervalS,
   expectedSampleCount,
+  periodCoverage,
   plantDataCompleteness,
 } from './completeness';
 import { localDayRange } from './periods';
@@ -14,6 +16,7 @@ describe('data completeness', () => {
     const at = (date: string, timeZone: string) =>
       dailyCompleteness({ date, timeZone, pollIntervalS: 30, receivedSamples: 2760 });
     expect(at('2026-03-29', 'Europe/Skopje')).toEqual({
+      expectedIntervalS: 30,
       expectedSamples: 2760,
       receivedSamples: 2760,
       completeness: 1,
@@ -37,7 +40,12 @@ describe('data completeness', () => {
       nowMs: Date.parse('2026-03-29T10:00:00Z'),
     });
     // 1254 / 1320 = 0.95
-    expect(today).toEqual({ expectedSamples: 1320, receivedSamples: 1254, completeness: 0.95 });
+    expect(today).toEqual({
+      expectedIntervalS: 30,
+      expectedSamples: 1320,
+      receivedSamples: 1254,
+      completeness: 0.95,
+    });
   });
 
   it('caps at 1 and answers null when nothing was expected', () => {
@@ -55,10 +63,49 @@ describe('data completeness', () => {
     // = 3024 / 3168 = 0.954545
     expect(
       plantDataCompleteness([
-        { expectedSamples: 2880, receivedSamples: 2736, completeness: 0.95 },
-        { expectedSamples: 288, receivedSamples: 300, completeness: 1 },
+        { expectedIntervalS: 30, expectedSamples: 2880, receivedSamples: 2736, completeness: 0.95 },
+        { expectedIntervalS: 300, expectedSamples: 288, receivedSamples: 300, completeness: 1 },
       ]),
     ).toBeCloseTo(3024 / 3168, 12);
     expect(plantDataCompleteness([])).toBeNull();
+  });
+});
+
+describe('period coverage', () => {
+  it('weighs each elapsed day equally, a day without data as 0', () => {
+    // Three complete days of 31, one day half complete of two.
+    expect(periodCoverage([1, 1, 1, ...Array<null>(28).fill(null)])).toBeCloseTo(3 / 31, 12);
+    expect(periodCoverage([0.5, undefined])).toBeCloseTo(0.25, 12);
+    expect(periodCoverage([1.2, -1])).toBeCloseTo(0.5, 12);
+    expect(periodCoverage([])).toBeNull();
+  });
+});
+
+describe('expected interval', () => {
+  it('is the poll interval, or the slower steady pace the samples arrived at, never beyond a bucket', () => {
+    // A 5-minute history for a device polled every 30 s: one sample in each of 288 buckets.
+    expect(expectedIntervalS(30, 288, 288)).toBe(300);
+    // Polled at 30 s as configured: ten samples a bucket.
+    expect(expectedIntervalS(30, 2880, 288)).toBe(30);
+    // Faster than configured counts against the poll interval (capped at 1 later).
+    expect(expectedIntervalS(300, 2880, 288)).toBe(300);
+    // A 5-minute history until 12:00, polled at 30 s after: 144 + 1440 samples in 288 buckets.
+    expect(expectedIntervalS(30, 1584, 288)).toBeCloseTo((288 * 300) / 1584, 12);
+    // Nothing received: the poll interval.
+    expect(expectedIntervalS(30, 0, 0)).toBe(30);
+  });
+
+  it('counts a 5-minute day complete, and its gaps as gaps', () => {
+    const day = (received: number, buckets: number) =>
+      dailyCompleteness({
+        date: '2026-06-01',
+        timeZone: 'Europe/Istanbul',
+        pollIntervalS: 30,
+        receivedSamples: received,
+        bucketsWithData: buckets,
+      });
+    expect(day(288, 288).completeness).toBe(1);
+    // Six hours missing: 216 of 288 buckets.
+    expect(day(216, 216).completeness).toBeCloseTo(0.75, 12);
   });
 });

@@ -20,6 +20,25 @@ export function dataCompleteness(receivedSamples: number, expectedSamples: numbe
   return Math.min(Math.max(receivedSamples, 0) / expectedSamples, 1);
 }
 
+/** The rollup the observed interval is measured in (FIXED_BUCKET_MS['5m']). */
+const BUCKET_S = 300;
+
+/**
+ * The interval a device's data was meant to arrive at on a day: its poll interval, unless its samples came
+ * slower, at a steady pace, in every 5-minute bucket that holds any (a history back-filled at 5 minutes for
+ * a device now polled every 30 s): then their spacing within those buckets. Missing buckets stay missing;
+ * the observed interval never exceeds a bucket, so a device that sent one sample an hour is not complete.
+ */
+export function expectedIntervalS(
+  pollIntervalS: number,
+  receivedSamples: number,
+  bucketsWithData: number,
+): number {
+  if (!(receivedSamples > 0) || !(bucketsWithData > 0)) return pollIntervalS;
+  const observedS = Math.min((bucketsWithData * BUCKET_S) / receivedSamples, BUCKET_S);
+  return Math.max(pollIntervalS, observedS);
+}
+
 export interface DailyCompletenessInput {
   /** Local date, YYYY-MM-DD. */
   date: string;
@@ -30,11 +49,15 @@ export interface DailyCompletenessInput {
    * the 1d rollup of one signal every sample carries (AC power), not the sum over its signals.
    */
   receivedSamples: number;
+  /** 5-minute buckets of the day holding any of the device's data (expectedIntervalS); absent: poll interval. */
+  bucketsWithData?: number;
   /** For today: count expectations only up to now. */
   nowMs?: number;
 }
 
 export interface DailyCompleteness {
+  /** The interval the samples were expected at (expectedIntervalS). */
+  expectedIntervalS: number;
   expectedSamples: number;
   receivedSamples: number;
   completeness: number | null;
@@ -42,12 +65,17 @@ export interface DailyCompleteness {
 
 /** Completeness of one device on one local day (DST-aware through the day's true length). */
 export function dailyCompleteness(input: DailyCompletenessInput): DailyCompleteness {
+  const intervalS =
+    input.bucketsWithData === undefined
+      ? input.pollIntervalS
+      : expectedIntervalS(input.pollIntervalS, input.receivedSamples, input.bucketsWithData);
   const expectedSamples = expectedSampleCount(
     localDayRange(input.date, input.timeZone),
-    input.pollIntervalS,
+    intervalS,
     input.nowMs,
   );
   return {
+    expectedIntervalS: intervalS,
     expectedSamples,
     receivedSamples: input.receivedSamples,
     completeness: dataCompleteness(input.receivedSamples, expectedSamples),
@@ -66,4 +94,15 @@ export function plantDataCompleteness(devices: readonly DailyCompleteness[]): nu
     expected += d.expectedSamples;
   }
   return dataCompleteness(received, expected);
+}
+
+/**
+ * The share of a period that has data: the mean over its elapsed days of each day's data completeness,
+ * a day without any data counting 0 (IEC 61724-1 asks for the fraction of valid data next to every metric;
+ * a month's completeness over the three days that reported would hide the other 28). Null when no day of
+ * the period has elapsed.
+ */
+export function periodCoverage(elapsedDays: readonly (number | null | undefined)[]): number | null {
+  if (!elapsedDays.length) return null;
+  return elapsedDays.reduce<number>((a, c) => a + Math.min(Math.max(c ?? 0, 0), 1), 0) / elapsedDays.length;
 }
