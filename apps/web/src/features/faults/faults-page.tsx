@@ -29,6 +29,12 @@ interface Filters {
   range: [Dayjs, Dayjs] | null;
 }
 
+/**
+ * Cells whose text must not break (an id, a device name such as INV-01, a date, a duration); the title,
+ * plant and assignee wrap instead, so that the row fits the page at desktop width.
+ */
+const oneLine = () => ({ className: 'cell-one-line' });
+
 /** /fault: the faults in reach with filters, server-side paging and sorting, and a "new fault" drawer. */
 export default function FaultsPage() {
   const { t, i18n } = useTranslation();
@@ -63,7 +69,7 @@ export default function FaultsPage() {
 
   const sortable = (column: string) => ({ sorter: true, sortOrder: sortOrderOf(state.sort, column) });
   const columns: ColumnsType<Fault> = [
-    { key: 'id', dataIndex: 'id', title: '#', width: 72, ...sortable('id') },
+    { key: 'id', dataIndex: 'id', title: '#', width: 72, onCell: oneLine, ...sortable('id') },
     { key: 'title', dataIndex: 'title', title: t('faults.page.title'), ...sortable('title') },
     {
       key: 'status',
@@ -85,6 +91,7 @@ export default function FaultsPage() {
       dataIndex: 'device_name',
       title: t('faults.page.device'),
       responsive: ['lg'],
+      onCell: oneLine,
     },
     {
       key: 'assignee_name',
@@ -97,6 +104,7 @@ export default function FaultsPage() {
       key: 'detected_at',
       dataIndex: 'detected_at',
       title: t('faults.page.detectedAt'),
+      onCell: oneLine,
       render: (v: string) => formatDateTime(v, i18n.language),
       ...sortable('detected_at'),
     },
@@ -104,6 +112,7 @@ export default function FaultsPage() {
       key: 'tta',
       dataIndex: 'time_to_acknowledge_s',
       title: t('faults.page.tta'),
+      onCell: oneLine,
       align: 'right',
       render: (v: number | null) => formatDuration(v, t),
     },
@@ -111,6 +120,7 @@ export default function FaultsPage() {
       key: 'ttr',
       dataIndex: 'time_to_repair_s',
       title: t('faults.page.ttr'),
+      onCell: oneLine,
       align: 'right',
       render: (v: number | null) => formatDuration(v, t),
     },
@@ -200,7 +210,10 @@ export default function FaultsPage() {
         columns={columns}
         dataSource={query.data?.items}
         loading={query.isFetching}
-        scroll={{ x: 'max-content' }}
+        // Wide enough for its content only where the page is narrower than that: at desktop width the long
+        // texts (title, plant, assignee) wrap so that the times and actions stay in view; a phone scrolls.
+        scroll={{ x: true }}
+        tableLayout="auto"
         rowClassName={() => 'clickable-row'}
         onRow={(fault) => ({
           onClick: () => void navigate(`/fault-detail/${fault.id}`),
