@@ -252,4 +252,63 @@ describe('screens that hide nothing', () => {
       }
     }
   });
+
+  it('at 390 px the single-line diagram lists its devices as rows to read and tap, each opening like its node', async () => {
+    for (const theme of THEME_NAMES) {
+      const { page, errors, close } = await open('/single-line', PHONE, theme);
+      try {
+        const nodes = page.locator('[data-testid="sl-canvas"] .sl-device');
+        await nodes.first().waitFor();
+        const devices = await nodes.evaluateAll((all) =>
+          all.map((n) => ({
+            id: n.getAttribute('data-device-id'),
+            type: n.getAttribute('data-device-type'),
+          })),
+        );
+        const deviceIds = devices.map((d) => d.id);
+        // The fitted diagram draws its 12 px texts far smaller on a phone: too small to read or aim at.
+        const zoom = Number(await page.getByTestId('sl-diagram').getAttribute('data-zoom'));
+        expect(12 * zoom).toBeLessThan(9);
+        const rows = page.getByTestId('sl-node-row');
+        await vi.waitFor(async () => expect(await rows.count()).toBe(deviceIds.length));
+        expect(await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-device-id')))).toEqual(
+          deviceIds,
+        );
+        const sizes = await rows.evaluateAll((all) =>
+          all.map((r) => {
+            const box = r.getBoundingClientRect();
+            return { right: box.right, height: box.height, font: parseFloat(getComputedStyle(r).fontSize) };
+          }),
+        );
+        for (const size of sizes) {
+          expect(size.right).toBeLessThanOrEqual(PHONE);
+          expect(size.height).toBeGreaterThanOrEqual(44);
+          expect(size.font).toBeGreaterThanOrEqual(14);
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE);
+        await screenshot(page, `screens-single-line-${PHONE}-${theme}`);
+
+        // A device without a page of its own opens its values drawer; an inverter opens its page.
+        const idOf = (type: string) => devices.find((d) => d.type === type)!.id;
+        await page.locator(`[data-testid="sl-node-row"][data-device-id="${idOf('meter')}"]`).click();
+        await page.locator('.ant-drawer-open').waitFor();
+        await page.keyboard.press('Escape');
+        await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+        const inverterId = idOf('inverter');
+        await page.locator(`[data-testid="sl-node-row"][data-device-id="${inverterId}"]`).click();
+        await page.waitForURL((url) => url.pathname === `/inverter-detay/${inverterId}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+    // At desktop width the diagram itself is readable: no list beside it.
+    const { page, close } = await open('/single-line', DESKTOP, 'light');
+    try {
+      await page.locator('[data-testid="sl-canvas"] .sl-device').first().waitFor();
+      expect(await page.getByTestId('sl-node-list').count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
 });
