@@ -311,4 +311,89 @@ describe('screens that hide nothing', () => {
       await close();
     }
   });
+
+  it("the map without tiles shows the operator's plants by name inside their country's outline", async () => {
+    // A port nothing listens on: a tile server that cannot be reached, as on a site without internet.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const offline = await startServer({ MAP_TILE_URL: `http://127.0.0.1:${deadPort}/{z}/{x}/{y}.png` });
+    try {
+      const operator = await ApiClient.login(offline.url, DEMO.operator.email, DEMO.operator.password);
+      const plants = (
+        await operator.get<{ items: { name: string; latitude: number | null }[] }>('plants/overview')
+      ).items.filter((p) => p.latitude !== null);
+      expect(plants.length).toBeGreaterThan(1);
+      for (const [width, theme] of [
+        [DESKTOP, 'light'],
+        [PHONE, 'dark'],
+      ] as const) {
+        const { page, errors, close } = await openAs(browser, offline.url, DEMO.operator, '/map', {
+          locale: 'tr_TR',
+          theme,
+          width,
+        });
+        try {
+          await page.getByTestId('map-offline').waitFor({ timeout: 60_000 });
+          await page.locator('path.map-country').first().waitFor({ state: 'attached' });
+          // Every plant's name is written on the map (a label on its marker or on the cluster holding it).
+          await vi.waitFor(
+            async () => {
+              // Shown, and whole: inside the map, not cut at its edge.
+              const labels = await page.locator('.plant-map-label').evaluateAll((all) => {
+                const map = document.querySelector('[data-testid="plant-map"]')!.getBoundingClientRect();
+                return all
+                  .filter((l) => l.checkVisibility())
+                  .map((l) => {
+                    const r = l.getBoundingClientRect();
+                    const whole = r.left >= map.left && r.right <= map.right && r.top >= map.top;
+                    return whole ? (l.textContent ?? '') : `cut: ${l.textContent}`;
+                  });
+              });
+              expect(labels.filter((l) => l.startsWith('cut:'))).toEqual([]);
+              for (const plant of plants) expect(labels.join(' | ')).toContain(plant.name);
+            },
+            { timeout: 10_000, interval: 250 },
+          );
+          // Each plant sits inside a country outline drawn whole within the map: the border around it is seen.
+          await vi.waitFor(
+            async () => {
+              const enclosed = await page.evaluate(() => {
+                const map = document.querySelector('[data-testid="plant-map"]')!.getBoundingClientRect();
+                const outlines = [...document.querySelectorAll('path.map-country')]
+                  .map((p) => p.getBoundingClientRect())
+                  .filter(
+                    (r) =>
+                      r.width > 40 &&
+                      r.left >= map.left - 2 &&
+                      r.right <= map.right + 2 &&
+                      r.top >= map.top - 2 &&
+                      r.bottom <= map.bottom + 2,
+                  );
+                return [...document.querySelectorAll('.plant-marker-icon, .plant-cluster-icon')].map((m) => {
+                  const b = m.getBoundingClientRect();
+                  const x = b.left + b.width / 2;
+                  const y = b.top + b.height / 2;
+                  return outlines.some((r) => x > r.left && x < r.right && y > r.top && y < r.bottom);
+                });
+              });
+              expect(enclosed.length).toBeGreaterThan(0);
+              expect(enclosed.every(Boolean)).toBe(true);
+            },
+            { timeout: 10_000, interval: 250 },
+          );
+          await screenshot(page, `screens-map-offline-${width}-${theme}`);
+          expect(errors.filter((e) => !e.includes(`127.0.0.1:${deadPort}`))).toEqual([]);
+        } catch (error) {
+          await screenshot(page, `failed-screens-map-offline-${width}-${theme}`);
+          throw error;
+        } finally {
+          await close();
+        }
+      }
+    } finally {
+      await offline.stop();
+    }
+  });
 });
