@@ -30,7 +30,7 @@ interface Filters {
 }
 
 /**
- * Cells whose text must not break (an id, a device name such as INV-01, a date, a duration); the title,
+ * Cells whose text must not break (a device name such as INV-01, a date, a duration); the title,
  * plant and assignee wrap instead, so that the row fits the page at desktop width.
  */
 const oneLine = () => ({ className: 'cell-one-line' });
@@ -69,7 +69,7 @@ export default function FaultsPage() {
 
   const sortable = (column: string) => ({ sorter: true, sortOrder: sortOrderOf(state.sort, column) });
   const columns: ColumnsType<Fault> = [
-    { key: 'id', dataIndex: 'id', title: '#', width: 72, onCell: oneLine, ...sortable('id') },
+    { key: 'id', dataIndex: 'id', title: '#', width: 72, ...sortable('id') },
     { key: 'title', dataIndex: 'title', title: t('faults.page.title'), ...sortable('title') },
     {
       key: 'status',
