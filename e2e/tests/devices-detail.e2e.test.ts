@@ -190,7 +190,7 @@ describe('inverter and camera pages', () => {
       DEMO.admin,
     ));
 
-  it('shows a tile per camera on the camera wall, grouped by plant, and a tile opens the camera', () =>
+  it('shows a tile per camera on the camera wall, each naming its plant, and a tile opens the camera', () =>
     withPage(
       browser,
       server.url,
@@ -210,9 +210,12 @@ describe('inverter and camera pages', () => {
             interval: 100,
           },
         );
-        const group = page.locator(`[data-testid="camera-group"][data-plant-id="${plant.id}"]`);
-        expect(await group.locator(`[data-camera-id="${liveCamera.id}"]`).count()).toBe(1);
-        expect(await group.locator(`[data-camera-id="${downCamera.id}"]`).count()).toBe(1);
+        // Each tile names its plant.
+        for (const camera of [liveCamera, downCamera]) {
+          const named = page.locator(`[data-testid="camera-tile"][data-camera-id="${camera.id}"]`);
+          expect(await named.getAttribute('data-plant-id')).toBe(String(plant.id));
+          await expectText(named.getByTestId('camera-tile-plant'), plant.name);
+        }
         const tile = page.locator(`[data-testid="camera-tile"][data-camera-id="${liveCamera.id}"]`);
         // One evaluate on a wall of tiles that refresh every 3 s took 1.4 s on a loaded machine: longer than
         // waitFor's default second, so the wait has room.
@@ -231,7 +234,7 @@ describe('inverter and camera pages', () => {
           { timeout: 10_000, interval: 100 },
         );
         await screenshot(page, 'camera-wall-light-390');
-        await tile.getByRole('link').click();
+        await tile.getByRole('link', { name: liveCamera.name }).click();
         await expectPath(page, `/kamera-detay/${liveCamera.id}`);
         await expectText(page.getByTestId('camera-name'), liveCamera.name);
       },

@@ -12,7 +12,7 @@ import './cameras.css';
 /** Tiles refresh less often than the detail view: a wall of many cameras shares one uplink. */
 const TILE_REFRESH_MS = 10_000;
 
-/** /kameralar: every camera in scope as a live tile, grouped by plant; a tile opens the camera's page. */
+/** /kameralar: every camera in scope as a live tile, in plant order; a tile opens the camera's page. */
 export default function CameraWallPage() {
   const { t } = useTranslation();
   const cameras = useCameras();
@@ -26,39 +26,44 @@ export default function CameraWallPage() {
   if (cameras.data.length === 0)
     return <Empty description={t('devicePages.noCameras')} data-testid="camera-wall-empty" />;
 
+  // One grid for every camera, in plant order: plants with one camera each (the usual case) would otherwise
+  // take a row each and leave most of the width empty. Each tile names its plant.
   return (
-    <div className="device-page" data-testid="camera-wall">
-      {cameras.data.map(({ plant, cameras: list }) => (
-        <section key={plant.id} className="camera-group" data-testid="camera-group" data-plant-id={plant.id}>
-          <h2 className="camera-group-title">
-            <Link to={`/santral-detay/${plant.id}`}>{plant.name}</Link>
-          </h2>
-          <div className="camera-grid">
-            {list.map((camera) => (
-              <Card
-                key={camera.id}
-                size="small"
-                className="camera-tile"
-                data-testid="camera-tile"
-                data-camera-id={camera.id}
-                title={
-                  <Link
-                    to={`/kamera-detay/${camera.id}`}
-                    aria-label={t('devicePages.openCamera', { name: camera.name })}
-                  >
-                    {camera.name}
-                  </Link>
-                }
-              >
-                {/* The picture opens the page too, for a pointer; the title link is the keyboard's way in. */}
-                <div className="camera-tile-body" onClick={() => void navigate(`/kamera-detay/${camera.id}`)}>
-                  <CameraView id={camera.id} name={camera.name} refreshMs={TILE_REFRESH_MS} compact />
-                </div>
-              </Card>
-            ))}
-          </div>
-        </section>
-      ))}
+    <div className="camera-grid" data-testid="camera-wall">
+      {cameras.data.flatMap(({ plant, cameras: list }) =>
+        list.map((camera) => (
+          <Card
+            key={camera.id}
+            size="small"
+            className="camera-tile"
+            data-testid="camera-tile"
+            data-camera-id={camera.id}
+            data-plant-id={plant.id}
+            title={
+              <span className="camera-tile-title">
+                <Link
+                  to={`/kamera-detay/${camera.id}`}
+                  aria-label={t('devicePages.openCamera', { name: camera.name })}
+                >
+                  {camera.name}
+                </Link>
+                <Link
+                  to={`/santral-detay/${plant.id}`}
+                  className="camera-tile-plant"
+                  data-testid="camera-tile-plant"
+                >
+                  {plant.name}
+                </Link>
+              </span>
+            }
+          >
+            {/* The picture opens the page too, for a pointer; the title link is the keyboard's way in. */}
+            <div className="camera-tile-body" onClick={() => void navigate(`/kamera-detay/${camera.id}`)}>
+              <CameraView id={camera.id} name={camera.name} refreshMs={TILE_REFRESH_MS} compact />
+            </div>
+          </Card>
+        )),
+      )}
     </div>
   );
 }

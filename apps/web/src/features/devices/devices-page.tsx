@@ -17,6 +17,7 @@ import { useCan } from '../../lib/permissions';
 import { useDevices } from './api/get-devices';
 import { useDeleteDevice } from './api/delete-device';
 import { DeviceForm } from './components/device-form';
+import './devices.css';
 
 interface Filters {
   plantId: number | undefined;
@@ -80,7 +81,10 @@ export default function DevicesPage() {
       key: 'protocol',
       dataIndex: 'protocol',
       title: t('devices.protocol'),
-      render: (protocol: Protocol) => <Tag>{t(`devices.protocols.${protocol}`)}</Tag>,
+      // The longest label ("HTTP (toplu gönderim)") may take two lines rather than push the last columns out.
+      render: (protocol: Protocol) => (
+        <Tag className="device-protocol-tag">{t(`devices.protocols.${protocol}`)}</Tag>
+      ),
       ...sortable('protocol'),
     },
     {
@@ -177,7 +181,9 @@ export default function DevicesPage() {
         columns={columns}
         dataSource={query.data?.items}
         loading={query.isFetching}
-        scroll={{ x: 'max-content' }}
+        // As the fault list: texts wrap at desktop width so that the last columns stay in view.
+        scroll={{ x: true }}
+        tableLayout="auto"
         {...list.tableProps(query.data?.total)}
       />
       <DeviceForm key={editor.session} open={editor.open} device={editor.record} onClose={editor.close} />

@@ -31,6 +31,12 @@ interface Filters {
   range: [Dayjs, Dayjs] | null;
 }
 
+/**
+ * Cells whose text must not break (a device name such as INV-01, a date, a duration); the title,
+ * plant and assignee wrap instead, so that the row fits the page at desktop width.
+ */
+const oneLine = () => ({ className: 'cell-one-line' });
+
 /** /fault: the faults in reach with filters, server-side paging and sorting, and a "new fault" drawer. */
 export default function FaultsPage() {
   const { t } = useTranslation();
@@ -94,6 +100,7 @@ export default function FaultsPage() {
       dataIndex: 'device_name',
       title: t('faults.page.device'),
       responsive: ['lg'],
+      onCell: oneLine,
     },
     {
       key: 'assignee_name',
@@ -106,6 +113,7 @@ export default function FaultsPage() {
       key: 'detected_at',
       dataIndex: 'detected_at',
       title: t('faults.page.detectedAt'),
+      onCell: oneLine,
       // Each row on its own plant's clock: the list mixes plants of several zones.
       render: (v: string, fault: Fault) => (
         <PlantTime at={v} zone={fault.plant_time_zone} testId={`fault-detected-${fault.id}`} />
@@ -116,6 +124,7 @@ export default function FaultsPage() {
       key: 'tta',
       dataIndex: 'time_to_acknowledge_s',
       title: t('faults.page.tta'),
+      onCell: oneLine,
       align: 'right',
       render: (v: number | null) => formatDuration(v, t),
     },
@@ -123,6 +132,7 @@ export default function FaultsPage() {
       key: 'ttr',
       dataIndex: 'time_to_repair_s',
       title: t('faults.page.ttr'),
+      onCell: oneLine,
       align: 'right',
       render: (v: number | null) => formatDuration(v, t),
     },
@@ -212,7 +222,10 @@ export default function FaultsPage() {
         columns={columns}
         dataSource={query.data?.items}
         loading={query.isFetching}
-        scroll={{ x: 'max-content' }}
+        // Wide enough for its content only where the page is narrower than that: at desktop width the long
+        // texts (title, plant, assignee) wrap so that the times and actions stay in view; a phone scrolls.
+        scroll={{ x: true }}
+        tableLayout="auto"
         rowClassName={() => 'clickable-row'}
         onRow={(fault) => ({
           onClick: () => void navigate(`/fault-detail/${fault.id}`),

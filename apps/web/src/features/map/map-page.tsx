@@ -27,6 +27,7 @@ export default function MapPage() {
     () => items.filter((p): p is PlacedPlant => p.latitude !== null && p.longitude !== null),
     [items],
   );
+  const offline = tiles.failed > 0 && tiles.loaded === 0;
   const unplaced = items.filter((p) => p.latitude === null || p.longitude === null);
 
   if (overview.isError || settings.isError)
@@ -68,7 +69,7 @@ export default function MapPage() {
           {t('mapView.showAll')}
         </Button>
       </div>
-      {tiles.failed > 0 && tiles.loaded === 0 && (
+      {offline && (
         <Alert
           type="info"
           showIcon
@@ -84,6 +85,7 @@ export default function MapPage() {
           dark={dark}
           onTiles={setTiles}
           fitRequest={fitRequest}
+          offline={offline}
         />
       ) : (
         <div className="plant-map plant-map-loading">

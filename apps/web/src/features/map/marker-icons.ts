@@ -17,9 +17,22 @@ export function worstStatus(statuses: Iterable<OperatingStatus>): OperatingStatu
   return worst;
 }
 
-/** A plant marker's inner HTML: a coloured badge with the status glyph (no user text: nothing to escape). */
-export function markerHtml(status: OperatingStatus): string {
-  return `<span class="plant-marker plant-marker--${status}" aria-hidden="true">${STATUS_GLYPH[status]}</span>`;
+/**
+ * A plant marker's inner HTML: a coloured badge with the status glyph and, shown only when the map has no
+ * base tiles to place it by (map.css), the plant's name beside it.
+ */
+export function markerHtml(status: OperatingStatus, name = ''): string {
+  return (
+    `<span class="plant-marker plant-marker--${status}" aria-hidden="true">${STATUS_GLYPH[status]}</span>` +
+    (name ? `<span class="plant-map-label" aria-hidden="true">${escapeHtml(name)}</span>` : '')
+  );
+}
+
+/** The names a cluster writes beside itself without base tiles: the first few, then how many more. */
+export function clusterNames(names: readonly string[], shown = 3): string {
+  const sorted = [...names].sort((a, b) => a.localeCompare(b));
+  const rest = sorted.length - shown;
+  return sorted.slice(0, shown).join(', ') + (rest > 0 ? ` +${rest}` : '');
 }
 
 /** Escapes text for an HTML string (a cluster's screen-reader label is built as markup for Leaflet). */
@@ -28,10 +41,11 @@ export function escapeHtml(text: string): string {
 }
 
 /** A cluster's inner HTML: its plant count in its worst status's colour, with a label for screen readers. */
-export function clusterHtml(count: number, status: OperatingStatus, label: string): string {
+export function clusterHtml(count: number, status: OperatingStatus, label: string, names = ''): string {
   return (
     `<span class="plant-cluster plant-marker--${status}" aria-hidden="true">${count}</span>` +
-    `<span class="sr-only">${escapeHtml(label)}</span>`
+    `<span class="sr-only">${escapeHtml(label)}</span>` +
+    (names ? `<span class="plant-map-label" aria-hidden="true">${escapeHtml(names)}</span>` : '')
   );
 }
 

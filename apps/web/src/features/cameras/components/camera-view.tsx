@@ -89,7 +89,10 @@ export function CameraView({ id, name, refreshMs, onState, compact = false }: Ca
   );
   return (
     <figure className="camera-frame">
-      <img src={src} alt={t('devicePages.cameraAlt', { name })} data-testid="camera-image" />
+      {/* The picture's box keeps the frame's shape; the caption sits under it, never over the picture. */}
+      <div className="camera-picture">
+        <img src={src} alt={t('devicePages.cameraAlt', { name })} data-testid="camera-image" />
+      </div>
       {!compact && (
         <figcaption className="camera-updated">{t('devicePages.cameraUpdated', { time })}</figcaption>
       )}

@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
+import type { FeatureCollection } from 'geojson';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { MapSettingsAnswer, OperatingStatus, PlantOverviewItem } from '@solar/shared';
 import L from '../leaflet';
 import { loadCountryOutlines } from '../country-outline';
-import { boundsOf, clusterHtml, clusterSizePx, markerHtml, worstStatus } from '../marker-icons';
+import { boundsOf, clusterHtml, clusterNames, clusterSizePx, markerHtml, worstStatus } from '../marker-icons';
+import { outlineBoundsAround } from '../outline-bounds';
 import { PlantPopup } from './plant-popup';
 
 /** A plant's marker, with the status its icon shows (clusters read it to take their worst colour). */
-type PlantMarker = L.Marker & { plantStatus: OperatingStatus; popupNode: HTMLDivElement };
+type PlantMarker = L.Marker & { plantStatus: OperatingStatus; plantName: string; popupNode: HTMLDivElement };
 
 /** A plant that has coordinates, which is every plant the map can place. */
 export type PlacedPlant = PlantOverviewItem & { latitude: number; longitude: number };
@@ -26,6 +28,8 @@ interface PlantMapProps {
   onTiles: (state: TileState) => void;
   /** Changes to this number fit the view to every plant again (the "show all" button). */
   fitRequest: number;
+  /** The base tiles cannot be loaded: names are written on the map and the view takes in the borders. */
+  offline?: boolean;
 }
 
 const MARKER_PX = 30;
@@ -37,13 +41,15 @@ const SINGLE_PLANT_ZOOM = 11;
  * status and clustered, and a popup with the plant's figures. The map is made once; new overview answers
  * update markers in place, so the user's zoom and position stay where they are.
  */
-export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantMapProps) {
+export function PlantMap({ plants, settings, dark, onTiles, fitRequest, offline = false }: PlantMapProps) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const cluster = useRef<L.MarkerClusterGroup | null>(null);
   const markers = useRef(new Map<number, PlantMarker>());
   const fitted = useRef(false);
+  const [outlines, setOutlines] = useState<FeatureCollection | null>(null);
+  const offlineFitted = useRef(false);
   const [open, setOpen] = useState<{ plantId: number; marker: PlantMarker } | null>(null);
   // Texts and callbacks for Leaflet's handlers, which outlive renders.
   const texts = useRef({ t });
@@ -63,9 +69,10 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
     // Outlines sit below the tiles (tilePane is 200): hidden by a working base map, visible without one.
     created.createPane('outline').style.zIndex = '150';
     let cancelled = false;
-    void loadCountryOutlines().then((outlines) => {
+    void loadCountryOutlines().then((loaded) => {
       if (cancelled) return;
-      L.geoJSON(outlines, {
+      setOutlines(loaded);
+      L.geoJSON(loaded, {
         pane: 'outline',
         interactive: false,
         style: { className: 'map-country', weight: 1, fillOpacity: 1 },
@@ -85,7 +92,7 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
           status: texts.current.t(`plantView.status.${status}`),
         });
         return L.divIcon({
-          html: clusterHtml(count, status, label),
+          html: clusterHtml(count, status, label, clusterNames(children.map((m) => m.plantName))),
           className: 'plant-cluster-icon',
           iconSize: [size, size],
         });
@@ -143,7 +150,7 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
         popupNode.className = 'plant-popup-host';
         marker = Object.assign(
           L.marker([p.latitude, p.longitude], { title, alt: title, keyboard: true, riseOnHover: true }),
-          { plantStatus: p.status, popupNode },
+          { plantStatus: p.status, plantName: p.name, popupNode },
         );
         marker.bindPopup(popupNode, { minWidth: 220, maxWidth: 280, autoPanPadding: [16, 16] });
         const id = p.plant_id;
@@ -152,16 +159,17 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
         marker.on('popupclose', () => setOpen((o) => (o?.plantId === id ? null : o)));
         // Its element exists only while it is on the map, not inside a cluster: name it each time.
         marker.on('add', () => marker?.getElement()?.setAttribute('data-plant-id', String(id)));
-        marker.setIcon(iconFor(p.status));
+        marker.setIcon(iconFor(p.status, p.name));
         markers.current.set(p.plant_id, marker);
         added.push(marker);
         continue;
       }
       const at = marker.getLatLng();
       if (at.lat !== p.latitude || at.lng !== p.longitude) marker.setLatLng([p.latitude, p.longitude]);
-      if (marker.plantStatus !== p.status) {
+      if (marker.plantStatus !== p.status || marker.plantName !== p.name) {
         marker.plantStatus = p.status;
-        marker.setIcon(iconFor(p.status));
+        marker.plantName = p.name;
+        marker.setIcon(iconFor(p.status, p.name));
         changed.push(marker);
       }
       marker.options.title = title;
@@ -180,12 +188,26 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
     const created = map.current;
     if (!created || plants.length === 0) return;
     if (fitted.current && fitRequest === 0) return;
+    // The first fit is not animated: Leaflet ends a zoom animation on its own target, so a view asked for
+    // meanwhile (the fit to the borders once the tiles are known to fail) would be undone.
+    const animate = fitted.current;
     fitted.current = true;
-    const bounds = boundsOf(plants);
+    const bounds = offline && outlines ? outlineBoundsAround(outlines, plants) : boundsOf(plants);
     if (!bounds) return;
-    if (plants.length === 1) created.setView(bounds[0], SINGLE_PLANT_ZOOM);
-    else created.fitBounds(bounds, { padding: [32, 32], maxZoom: SINGLE_PLANT_ZOOM });
-  }, [plants, fitRequest]);
+    if (offline && outlines) created.fitBounds(bounds, { padding: [24, 24], animate });
+    else if (plants.length === 1) created.setView(bounds[0], SINGLE_PLANT_ZOOM, { animate });
+    else created.fitBounds(bounds, { padding: [32, 32], maxZoom: SINGLE_PLANT_ZOOM, animate });
+  }, [plants, fitRequest, offline, outlines]);
+
+  // Without base tiles, a view fitted to the plants can be a plain field of one country's colour: once the
+  // tiles are known to fail and the outlines are there, the view takes in the borders around the plants.
+  useEffect(() => {
+    const created = map.current;
+    if (!created || !offline || !outlines || plants.length === 0 || offlineFitted.current) return;
+    offlineFitted.current = true;
+    const bounds = outlineBoundsAround(outlines, plants);
+    if (bounds) created.fitBounds(bounds, { padding: [24, 24], animate: false });
+  }, [offline, outlines, plants]);
 
   // The popup's content changed size: let Leaflet place it again.
   const shownPlant = open === null ? undefined : plants.find((p) => p.plant_id === open.plantId);
@@ -195,7 +217,7 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
   }, [openMarker, shownPlant]);
 
   return (
-    <div className={`plant-map${dark ? ' plant-map--dark' : ''}`}>
+    <div className={`plant-map${dark ? ' plant-map--dark' : ''}${offline ? ' plant-map--offline' : ''}`}>
       <div ref={host} className="plant-map-canvas" data-testid="plant-map" />
       {shownPlant && openMarker && createPortal(<PlantPopup plant={shownPlant} />, openMarker.popupNode)}
     </div>
@@ -203,9 +225,9 @@ export function PlantMap({ plants, settings, dark, onTiles, fitRequest }: PlantM
 }
 
 /** A status's marker icon; the badge is centred on the plant's position. */
-function iconFor(status: OperatingStatus): L.DivIcon {
+function iconFor(status: OperatingStatus, name: string): L.DivIcon {
   return L.divIcon({
-    html: markerHtml(status),
+    html: markerHtml(status, name),
     className: 'plant-marker-icon',
     iconSize: [MARKER_PX, MARKER_PX],
     iconAnchor: [MARKER_PX / 2, MARKER_PX / 2],

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Empty from 'antd/es/empty';
+import Grid from 'antd/es/grid';
 import Space from 'antd/es/space';
 import Spin from 'antd/es/spin';
 import EditOutlined from '@ant-design/icons/EditOutlined';
@@ -18,6 +19,7 @@ import { useSavePositions } from '../api/save-positions';
 import { DeviceDrawer } from './device-drawer';
 import { useHoldLoading } from './hold-loading';
 import { Diagram } from './diagram';
+import { NodeList } from './node-list';
 import { draftsToBody, type Point } from '../layout/positions';
 import { deviceTarget } from '../layout/symbol-of';
 
@@ -40,6 +42,8 @@ export function PlantDiagram({ plantId }: { plantId: number }) {
   const [drafts, setDrafts] = useState<ReadonlyMap<string, Point | null>>(new Map());
   const [drawerNode, setDrawerNode] = useState<TopologyNode | null>(null);
   const save = useSavePositions(plantId);
+  // Below the md breakpoint (a phone) the fitted diagram is too small to read: its devices are listed too.
+  const phone = Grid.useBreakpoint().md === false;
   useHoldLoading(topology.isPending);
 
   const nodes = useMemo(() => topology.data?.nodes ?? [], [topology.data]);
@@ -141,16 +145,21 @@ export function PlantDiagram({ plantId }: { plantId: number }) {
     body = <Empty description={t('singleLine.empty')} data-testid="sl-empty" />;
   else if (topology.data && layout.data)
     body = (
-      <Diagram
-        topology={topology.data}
-        auto={layout.data}
-        drafts={drafts}
-        editing={editing}
-        statusOf={statusOf}
-        powerKwOf={powerKwOf}
-        onMove={move}
-        onOpen={open}
-      />
+      <>
+        <Diagram
+          topology={topology.data}
+          auto={layout.data}
+          drafts={drafts}
+          editing={editing}
+          statusOf={statusOf}
+          powerKwOf={powerKwOf}
+          onMove={move}
+          onOpen={open}
+        />
+        {phone && !editing && (
+          <NodeList nodes={nodes} statusOf={statusOf} powerKwOf={powerKwOf} onOpen={open} />
+        )}
+      </>
     );
 
   return (
