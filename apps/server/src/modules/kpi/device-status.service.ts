@@ -1,4 +1,4 @@
-import { ALARM_PRIORITIES, type AlarmSource, type PlantDeviceStatusAnswer } from '@solar/shared';
+import { ALARM_PRIORITIES, type PlantDeviceStatusAnswer } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
@@ -33,7 +33,7 @@ export class DeviceStatusService {
         activeAlarms: own.flatMap((a) =>
           Array.from({ length: a.count }, () => ({
             priorityId: a.priorityId,
-            source: a.source as AlarmSource,
+            source: a.source,
           })),
         ),
         communication,

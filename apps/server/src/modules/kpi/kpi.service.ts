@@ -1,5 +1,4 @@
 import {
-  type AlarmSource,
   type DeviceCompleteness,
   type InverterSummaryAnswer,
   INVERTER_STATE_KEYS,
@@ -297,7 +296,7 @@ export class KpiService {
       activeAlarms: alarms.flatMap((a) =>
         Array.from({ length: a.count }, () => ({
           priorityId: a.priorityId,
-          source: a.source as AlarmSource,
+          source: a.source,
         })),
       ),
       communication: communicationState(lastDataMs, now, inverter.pollIntervalS),

@@ -1,9 +1,4 @@
-import {
-  ALARM_PRIORITIES,
-  type AlarmSource,
-  type PlantOverviewItem,
-  type PlantsOverviewAnswer,
-} from '@solar/shared';
+import { ALARM_PRIORITIES, type PlantOverviewItem, type PlantsOverviewAnswer } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf, type Scope } from '../../lib/scope';
@@ -100,7 +95,7 @@ export class PlantsOverviewService {
         activeAlarms: plantAlarms.flatMap((a) =>
           Array.from({ length: a.count }, () => ({
             priorityId: a.priorityId,
-            source: a.source as AlarmSource,
+            source: a.source,
           })),
         ),
         communication: link?.online ? 'online' : 'lost',
