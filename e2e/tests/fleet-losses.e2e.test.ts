@@ -141,6 +141,8 @@ describe('fleet loss view', () => {
           .locator('.ant-table-content')
           .evaluate((el) => el.scrollWidth - el.clientWidth);
         expect(sideways).toBeLessThanOrEqual(0);
+        // Two hours of one inverter's data: the coverage is marked as under the threshold.
+        expect(await lossyRow.getByTestId('low-coverage').count()).toBe(1);
         await screenshot(page, 'fleet-losses-1440-light');
 
         // The top cause opens the plant's page at that day, where the energy is the same figure.

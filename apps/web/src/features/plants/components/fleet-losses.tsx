@@ -12,7 +12,14 @@ import Tag from 'antd/es/tag';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { KPI_PERIODS, LOSS_KINDS, type FleetLossItem, type KpiPeriod, type LossKind } from '@solar/shared';
+import {
+  isLowCoverage,
+  KPI_PERIODS,
+  LOSS_KINDS,
+  type FleetLossItem,
+  type KpiPeriod,
+  type LossKind,
+} from '@solar/shared';
 import { LoadingSpin } from '../../../components';
 import { dateBounds } from '../../../lib/date-bounds';
 import { formatNumber } from '../../../lib/format';
@@ -42,7 +49,7 @@ const byNumber =
  * True when the period holds no data of the plant at all: its figures are then unknown, not zero
  * (expected 0 kWh and "no loss" would claim a perfect period).
  */
-const noData = (i: FleetLossItem) => !i.data_completeness;
+const noData = (i: FleetLossItem) => !i.coverage;
 
 /** The total loss, unknown without data (sorted last). */
 const totalLoss = (i: FleetLossItem) => (noData(i) ? null : i.losses.total_kwh);
@@ -89,6 +96,18 @@ function TopCause({ item }: { item: FleetLossItem }) {
     >
       {t(`plantView.loss.${item.top_loss}`)}
     </Link>
+  );
+}
+
+/** The share of the period that has data, marked when under the threshold every screen uses. */
+function CoverageValue({ item }: { item: FleetLossItem }) {
+  const { t } = useTranslation();
+  if (!isLowCoverage(item.coverage)) return <PrValue value={item.coverage} />;
+  return (
+    <Tag color="warning" title={t('plantView.fleetLoss.lowCoverage')} data-testid="low-coverage">
+      <PrValue value={item.coverage} />
+      <span className="sr-only"> {t('plantView.fleetLoss.lowCoverage')}</span>
+    </Tag>
   );
 }
 
@@ -175,8 +194,8 @@ export function FleetLosses() {
       key: 'data',
       title: t('plantView.fleetLoss.data'),
       align: 'right',
-      sorter: byNumber((i) => i.data_completeness),
-      render: (_, i) => <PrValue value={i.data_completeness} />,
+      sorter: byNumber((i) => i.coverage),
+      render: (_, i) => <CoverageValue item={i} />,
     },
     {
       key: 'top',
@@ -263,7 +282,7 @@ export function FleetLosses() {
                     </dd>
                     <dt>{t('plantView.fleetLoss.data')}</dt>
                     <dd>
-                      <PrValue value={i.data_completeness} />
+                      <CoverageValue item={i} />
                     </dd>
                   </dl>
                 </Card>
