@@ -48,12 +48,19 @@ describe(`auth (${dialectUnderTest})`, () => {
 
       const op = decodeJwt(await t.http.login(DEMO.operator.email, DEMO.operator.password));
       expect(op.sub).toBe(String(operatorId));
+      // View on six pages, and what the alarm-to-fault path needs: acknowledge alarms, open and update faults.
       expect(op.permissions).toEqual(
-        expect.arrayContaining(
-          ['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'].map((page) => ({ page, method: 'view' })),
-        ),
+        expect.arrayContaining([
+          ...['map', 'plant', 'alarm', 'fault', 'report', 'dashboard'].map((page) => ({
+            page,
+            method: 'view',
+          })),
+          { page: 'alarm', method: 'update' },
+          { page: 'fault', method: 'create' },
+          { page: 'fault', method: 'update' },
+        ]),
       );
-      expect(op.permissions).toHaveLength(6);
+      expect(op.permissions).toHaveLength(9);
     });
 
     it('issues a 30-day token with remember', async () => {
