@@ -18,9 +18,18 @@ export function PlantTime({
 }) {
   const { i18n } = useTranslation();
   const text = formatPlantTime(at, zone, i18n.language, style);
+  // The clock time and the zone's name each stay whole; a narrow cell breaks the line between them.
+  const zoneAt = text.lastIndexOf(' (');
   return (
     <span className="mono" data-testid={testId} data-zone={zone}>
-      {text || '–'}
+      {zoneAt < 0 ? (
+        <span className="nowrap">{text || '–'}</span>
+      ) : (
+        <>
+          <span className="nowrap">{text.slice(0, zoneAt)}</span>{' '}
+          <span className="nowrap">{text.slice(zoneAt + 1)}</span>
+        </>
+      )}
     </span>
   );
 }

@@ -113,8 +113,8 @@ export default function FaultsPage() {
       key: 'detected_at',
       dataIndex: 'detected_at',
       title: t('faults.page.detectedAt'),
-      onCell: oneLine,
-      // Each row on its own plant's clock: the list mixes plants of several zones.
+      // Each row on its own plant's clock: the list mixes plants of several zones. The zone's name, when
+      // shown, takes a second line (PlantTime keeps each part whole).
       render: (v: string, fault: Fault) => (
         <PlantTime at={v} zone={fault.plant_time_zone} testId={`fault-detected-${fault.id}`} />
       ),
