@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectPageErrors, DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
-import { ApiClient, expectPath, tr, withPage } from '../src/console';
+import { ApiClient, expectPath, openAs, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface OverviewItem {
@@ -136,14 +136,24 @@ describe('fleet loss view', () => {
         expect(await strongRow.textContent()).not.toContain(`-${trNumber(-b.losses.total_kwh)}`);
         const lossyRow = table.getByTestId(`fleet-loss-row-${lossy.plant_id}`);
         expect(await lossyRow.textContent()).toContain(trNumber(a.energy_kwh!));
-        // Every column at 1440 px beside the menu, without sideways scrolling.
-        const sideways = await table
-          .locator('.ant-table-content')
-          .evaluate((el) => el.scrollWidth - el.clientWidth);
-        expect(sideways).toBeLessThanOrEqual(0);
-        // Two hours of one inverter's data: the coverage is marked as under the threshold.
-        expect(await lossyRow.getByTestId('low-coverage').count()).toBe(1);
+        // At 1440 px beside the menu the plant and its loss's top cause show without scrolling; the
+        // columns after them are reached by scrolling the table sideways, the plant staying in view.
+        const scroller = table.locator('.ant-table-content');
+        const view = (await scroller.boundingBox())!;
+        const right = async (id: string) => {
+          const box = (await lossyRow.getByTestId(id).boundingBox())!;
+          return { left: box.x, right: box.x + box.width };
+        };
+        for (const id of ['fleet-loss-plant', 'top-loss'])
+          expect((await right(id)).right, id).toBeLessThanOrEqual(view.x + view.width);
         await screenshot(page, 'fleet-losses-1440-light');
+        await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+        await vi.waitFor(async () => {
+          // Two hours of one inverter's data: the coverage is marked as under the threshold, and is in view.
+          expect((await right('low-coverage')).right).toBeLessThanOrEqual(view.x + view.width);
+          expect((await right('fleet-loss-plant')).left).toBeGreaterThanOrEqual(view.x);
+        });
+        await scroller.evaluate((el) => el.scrollTo({ left: 0 }));
 
         // The top cause opens the plant's page at that day, where the energy is the same figure.
         const cause = lossyRow.getByTestId('top-loss');
@@ -162,6 +172,33 @@ describe('fleet loss view', () => {
       },
       DEMO.admin,
     ));
+
+  it('keeps the plant and its top cause in view at 1440 px in German, whose headings are the widest', async () => {
+    const { page, errors, close } = await openAs(browser, server.url, DEMO.admin, '/santraller?view=losses', {
+      locale: 'de_DE',
+      theme: 'dark',
+      width: 1440,
+    });
+    try {
+      const row = page.getByTestId('fleet-loss-table').getByTestId(`fleet-loss-row-${lossy.plant_id}`);
+      await row.waitFor({ timeout: PAGE_LOAD_TIMEOUT });
+      const scroller = page.getByTestId('fleet-loss-table').locator('.ant-table-content');
+      const view = (await scroller.boundingBox())!;
+      const box = async (id: string) => (await row.getByTestId(id).boundingBox())!;
+      const cause = await box('top-loss');
+      expect(cause.x + cause.width).toBeLessThanOrEqual(view.x + view.width);
+      await screenshot(page, 'fleet-losses-1440-dark-de');
+      await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      await vi.waitFor(async () => {
+        const coverage = await box('low-coverage');
+        expect(coverage.x + coverage.width).toBeLessThanOrEqual(view.x + view.width);
+        expect((await box('fleet-loss-plant')).x).toBeGreaterThanOrEqual(view.x);
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 
   it('shows each plant as a card at 390 px, without sideways scrolling', () =>
     withPage(

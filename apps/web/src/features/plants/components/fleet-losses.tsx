@@ -58,6 +58,11 @@ const totalLoss = (i: FleetLossItem) => (noData(i) ? null : i.losses.total_kwh);
 const periodLink = (item: FleetLossItem) => `/santral-detay/${item.plant_id}?date=${item.date}`;
 
 /** kWh without its unit (the column header names it), or a dash when unknown. */
+/** A column heading that wraps between words, at most about two short words wide. */
+function Heading({ children }: { children: string }) {
+  return <span className="fleet-loss-heading">{children}</span>;
+}
+
 function Kwh({ value }: { value: number | null }) {
   const { i18n } = useTranslation();
   return <span className="figure">{value === null ? '–' : formatNumber(value, i18n.language, 1)}</span>;
@@ -132,6 +137,7 @@ export function FleetLosses() {
       key: 'name',
       title: t('plantView.list.name'),
       width: 190,
+      fixed: 'left',
       sorter: (a, b) => a.name.localeCompare(b.name),
       render: (_, i) => (
         <div>
@@ -144,14 +150,14 @@ export function FleetLosses() {
     },
     {
       key: 'expected',
-      title: t('plantView.fleetLoss.expected'),
+      title: <Heading>{t('plantView.fleetLoss.expected')}</Heading>,
       align: 'right',
       sorter: byNumber(expectedOf),
       render: (_, i) => <Kwh value={expectedOf(i)} />,
     },
     {
       key: 'actual',
-      title: t('plantView.fleetLoss.actual'),
+      title: <Heading>{t('plantView.fleetLoss.actual')}</Heading>,
       align: 'right',
       sorter: byNumber((i) => i.energy_kwh),
       render: (_, i) => (
@@ -163,45 +169,45 @@ export function FleetLosses() {
     },
     {
       key: 'loss',
-      title: t('plantView.fleetLoss.loss'),
+      title: <Heading>{t('plantView.fleetLoss.loss')}</Heading>,
       align: 'right',
       defaultSortOrder: 'descend',
       sorter: byNumber(totalLoss),
       render: (_, i) => <Loss kwh={totalLoss(i)} />,
     },
+    {
+      key: 'top',
+      title: <Heading>{t('plantView.fleetLoss.topCause')}</Heading>,
+      width: 130,
+      render: (_, i) => <TopCause item={i} />,
+    },
     ...LOSS_KINDS.map((kind) => ({
       key: kind,
-      title: t(`plantView.loss.${kind}`),
+      title: <Heading>{t(`plantView.loss.${kind}`)}</Heading>,
       align: 'right' as const,
       sorter: byNumber(lossOf(kind)),
       render: (_: unknown, i: FleetLossItem) => <Loss kwh={lossOf(kind)(i)} />,
     })),
     {
       key: 'availability',
-      title: t('plantView.kpi.availability'),
+      title: <Heading>{t('plantView.kpi.availability')}</Heading>,
       align: 'right',
       sorter: byNumber((i) => i.availability.time_based),
       render: (_, i) => <PrValue value={i.availability.time_based} />,
     },
     {
       key: 'pr',
-      title: t('plantView.fleetLoss.pr'),
+      title: <Heading>{t('plantView.fleetLoss.pr')}</Heading>,
       align: 'right',
       sorter: byNumber((i) => i.pr),
       render: (_, i) => <PrValue value={i.pr} />,
     },
     {
       key: 'data',
-      title: t('plantView.fleetLoss.data'),
+      title: <Heading>{t('plantView.fleetLoss.data')}</Heading>,
       align: 'right',
       sorter: byNumber((i) => i.coverage),
       render: (_, i) => <CoverageValue item={i} />,
-    },
-    {
-      key: 'top',
-      title: t('plantView.fleetLoss.topCause'),
-      width: 130,
-      render: (_, i) => <TopCause item={i} />,
     },
   ];
 
@@ -302,6 +308,7 @@ export function FleetLosses() {
           locale={{ emptyText: t('plantView.list.empty') }}
           onRow={(i) => ({ 'data-testid': `fleet-loss-row-${i.plant_id}` }) as object}
           columns={columns}
+          scroll={{ x: 'max-content' }}
         />
       )}
     </div>
