@@ -14,6 +14,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { OPERATING_STATUSES, type OperatingStatus, type PlantOverviewItem } from '@solar/shared';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
 import { usePlantsOverview } from './api/get-overview';
+import { nullOrder } from '../../lib/null-order';
 import { useLiveOverview } from './components/live-overview';
 import { FleetLosses } from './components/fleet-losses';
 import { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './components/plant-figures';
@@ -45,8 +46,10 @@ function sortPlants(
   return [...items].sort((a, b) => {
     const x = value(a);
     const y = value(b);
-    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-    const c = typeof x === 'string' ? x.localeCompare(String(y), locale) : x - Number(y);
+    // The direction's sign applies to known values only, so nulls need no negating here.
+    const nulls = nullOrder(x, y, false);
+    if (nulls !== undefined) return nulls;
+    const c = typeof x === 'string' ? x.localeCompare(String(y), locale) : x! - Number(y);
     return c * sign || a.name.localeCompare(b.name, locale);
   });
 }

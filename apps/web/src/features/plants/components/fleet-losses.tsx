@@ -23,9 +23,10 @@ import {
 import { LoadingSpin } from '../../../components';
 import { dateBounds } from '../../../lib/date-bounds';
 import { formatNumber } from '../../../lib/format';
+import { nullOrder } from '../../../lib/null-order';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/media-query';
 import { useFleetLosses } from '../api/get-fleet-losses';
-import { PrValue } from './plant-figures';
+import { Figure, PrValue } from './plant-figures';
 
 /** The date the API is asked for: the day itself, or the first day of the month or year holding it. */
 const periodDate = (period: KpiPeriod, day: Dayjs) =>
@@ -37,12 +38,7 @@ const byNumber =
   (a: FleetLossItem, b: FleetLossItem, order?: 'ascend' | 'descend' | null) => {
     const x = value(a);
     const y = value(b);
-    if (x === null || y === null) {
-      if (x === y) return 0;
-      const last = x === null ? 1 : -1;
-      return order === 'descend' ? -last : last;
-    }
-    return x - y;
+    return nullOrder(x, y, order === 'descend') ?? x! - y!;
   };
 
 /**
@@ -57,16 +53,13 @@ const totalLoss = (i: FleetLossItem) => (noData(i) ? null : i.losses.total_kwh);
 /** The plant's page at the period's day: its loss waterfall, power chart and alarms of that day. */
 const periodLink = (item: FleetLossItem) => `/santral-detay/${item.plant_id}?date=${item.date}`;
 
-/** kWh without its unit (the column header names it), or a dash when unknown. */
 /** A column heading that wraps between words, at most about two short words wide. */
 function Heading({ children }: { children: string }) {
   return <span className="fleet-loss-heading">{children}</span>;
 }
 
-function Kwh({ value }: { value: number | null }) {
-  const { i18n } = useTranslation();
-  return <span className="figure">{value === null ? '–' : formatNumber(value, i18n.language, 1)}</span>;
-}
+/** kWh without its unit (the column header names it), or a dash when unknown. */
+const Kwh = ({ value }: { value: number | null }) => <Figure value={value} />;
 
 /**
  * A loss in kWh; a negative one is energy above what the model expected, said in words rather than shown

@@ -8,13 +8,18 @@ import { priorityKey } from '../../alarms';
 const DASH = '–';
 
 /** A number with its unit in the interface language, or a dash when there is none. */
-export function Figure({ value, unit, digits = 1 }: { value: number | null; unit: string; digits?: number }) {
+export function Figure({
+  value,
+  unit,
+  digits = 1,
+}: {
+  value: number | null;
+  unit?: string;
+  digits?: number;
+}) {
   const { i18n } = useTranslation();
-  return (
-    <span className="figure">
-      {value === null ? DASH : `${formatNumber(value, i18n.language, digits)} ${unit}`}
-    </span>
-  );
+  const number = value === null ? null : formatNumber(value, i18n.language, digits);
+  return <span className="figure">{number === null ? DASH : unit ? `${number} ${unit}` : number}</span>;
 }
 
 export const EnergyValue = ({ value }: { value: number | null }) => <Figure value={value} unit="kWh" />;
