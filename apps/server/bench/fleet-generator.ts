@@ -265,7 +265,8 @@ export async function generateFleet(
   await db.transaction().execute(async (trx) => {
     for (const plant of kpiPlants) {
       // A generated database has no admin CO₂ factors: the built-in table's apply.
-      const paramsKey = paramsKeyOf(plant, plantConfig(plant, signalsOf.get(plant.id)!, {}));
+      const signals = signalsOf.get(plant.id)!;
+      const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, {}), signals);
       const today = localDate(now, plant.timeZone);
       const p0 = plant.dcCapacityKwp ?? 0;
       for (let d = 1; d <= kpiDays; d++) {

@@ -190,7 +190,10 @@ export type PlantKpisAnswer = z.infer<typeof plantKpisAnswer>;
 /** One 5-minute point of a day's power chart. */
 export const powerPointSchema = z.object({
   ts: z.string(),
+  /** The sum of the inverters: Σ their counters' energy in the interval / its length. */
   actual_power_kw: z.number().nullable(),
+  /** The meter's export in the interval / its length; null without a meter reading in it. */
+  meter_power_kw: z.number().nullable(),
   expected_power_kw: z.number().nullable(),
   poa_w_m2: z.number().nullable(),
 });
@@ -201,6 +204,8 @@ export const plantPowerAnswer = z.object({
   time_zone: z.string(),
   interval_minutes: z.number().int(),
   irradiance_source: irradianceSourceSchema,
+  /** The source of the day's energy in its KPIs: with `meter`, `meter_power_kw` adds up to it. */
+  energy_source: energySourceSchema,
   model: kpiModelSchema,
   points: z.array(powerPointSchema),
 });

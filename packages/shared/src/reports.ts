@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDateField, inOrder } from './dates';
 import { budgetFiguresSchema } from './budget-figures';
-import { kpiLossesSchema } from './kpi';
+import { energySourceSchema, kpiLossesSchema } from './kpi';
 import { LOCALES } from './locales';
 import { idListParam } from './telemetry';
 import { V } from './validation';
@@ -79,7 +79,9 @@ export type ReportPlant = z.infer<typeof reportPlantSchema>;
 
 /** One production figure set (a row or a total). */
 export const productionFiguresSchema = budgetFiguresSchema.extend({
+  /** The plant's energy as its KPIs count it (meter first), with its source (kpi.ts, `energy_source`). */
   energy_kwh: z.number().nullable(),
+  energy_source: energySourceSchema,
   specific_yield_kwh_kwp: z.number().nullable(),
   irradiation_kwh_m2: z.number(),
   pr: z.number().nullable(),

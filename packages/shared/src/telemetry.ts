@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { refFilter, refId } from './common';
 import { anyInstantField, calendarDateField, inOrder, instantField } from './dates';
 import { DEVICE_TYPES } from './devices';
+import { ENERGY_SOURCES } from './kpi';
 import { V } from './validation';
 
 /** Most points one POST /api/telemetry may carry. */
@@ -217,8 +218,10 @@ export const ENERGY_PERIODS = ['day', 'month', 'year'] as const;
 export type EnergyPeriod = (typeof ENERGY_PERIODS)[number];
 
 /**
- * GET /api/telemetry/energy: energy per local day, month or year of a plant or a device, from counter
- * deltas. `from` and `to` are calendar dates in the plant's time zone, both included.
+ * GET /api/telemetry/energy: energy per local day, month or year of a plant or a device. A plant's is
+ * the figure of its KPIs (meter first, else the inverters' sum) with its source, and the inverters' sum
+ * beside it; a device's is its own counter's deltas. `from` and `to` are calendar dates in the plant's time
+ * zone, both included.
  */
 export const energyQuery = z
   .object({
@@ -234,11 +237,31 @@ export const energyQuery = z
   })
   .refine((q) => inOrder(q.from, q.to, false), { error: V.rangeOrder, path: ['to'] });
 
+/**
+ * Where an energy item's figure comes from: a plant's is the KPI engine's (`meter`, `inverters` or `none`,
+ * as GET plants/{id}/kpis names it); a device's is its own counter (`device`).
+ */
+export const ENERGY_ITEM_SOURCES = [...ENERGY_SOURCES, 'device'] as const;
+export type EnergyItemSource = (typeof ENERGY_ITEM_SOURCES)[number];
+
+export const energyItem = z.object({
+  /** The period's start as YYYY-MM-DD (month: YYYY-MM-01, year: YYYY-01-01). */
+  period: z.string(),
+  /** kWh; null when nothing was counted in the period (missing data is not zero). */
+  energy_kwh: z.number().nullable(),
+  source: z.enum(ENERGY_ITEM_SOURCES),
+  /**
+   * A plant's only: the sum of its inverters' counters over the period, kWh (null without any). Beside a
+   * meter's figure the difference is cable, transformer and own-use loss.
+   */
+  inverter_sum_kwh: z.number().nullable().optional(),
+});
+export type EnergyItem = z.infer<typeof energyItem>;
+
 export const energyAnswer = z.object({
   time_zone: z.string(),
   period: z.enum(ENERGY_PERIODS),
-  /** `period` start as YYYY-MM-DD (month: YYYY-MM-01, year: YYYY-01-01) and its energy in kWh. */
-  items: z.array(z.object({ period: z.string(), energy_kwh: z.number() })),
+  items: z.array(energyItem),
 });
 export type EnergyAnswer = z.infer<typeof energyAnswer>;
 

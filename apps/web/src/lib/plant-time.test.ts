@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { differsFromBrowser, formatInZone, formatPlantTime, zoneLabel } from './plant-time';
+import { differsFromBrowser, formatInZone, formatPlantTime, plantToday, zoneLabel } from './plant-time';
 
 // 28 November 2026 13:33 UTC: 14:33 in Skopje (UTC+1 in winter), 16:33 in Istanbul (UTC+3).
 const AT = Date.UTC(2026, 10, 28, 13, 33);
@@ -43,5 +43,15 @@ describe('plant time', () => {
     expect(zoneLabel('Europe/Skopje', [AT, AT + 3_600_000], 'Europe/Istanbul')).toBe('Europe/Skopje');
     expect(zoneLabel('Europe/Skopje', [AT], 'Europe/Skopje')).toBeNull();
     expect(zoneLabel('Europe/Skopje', [], 'Asia/Tokyo')).toBeNull();
+  });
+
+  it("answers the plant's date, which turns at the plant's midnight, not the browser's", () => {
+    // 21:30 UTC on 28 November: already the 29th in Istanbul (00:30), still the 28th in Honolulu and Skopje.
+    const afterIstanbulMidnight = Date.UTC(2026, 10, 28, 21, 30);
+    expect(plantToday('Europe/Istanbul', afterIstanbulMidnight)).toBe('2026-11-29');
+    expect(plantToday('Pacific/Honolulu', afterIstanbulMidnight)).toBe('2026-11-28');
+    expect(plantToday('Europe/Skopje', afterIstanbulMidnight)).toBe('2026-11-28');
+    // New Year's Eve: the plant's year turns first.
+    expect(plantToday('Europe/Istanbul', Date.UTC(2026, 11, 31, 22, 0))).toBe('2027-01-01');
   });
 });

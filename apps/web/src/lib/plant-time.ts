@@ -1,4 +1,4 @@
-import { zoneOffsetMs } from '@solar/shared';
+import { localDateParts, zoneOffsetMs } from '@solar/shared';
 import { intlTag } from './intl';
 
 /**
@@ -82,4 +82,14 @@ export function zoneLabel(
   browserZone = browserTimeZone(),
 ): string | null {
   return instants.some((ms) => differsFromBrowser(ms, timeZone, browserZone)) ? timeZone : null;
+}
+
+/**
+ * The plant's calendar date (YYYY-MM-DD) at the instant `now`: a plant's "today" begins at its own
+ * midnight, not the reader's (a browser in UTC-10 looking at an Istanbul plant after midnight there sees
+ * the plant's new day).
+ */
+export function plantToday(timeZone: string, now: number = Date.now()): string {
+  const { year, month, day } = localDateParts(now, timeZone);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

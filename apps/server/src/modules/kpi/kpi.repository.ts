@@ -2,6 +2,7 @@ import { countActiveAlarms, type ActiveAlarmCount } from '../alarms';
 import type { Db } from '../../db/database';
 import type { KpiDailyTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
+import { kwhPerUnit } from '../../telemetry-store/energy-units';
 import { fromTelemetry, leftJoinTelemetry } from '../../telemetry-store/queries';
 import type { MonthBudgets } from './engine/budget';
 import { KPI_DEVICE_TYPES, KPI_SIGNAL_KEYS, roleOf, type SignalRole } from './signal-map';
@@ -84,6 +85,8 @@ export async function findKpiPlants(db: Db, scope: Scope, id?: number): Promise<
 export interface KpiSignal {
   signalId: number;
   isCounter: boolean;
+  /** kWh per unit of its values (telemetry-store/energy-units.ts): an energy counter in Wh reads 0.001. */
+  kwhPerUnit: number;
 }
 
 export interface KpiInverter {
@@ -141,6 +144,7 @@ export async function loadPlantSignals(
         'signals.id as signal_id',
         'signals.key',
         'signals.is_counter',
+        'signals.unit',
       ])
       .where('devices.plant_id', 'in', part)
       .where('devices.is_active', '=', 1)
@@ -165,7 +169,7 @@ export async function loadPlantSignals(
     if (r.signal_id === null || r.key === null) continue;
     const role: SignalRole | undefined = roleOf(r.type, r.key);
     if (!role) continue;
-    const signal = { signalId: r.signal_id, isCounter: r.is_counter === 1 };
+    const signal = { signalId: r.signal_id, isCounter: r.is_counter === 1, kwhPerUnit: kwhPerUnit(r.unit) };
     if (r.type === 'inverter') {
       const inv = inverters.get(r.device_id)!;
       if (role === 'inverterAcPower') inv.acPower ??= signal;

@@ -102,7 +102,7 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
         summary: "A day's 5-minute actual power, expected power and POA irradiance",
         operationId: 'getPlantPower',
         description:
-          'Actual power = Σ inverter counter energy in the interval / its length; expected power as in the KPI model.\n\n' +
+          "Actual power (`actual_power_kw`) = Σ inverter counter energy in the interval / its length; `meter_power_kw` = the meter's export in the interval / its length (null without a meter reading), whose day's sum is the plant's energy when `energy_source` is `meter`; the difference is cable, transformer and own-use loss. Expected power as in the KPI model.\n\n" +
           MODEL,
         params: idParam,
         querystring: kpiDateQuery,

@@ -71,7 +71,7 @@ export class KpiService {
     if (date !== localDate(now, plant.timeZone))
       return computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
     const newest = await readNewestTs(this.ctx.db, daySignalIds(signals));
-    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals, this.co2()))}|${daySignalIds(signals).join(',')}`;
+    const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals)}|${daySignalIds(signals).join(',')}`;
     const cached = this.live.get(plant.id);
     if (cached?.key === key) return cached.day;
     const day = await computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
@@ -95,7 +95,7 @@ export class KpiService {
     signals: repo.PlantSignals,
     dirty: readonly repo.DirtyDay[],
   ): Promise<void> {
-    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()));
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals);
     for (const d of dirty) {
       const startedAt = this.ctx.now();
       const { result, samples } = await computePlantDay(
@@ -122,7 +122,7 @@ export class KpiService {
     to: string,
   ): Promise<Map<string, DayFigures>> {
     const { db } = this.ctx;
-    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()));
+    const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals);
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
     let rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
@@ -225,10 +225,12 @@ export class KpiService {
       time_zone: plant.timeZone,
       interval_minutes: 5,
       irradiance_source: result.sums.irradianceSource,
+      energy_source: result.sums.energySource,
       model: modelOf(plant, config, this.co2()),
       points: result.series.map((p) => ({
         ts: iso(p.startMs),
         actual_power_kw: p.actualPowerKw,
+        meter_power_kw: p.meterPowerKw,
         expected_power_kw: p.expectedPowerKw,
         poa_w_m2: p.poaWm2,
       })),
@@ -259,7 +261,8 @@ export class KpiService {
     const counters = signals.inverters.flatMap((i) => (i.energyTotal ? [i.energyTotal.signalId] : []));
     const energyOf = await readCounterDeltas(db, counters, startMs, startMs + 1);
     const plantInverters = signals.inverters.map((i) => {
-      const energy = i.energyTotal ? (energyOf.get(i.energyTotal.signalId) ?? null) : null;
+      const delta = i.energyTotal ? (energyOf.get(i.energyTotal.signalId) ?? null) : null;
+      const energy = delta === null ? null : delta * i.energyTotal!.kwhPerUnit;
       return {
         device_id: i.deviceId,
         name: i.name,
@@ -283,6 +286,8 @@ export class KpiService {
       else entry.dc_power_kw = s.value;
       mppts.set(n, entry);
     }
+    const lifetime = value(INVERTER_KEYS.energyTotal);
+    const lifetimeKwhPerUnit = signals.inverters.find((i) => i.deviceId === id)?.energyTotal?.kwhPerUnit ?? 1;
     const ac = value(INVERTER_KEYS.acPower);
     const dc = value(INVERTER_KEYS.dcPower);
     const reportedEfficiency = value(INVERTER_KEYS.efficiencyPercent);
@@ -329,7 +334,7 @@ export class KpiService {
       status_text_key: code === null ? null : (INVERTER_STATE_KEYS[code] ?? INVERTER_STATE_UNKNOWN_KEY),
       mppts: [...mppts.entries()].sort((a, b) => a[0] - b[0]).map(([index, m]) => ({ index, ...m })),
       energy_kwh: mine?.energy_kwh ?? null,
-      lifetime_energy_kwh: lifetimeEnergyKwh(value(INVERTER_KEYS.energyTotal)),
+      lifetime_energy_kwh: lifetimeEnergyKwh(lifetime === null ? null : lifetime * lifetimeKwhPerUnit),
       specific_yield_kwh_kwp: mine?.specific_yield_kwh_kwp ?? null,
       plant_inverters: plantInverters,
       last_data_at: lastDataMs === null ? null : iso(lastDataMs),

@@ -2,6 +2,7 @@ import { countActiveAlarms, type ActiveAlarmCount } from '../alarms';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
+import { kwhPerUnitSql } from '../../telemetry-store/energy-units';
 import { leftJoinTelemetry } from '../../telemetry-store/queries';
 import { COMM_LOST_AFTER_POLLS, COMM_LOST_MIN_MS } from './engine';
 import { SIGNAL_ROLES } from './signal-map';
@@ -77,7 +78,10 @@ export async function readInverters(
       eb.fn.sum<number | string | null>('devices.rated_power_kw').as('rated'),
       eb.fn.sum<number | string | null>('latest.value').as('power'),
       eb.fn.count<number | string>('latest.value').as('reporting'),
-      eb.fn.sum<number | string | null>('today.delta').as('kwh'),
+      // In kWh whatever each counter counts in (energy-units.ts), as the plant-day engine reads it.
+      eb.fn
+        .sum<number | string | null>(eb(eb.ref('today.delta'), '*', kwhPerUnitSql(sql.ref('counter.unit'))))
+        .as('kwh'),
     ])
     .$if(!scope.all, (q) => q.where('devices.plant_id', 'in', plantsIn(db, scope)!))
     .where('devices.type', '=', 'inverter')
@@ -118,7 +122,10 @@ export async function readMeterExport(
     .$call((q) =>
       leftJoinTelemetry(q, '1d', 'today', { signal: 'signals.id', time: { at: todayStartOfPlant(starts) } }),
     )
-    .select(['devices.plant_id', 'today.delta'])
+    .select((eb) => [
+      'devices.plant_id',
+      eb(eb.ref('today.delta'), '*', kwhPerUnitSql(sql.ref('signals.unit'))).as('delta'),
+    ])
     .$if(!scope.all, (q) => q.where('devices.plant_id', 'in', plantsIn(db, scope)!))
     .where('devices.type', '=', 'meter')
     .where('devices.is_active', '=', 1)

@@ -120,10 +120,16 @@ export function modelOf(plant: repo.KpiPlant, config: PlantKpiConfig, co2Overrid
  * factor (an admin's override) change, the key changes and the stored day is recomputed on its next read.
  * The factor comes before the ratings, whose list may reach the key's length limit.
  */
-export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): string {
+export function paramsKeyOf(
+  plant: repo.KpiPlant,
+  config: PlantKpiConfig,
+  signals: repo.PlantSignals,
+): string {
   return [
     // The completeness rule's version: days stored under an older rule are recomputed on their next read.
     COMPLETENESS_RULE,
+    // Energy counters not counting in kWh (absent when all do, so days stored before units counted keep their key).
+    ...counterUnitsKey(signals),
     config.co2FactorKgPerKwh,
     plant.dcCapacityKwp,
     plant.acCapacityKw,
@@ -137,6 +143,13 @@ export function paramsKeyOf(plant: repo.KpiPlant, config: PlantKpiConfig): strin
   ]
     .join('|')
     .slice(0, 200);
+}
+
+/** `signal id×factor` of the energy counters that do not count in kWh, as one part of a key (or none). */
+function counterUnitsKey(signals: repo.PlantSignals): string[] {
+  const counters = [...signals.inverters.map((i) => i.energyTotal), signals.meterExport];
+  const scaled = counters.filter((s) => s !== undefined && s.kwhPerUnit !== 1);
+  return scaled.length ? [`u${scaled.map((s) => `${s!.signalId}x${s!.kwhPerUnit}`).join(',')}`] : [];
 }
 
 /**
@@ -171,6 +184,10 @@ function gridExcused(gridBucket: RollupBucket | undefined, limitBucket: RollupBu
 }
 
 const mean = (b: RollupBucket | undefined) => (b && b.count > 0 ? b.sum / b.count : null);
+
+/** A counter's energy in a bucket, in kWh whatever unit it counts in; null without a delta. */
+const kwhOf = (s: repo.KpiSignal | undefined, b: RollupBucket | undefined) =>
+  s === undefined || b?.delta === null || b?.delta === undefined ? null : b.delta * s.kwhPerUnit;
 
 /**
  * One local day of a plant from its 5-minute rollups, up to `untilMs` (now, for today). Each interval
@@ -213,15 +230,16 @@ export async function computePlantDay(
       ambientTemperatureC: mean(get(w.ambientTemperature, b)),
       windSpeedMs: mean(get(w.windSpeed, b)),
       inverters: signals.inverters.map((inv) => ({
-        energyKwh: get(inv.energyTotal, b)?.delta ?? null,
+        energyKwh: kwhOf(inv.energyTotal, get(inv.energyTotal, b)),
         excused: gridExcused(get(signals.gridAvailable, b), get(inv.powerLimitPct, b)),
       })),
+      meterExportKwh: kwhOf(signals.meterExport, get(signals.meterExport, b)),
     });
   }
   let meterExportKwh: number | null = null;
   for (const r of rows)
     if (signals.meterExport && r.signalId === signals.meterExport.signalId && r.delta !== null)
-      meterExportKwh = (meterExportKwh ?? 0) + r.delta;
+      meterExportKwh = (meterExportKwh ?? 0) + r.delta * signals.meterExport.kwhPerUnit;
 
   const result = plantDayKpis({ config, intervals, meterExportKwh });
   const { samples, devices } = await dayCompleteness(db, plant, date, untilMs);

@@ -95,6 +95,7 @@ function figuresOf(
   const anyDay = dates.some((d) => days.has(d));
   return {
     energy_kwh: v.energy_kwh,
+    energy_source: v.energy_source,
     specific_yield_kwh_kwp: v.specific_yield_kwh_kwp,
     irradiation_kwh_m2: v.irradiation_kwh_m2,
     pr: v.pr,
@@ -176,8 +177,11 @@ function fleetFigures(
       parts.reduce((a, p) => a + p.figures.losses[k], 0),
     ]),
   ) as ProductionFigures['losses'];
+  const sources = new Set(parts.map((p) => p.figures.energy_source));
   return {
     energy_kwh: energy,
+    // As a month of days is (combineDailyKpiSums): any plant on its inverters' sum makes the total so.
+    energy_source: sources.has('inverters') ? 'inverters' : sources.has('meter') ? 'meter' : 'none',
     specific_yield_kwh_kwp: finalYieldKwhKwp(energy, kwp > 0 ? kwp : null),
     irradiation_kwh_m2: weighted((f) => f.irradiation_kwh_m2) ?? 0,
     pr: weighted((f) => f.pr),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
+import { kwhPerUnitSql } from '../../telemetry-store/energy-units';
 import { fromTelemetry } from '../../telemetry-store/queries';
 
 /** Plant ids a limited scope reaches. */
@@ -109,8 +110,8 @@ export async function latestValues(db: Db, scope: Scope, filter: { device_id?: n
 }
 
 /**
- * Energy in kWh per day bucket in [from, to) of the energy counters that count for a plant (its inverters'
- * `total_energy` counters: a meter would count the same energy twice) or a device (its own), in one
+ * Energy in kWh per day bucket in [from, to) of the `total_energy` counters of a plant's active inverters
+ * (the inverter sum: the plant's own energy is the KPI engine's, meter first) or of a device, in one
  * query: the database sums the counters' daily deltas per day, converting Wh and MWh to kWh (any other
  * unit is taken as kWh), so a year of a plant is 365 rows instead of one per inverter and day. A delta
  * that is not a finite number (written before ingest bounds existed) is left out rather than turning the
@@ -126,15 +127,7 @@ export async function dailyEnergyKwh(
     .innerJoin('signals', 'signals.id', 'daily.signal_id')
     .select((eb) => [
       'daily.bucket',
-      eb.fn
-        .sum<number>(
-          eb(
-            eb.ref('daily.delta'),
-            '*',
-            sql<number>`case lower(trim(${eb.ref('signals.unit')})) when 'wh' then 0.001 when 'mwh' then 1000 else 1 end`,
-          ),
-        )
-        .as('kwh'),
+      eb.fn.sum<number>(eb(eb.ref('daily.delta'), '*', kwhPerUnitSql(sql.ref('signals.unit')))).as('kwh'),
     ])
     .where('signals.key', '=', 'total_energy')
     .where('signals.is_counter', '=', 1)
@@ -143,14 +136,18 @@ export async function dailyEnergyKwh(
     .where('daily.delta', '>', -1e308)
     .where('daily.delta', '<', 1e308);
   if (filter.device_id !== undefined) q = q.where('signals.device_id', '=', filter.device_id);
+  // The inverters the KPI engine sums (kpi loadPlantSignals): active devices, active counters.
   if (filter.plant_id !== undefined)
-    q = q.where('signals.device_id', 'in', (eb) =>
-      eb
-        .selectFrom('devices')
-        .select('devices.id')
-        .where('devices.plant_id', '=', filter.plant_id!)
-        .where('devices.type', '=', 'inverter'),
-    );
+    q = q
+      .where('signals.is_active', '=', 1)
+      .where('signals.device_id', 'in', (eb) =>
+        eb
+          .selectFrom('devices')
+          .select('devices.id')
+          .where('devices.plant_id', '=', filter.plant_id!)
+          .where('devices.type', '=', 'inverter')
+          .where('devices.is_active', '=', 1),
+      );
   const rows = await q.groupBy('daily.bucket').execute();
   return rows.map((r) => ({ bucket: Number(r.bucket), kwh: Number(r.kwh) }));
 }

@@ -151,6 +151,8 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app,
         summary: 'Energy of a plant or device per day, month or year',
         operationId: 'getEnergy',
         tags,
+        description:
+          "Every period in [from, to] (the plant's local dates), `energy_kwh` null where nothing was counted. A plant's `energy_kwh` is the figure of its KPIs (GET plants/{id}/kpis, the reports): the grid meter's export counter when it has readings (`source: meter`), else the sum of its active inverters' counters (`inverters`); `inverter_sum_kwh` is that sum beside it (with a meter, the difference is cable, transformer and own-use loss). A device's is its own `total_energy` counter (`source: device`). Counters in Wh or MWh count in kWh.",
         querystring: energyQuery,
         response: { 200: energyAnswer, ...problems(404) },
       },

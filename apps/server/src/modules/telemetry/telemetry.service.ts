@@ -29,6 +29,7 @@ import type { StoredPoint } from '../../telemetry-store/telemetry-hub';
 import { loadSignalMeta, type SignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import { readRawSeries, readRollupSeries, type SeriesPoints } from '../../telemetry-store/queries';
 import { columnsOfPoints, type IngestBody } from './fast-ingest';
+import { findKpiPlants, KpiService, loadPlantSignals, periodValuesOf } from '../kpi';
 import * as repo from './telemetry.repository';
 
 export type TelemetryQueryParsed = z.output<typeof telemetryQuery>;
@@ -75,12 +76,17 @@ export type SeriesWithZone = TelemetrySeries & { time_zone: string; plant_id: nu
 
 /** Ingest, queries, latest values and energy over the telemetry tables. */
 export class TelemetryService {
+  /** The plants' KPIs: a plant's energy is theirs. */
+  private readonly kpi: KpiService;
+
   constructor(
     private readonly ctx: Pick<
       AppContext,
       'db' | 'dialect' | 'now' | 'config' | 'settings' | 'telemetry' | 'ingestCounts'
     >,
-  ) {}
+  ) {
+    this.kpi = new KpiService(ctx);
+  }
 
   /**
    * Checks each point (signal known and in the sender's reach, else `unknown_signal` either way; active; then
@@ -309,10 +315,11 @@ export class TelemetryService {
   }
 
   /**
-   * Energy per local day, month or year in kWh: the sum of the daily deltas of the energy counters — for a
-   * plant the `total_energy` counter signals of its inverters (a meter would count the same energy twice),
-   * for a device its own `total_energy` counter. Counter units Wh, kWh and MWh are converted to kWh; every
-   * period in [from, to] is answered, 0 where nothing was counted.
+   * Energy per local day, month or year in kWh; every period in [from, to] is answered, null where nothing
+   * was counted. A plant's is its KPIs' figure (the meter's export counter, else the sum of the inverters:
+   * GET plants/{id}/kpis and the reports answer the same number) with its source, and the sum of its
+   * inverters' counters beside it; a device's is its own `total_energy` counter. Counters in Wh and MWh
+   * count in kWh.
    */
   async energy(actor: Actor, q: EnergyQueryParsed): Promise<EnergyAnswer> {
     const scope = scopeOf(actor);
@@ -324,46 +331,74 @@ export class TelemetryService {
     if ((Date.parse(q.to) - Date.parse(q.from)) / DAY > ENERGY_MAX_DAYS)
       throw badRequest({ to: [V.outOfRange] });
     const timeZone = owner.time_zone;
-    const from = dayStart(q.from, timeZone);
-    const to = dayStart(nextDate(q.to), timeZone);
     const periodOf = (date: string) =>
       q.period === 'day'
         ? date
         : q.period === 'month'
           ? `${date.slice(0, 7)}-01`
           : `${date.slice(0, 4)}-01-01`;
-    const totals = new Map<string, number>();
-    // Bounded by the day count, checked above: the validated dates cannot leave the calendar (datesThrough).
-    for (const date of datesThrough(q.from, q.to, ENERGY_MAX_DAYS + 1)) totals.set(periodOf(date), 0);
+    // The dates of each period within [from, to]. Bounded by the day count, checked above: the validated
+    // dates cannot leave the calendar (datesThrough).
+    const periods = new Map<string, string[]>();
+    for (const date of datesThrough(q.from, q.to, ENERGY_MAX_DAYS + 1)) {
+      const period = periodOf(date);
+      const dates = periods.get(period);
+      if (dates) dates.push(date);
+      else periods.set(period, [date]);
+    }
     // One row per day, summed over the counters by the database (repo.dailyEnergyKwh).
+    const counted = new Map<string, number | null>([...periods.keys()].map((p) => [p, null]));
     const days = await repo.dailyEnergyKwh(
       this.ctx.db,
       q.device_id !== undefined ? { device_id: q.device_id } : { plant_id: q.plant_id! },
-      from,
-      to,
+      dayStart(q.from, timeZone),
+      dayStart(nextDate(q.to), timeZone),
     );
     for (const r of days) {
-      // Finite deltas can still add up past the largest double: such a day counts as unknown (0).
+      // Finite deltas can still add up past the largest double: such a day counts as unknown.
       if (!Number.isFinite(r.kwh)) continue;
       const period = periodOf(localDate(r.bucket, timeZone));
-      totals.set(period, (totals.get(period) ?? 0) + r.kwh);
+      counted.set(period, (counted.get(period) ?? 0) + r.kwh);
     }
+    const rounded = (kwh: number | null) => (kwh === null ? null : Math.round(kwh * 1e6) / 1e6);
+    if (q.device_id !== undefined) {
+      return {
+        time_zone: timeZone,
+        period: q.period,
+        items: [...counted].map(([period, kwh]) => ({ period, energy_kwh: rounded(kwh), source: 'device' })),
+      };
+    }
+    const plant = await this.plantEnergy(scope, q.plant_id!, q.from, q.to, periods);
     return {
       time_zone: timeZone,
       period: q.period,
-      items: [...totals].map(([period, energy]) => ({ period, energy_kwh: Math.round(energy * 1e6) / 1e6 })),
+      items: [...periods.keys()].map((period) => ({
+        period,
+        energy_kwh: plant.get(period)!.energy_kwh,
+        source: plant.get(period)!.energy_source,
+        inverter_sum_kwh: rounded(counted.get(period)!),
+      })),
     };
   }
-}
 
-/** Factor from a counter's unit to kWh (unknown or missing units are taken as kWh). */
-export function unitToKwh(unit: string | null): number {
-  switch (unit?.trim().toLowerCase()) {
-    case 'wh':
-      return 0.001;
-    case 'mwh':
-      return 1000;
-    default:
-      return 1;
+  /** The KPI engine's energy and its source for each period's dates (periodValuesOf, as every KPI answer). */
+  private async plantEnergy(
+    scope: ReturnType<typeof scopeOf>,
+    plantId: number,
+    from: string,
+    to: string,
+    periods: ReadonlyMap<string, readonly string[]>,
+  ) {
+    const [plant] = await findKpiPlants(this.ctx.db, scope, plantId);
+    if (!plant) throw notFound();
+    const signals = (await loadPlantSignals(this.ctx.db, [plantId])).get(plantId)!;
+    const days = await this.kpi.daysBetween(plant, signals, from, nextDate(to));
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    return new Map(
+      [...periods].map(([period, dates]) => [
+        period,
+        periodValuesOf(dates, days, today, plant.dcCapacityKwp),
+      ]),
+    );
   }
 }

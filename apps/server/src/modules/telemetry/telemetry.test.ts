@@ -229,7 +229,11 @@ describe(`telemetry (${dialectUnderTest})`, () => {
     const days = await energyOf('day', '2026-11-09', '2026-11-11');
     expect(days.time_zone).toBe('Europe/Istanbul');
     expect(days.items.map((i) => i.period)).toEqual(['2026-11-09', '2026-11-10', '2026-11-11']);
-    expect(days.items[0]!.energy_kwh).toBe(0);
+    // Nothing counted on the 9th: unknown, not zero.
+    expect(days.items[0]!).toMatchObject({ energy_kwh: null, source: 'none', inverter_sum_kwh: null });
+    // No meter: the plant's energy is its inverters' sum, named as such.
+    expect(days.items.slice(1).map((i) => i.source)).toEqual(['inverters', 'inverters']);
+    for (const i of days.items) expect(i.inverter_sum_kwh).toBe(i.energy_kwh);
     expect(days.items[1]!.energy_kwh).toBeCloseTo(
       byDay.get(istanbulDay(Date.UTC(2026, 10, 10, 12)))!.delta,
       6,
@@ -246,7 +250,7 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       query: { device_id: String(tree.deviceId), period: 'year', from: '2026-01-01', to: '2026-12-31' },
     });
     expect(device.json<EnergyAnswer>().items).toEqual([
-      { period: '2026-01-01', energy_kwh: month.items[1]!.energy_kwh },
+      { period: '2026-01-01', energy_kwh: month.items[1]!.energy_kwh, source: 'device' },
     ]);
   });
 
@@ -306,12 +310,19 @@ describe(`telemetry (${dialectUnderTest})`, () => {
       token: admin.token,
       query: { plant_id: String(plant.id), from: '2026-10-24', to: '2026-10-27' },
     });
-    // The first reading has no predecessor; each later one adds 1 kWh to its local day.
+    // The first reading has no predecessor; each later one adds 1 kWh (1000 Wh) to its local day, in the
+    // plant's energy (the KPI engine's) as in its inverters' sum.
+    const day = (period: string, kwh: number) => ({
+      period,
+      energy_kwh: kwh,
+      source: 'inverters',
+      inverter_sum_kwh: kwh,
+    });
     expect(res.json<EnergyAnswer>().items).toEqual([
-      { period: '2026-10-24', energy_kwh: 1 },
-      { period: '2026-10-25', energy_kwh: 25 },
-      { period: '2026-10-26', energy_kwh: 24 },
-      { period: '2026-10-27', energy_kwh: 1 },
+      day('2026-10-24', 1),
+      day('2026-10-25', 25),
+      day('2026-10-26', 24),
+      day('2026-10-27', 1),
     ]);
   });
 

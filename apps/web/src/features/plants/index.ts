@@ -13,4 +13,5 @@ export { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './compo
 // (the dashboard's plant widgets draw them too).
 export { plantPowerQueryOptions, usePlantPower } from './api/get-power';
 export { plantKpisQueryOptions, usePlantKpis } from './api/get-kpis';
-export { powerOption } from './components/chart-options';
+export { powerOption, powerSeriesNames } from './components/chart-options';
+export { usePlantChartLabels } from './components/chart-labels';

@@ -14,17 +14,20 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { PlantKpisAnswer } from '@solar/shared';
 import { LoadingSpin, OptionChart } from '../../components';
 import { formatNumber } from '../../lib/format';
+import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
 import { usePlantPower } from './api/get-power';
+import { usePlantChartLabels } from './components/chart-labels';
 import {
   energyPrOption,
   LOSS_STEPS,
   powerClockZone,
   powerOption,
+  powerSeriesNames,
   waterfallOption,
 } from './components/chart-options';
 import { CoverageWarning } from './components/coverage-warning';
@@ -37,11 +40,11 @@ import { useCan } from '../../lib/permissions';
 
 const YEARS_BACK = 5;
 
-/** A YYYY-MM-DD before today, else null (today, the default). */
-function pastDate(value: string | null): string | null {
+/** A real YYYY-MM-DD, else null. Whether it is past is the plant's today's call (see `day` below). */
+function calendarDate(value: string | null): string | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
   const d = dayjs(value);
-  return d.isValid() && d.format('YYYY-MM-DD') === value && d.isBefore(dayjs(), 'day') ? value : null;
+  return d.isValid() && d.format('YYYY-MM-DD') === value ? value : null;
 }
 
 /** A card's body for a query: spinner, error with retry, empty note, or the content. */
@@ -109,15 +112,22 @@ export default function PlantDetailPage() {
   const plantId = Number(useParams().plantId);
   // `?date=` opens a past day (the fleet loss view links a plant's period here); today otherwise.
   const [params] = useSearchParams();
-  const [day, setDay] = useState<string | null>(() => pastDate(params.get('date')));
-  const [year, setYear] = useState(() => dayjs().year());
+  const [requestedDay, setDay] = useState<string | null>(() => calendarDate(params.get('date')));
+  const [chosenYear, setYear] = useState<number | null>(null);
   const [lossPeriod, setLossPeriod] = useState<'day' | 'month'>('day');
 
   const overview = usePlantsOverview();
   const plant = overview.data?.find((p) => p.plant_id === plantId);
+  // "Today" is the plant's: its date, month and year turn at its midnight, not the browser's. Until its zone
+  // is known the browser's stands in; the server answers a request without a date with the plant's today.
+  const timeZone = plant?.time_zone ?? browserTimeZone();
+  const today = plantToday(timeZone);
+  const day = requestedDay !== null && requestedDay < today ? requestedDay : null;
+  const currentYear = Number(today.slice(0, 4));
+  const year = chosenYear ?? currentYear;
   const dayKpis = usePlantKpis(plantId, 'day', day);
   const monthKpis = usePlantKpis(plantId, 'month', day);
-  const yearKpis = usePlantKpis(plantId, 'year', `${year}-01-01`);
+  const yearKpis = usePlantKpis(plantId, 'year', chosenYear === null ? null : `${chosenYear}-01-01`);
   const power = usePlantPower(plantId, day);
   const catalog = usePlantCatalog(plantId);
   // Links only to pages the user may open: a link the router would bounce elsewhere is a broken promise.
@@ -128,25 +138,24 @@ export default function PlantDetailPage() {
   const num = (v: number | null | undefined, digits = 1) =>
     v === null || v === undefined ? '–' : formatNumber(v, language, digits);
   const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${num(v * 100)} %`);
-  const labels = {
-    actual: t('plantView.chart.actual'),
-    expected: t('plantView.chart.expected'),
-    poa: t('plantView.chart.poa'),
-    energy: t('plantView.chart.energy'),
-    pr: t('plantView.chart.prLine'),
-  };
+  const labels = usePlantChartLabels();
+  // The energy bars are the KPIs' energy; their series and the card name its source (meter or inverters).
+  const energyLabels = (k: PlantKpisAnswer) => ({ energy: labels.energyOf(k.energy_source), pr: labels.pr });
 
   const powerChart = useMemo(
-    () => (power.data ? powerOption(power.data, labels, language) : null),
+    () => (power.data ? powerOption(power.data, labels.power, language) : null),
     // labels are derived from the language
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [power.data, language],
   );
   const powerZone = power.data ? powerClockZone(power.data) : null;
+  const powerLabel = power.data
+    ? `${t('plantView.chart.powerTitle')}: ${powerSeriesNames(power.data, labels.power).join(', ')}`
+    : t('plantView.chart.powerTitle');
   const monthChart = useMemo(() => {
     if (!monthKpis.data) return null;
     const categories = monthKpis.data.rows.map((r) => String(Number(r.key.slice(8, 10))));
-    return energyPrOption(monthKpis.data, categories, labels, language);
+    return energyPrOption(monthKpis.data, categories, energyLabels(monthKpis.data), language);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [monthKpis.data, language]);
   const yearChart = useMemo(() => {
@@ -154,7 +163,7 @@ export default function PlantDetailPage() {
     const categories = yearKpis.data.rows.map((r) =>
       monthName(Number(r.key.slice(5, 7)) - 1, language, 'short'),
     );
-    return energyPrOption(yearKpis.data, categories, labels, language);
+    return energyPrOption(yearKpis.data, categories, energyLabels(yearKpis.data), language);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [yearKpis.data, language]);
 
@@ -186,9 +195,17 @@ export default function PlantDetailPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lossKpis.data, language]);
 
-  const shownMonth = (monthKpis.data?.date ?? dayjs().format('YYYY-MM-DD')).slice(0, 7);
+  const shownMonth = (monthKpis.data?.date ?? day ?? today).slice(0, 7);
   const monthTitle = `${monthName(Number(shownMonth.slice(5, 7)) - 1, language, 'long')} ${shownMonth.slice(0, 4)}`;
-  const currentYear = dayjs().year();
+  /** The energy source of a chart's period, under its title and in its accessible label. */
+  const sourceNote = (k: PlantKpisAnswer | undefined, testId: string) =>
+    k && (
+      <p className="chart-source" data-testid={testId}>
+        {t(`plantView.kpi.source.${k.energy_source}`)}
+      </p>
+    );
+  const withSource = (title: string, k: PlantKpisAnswer | undefined) =>
+    k ? `${title} (${t(`plantView.kpi.source.${k.energy_source}`)})` : title;
   const k = dayKpis.data;
   const chart = (node: ReactNode) => (
     <Suspense
@@ -221,9 +238,10 @@ export default function PlantDetailPage() {
             aria-label={t('plantView.detail.day')}
             data-testid="plant-day"
             allowClear={false}
-            value={day ? dayjs(day) : dayjs()}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-            onChange={(d) => setDay(d && !d.isSame(dayjs(), 'day') ? d.format('YYYY-MM-DD') : null)}
+            value={dayjs(day ?? today)}
+            // Compared as the plant's calendar dates: the picker's days stand for the plant's.
+            disabledDate={(d) => d.format('YYYY-MM-DD') > today}
+            onChange={(d) => setDay(d && d.format('YYYY-MM-DD') < today ? d.format('YYYY-MM-DD') : null)}
           />
           {canSeeSingleLine && (
             <Link to={`/single-line?plant=${plantId}`} data-testid="plant-single-line">
@@ -295,7 +313,7 @@ export default function PlantDetailPage() {
                   option={powerChart}
                   dark={dark}
                   testId="power-chart"
-                  label={t('plantView.chart.powerTitle')}
+                  label={powerLabel}
                   points={power.data?.points.length ?? 0}
                 />,
               )}
@@ -307,13 +325,14 @@ export default function PlantDetailPage() {
             {monthKpis.data && (
               <CoverageWarning coverage={monthKpis.data.coverage} testId="month-coverage-warning" />
             )}
+            {sourceNote(monthKpis.data, 'month-energy-source')}
             {monthChart &&
               chart(
                 <OptionChart
                   option={monthChart}
                   dark={dark}
                   testId="month-chart"
-                  label={t('plantView.chart.monthTitle', { month: monthTitle })}
+                  label={withSource(t('plantView.chart.monthTitle', { month: monthTitle }), monthKpis.data)}
                   points={monthKpis.data?.rows.length ?? 0}
                 />,
               )}
@@ -339,13 +358,14 @@ export default function PlantDetailPage() {
             {yearKpis.data && (
               <CoverageWarning coverage={yearKpis.data.coverage} testId="year-coverage-warning" />
             )}
+            {sourceNote(yearKpis.data, 'year-energy-source')}
             {yearChart &&
               chart(
                 <OptionChart
                   option={yearChart}
                   dark={dark}
                   testId="year-chart"
-                  label={t('plantView.chart.yearTitle', { year })}
+                  label={withSource(t('plantView.chart.yearTitle', { year }), yearKpis.data)}
                   points={yearKpis.data?.rows.length ?? 0}
                 />,
               )}

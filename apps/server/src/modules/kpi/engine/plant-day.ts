@@ -51,6 +51,8 @@ export interface PlantDayInterval {
   ambientTemperatureC: number | null;
   windSpeedMs: number | null;
   inverters: readonly InverterIntervalData[];
+  /** The meter's export in the interval, kWh (for the power chart; the day's total is `meterExportKwh`). */
+  meterExportKwh?: number | null;
 }
 
 export interface PlantDayInput {
@@ -102,6 +104,8 @@ export interface PowerPoint {
   startMs: number;
   /** Σ inverter energy / Δt; null when no inverter reported. */
   actualPowerKw: number | null;
+  /** The meter's export / Δt; null without a meter reading in the interval. */
+  meterPowerKw: number | null;
   expectedPowerKw: number | null;
   poaWm2: number | null;
 }
@@ -206,9 +210,11 @@ export function plantDayKpis({ config, intervals, meterExportKwh }: PlantDayInpu
   const series: PowerPoint[] = intervals.map((iv, i) => {
     let kwh: number | null = null;
     for (const d of iv.inverters) if (d.energyKwh !== null) kwh = (kwh ?? 0) + d.energyKwh;
+    const meterKwh = iv.meterExportKwh ?? null;
     return {
       startMs: iv.startMs,
       actualPowerKw: kwh === null ? null : kwh / (iv.durationMs / 3_600_000),
+      meterPowerKw: meterKwh === null ? null : meterKwh / (iv.durationMs / 3_600_000),
       expectedPowerKw: weather[i]!.expectedKw,
       poaWm2: weather[i]!.poaWm2,
     };

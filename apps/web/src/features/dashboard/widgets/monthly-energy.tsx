@@ -5,7 +5,7 @@ import type { PlantKpisAnswer } from '@solar/shared';
 import { OptionChart, type ChartOption } from '../../../components';
 import { formatNumber } from '../../../lib/format';
 import { monthName } from '../../../lib/intl';
-import { usePlantKpis } from '../../plants';
+import { usePlantChartLabels, usePlantKpis } from '../../plants';
 import { WidgetFrame, WidgetNeedsSetting, WidgetState } from '../components/widget-frame';
 import { budgetOf, yearIn } from '../model/figures';
 import { useCatalogPlantMap, withPlant } from './use-plant-names';
@@ -63,16 +63,20 @@ export function MonthlyEnergyWidget({ widget, frame, dark, bodyHeightPx }: Widge
   const [chosen, setChosen] = useState<number | null>(null);
   const year = chosen ?? currentYear;
   const kpis = usePlantKpis(plantId ?? 0, 'year', `${year}-01-01`);
+  const { energyOf } = usePlantChartLabels();
   const title = withPlant(t('dashboard.monthlyEnergy.title', { year }), plant);
   const option = useMemo(
     () =>
       kpis.data
         ? monthlyOption(
             kpis.data,
-            { energy: t('plantView.kpi.energy'), budget: t('dashboard.monthlyEnergy.budget') },
+            // The KPIs' energy, named by its source (meter or inverters) as on the plant page.
+            { energy: energyOf(kpis.data.energy_source), budget: t('dashboard.monthlyEnergy.budget') },
             i18n.language,
           )
         : null,
+    // energyOf is derived from the language
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [kpis.data, t, i18n.language],
   );
   const yearSelect = (

@@ -2,7 +2,7 @@ import { Suspense, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OptionChart } from '../../../components';
-import { plantPowerQueryOptions, powerOption } from '../../plants';
+import { plantPowerQueryOptions, powerOption, powerSeriesNames, usePlantChartLabels } from '../../plants';
 import { WidgetFrame, WidgetNeedsSetting, WidgetState } from '../components/widget-frame';
 import { useCatalogPlantMap, withPlant } from './use-plant-names';
 import type { WidgetProps } from './types';
@@ -20,22 +20,12 @@ export function PlantPowerWidget({ widget, frame, dark, bodyHeightPx }: WidgetPr
     enabled: plantId !== null,
     refetchInterval: POWER_REFRESH_MS,
   });
+  const labels = usePlantChartLabels().power;
   const option = useMemo(
-    () =>
-      power.data
-        ? powerOption(
-            power.data,
-            {
-              actual: t('plantView.chart.actual'),
-              expected: t('plantView.chart.expected'),
-              poa: t('plantView.chart.poa'),
-              energy: t('plantView.kpi.energy'),
-              pr: t('plantView.kpi.pr'),
-            },
-            i18n.language,
-          )
-        : null,
-    [power.data, t, i18n.language],
+    () => (power.data ? powerOption(power.data, labels, i18n.language) : null),
+    // labels are derived from the language
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [power.data, i18n.language],
   );
   const title = withPlant(
     t('dashboard.widget.plant_power'),
@@ -61,7 +51,7 @@ export function PlantPowerWidget({ widget, frame, dark, bodyHeightPx }: WidgetPr
                 dark={dark}
                 testId="widget-power-chart"
                 points={power.data?.points.length ?? 0}
-                label={title}
+                label={power.data ? `${title}: ${powerSeriesNames(power.data, labels).join(', ')}` : title}
                 height={bodyHeightPx}
               />
             </Suspense>

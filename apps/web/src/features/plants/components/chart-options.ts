@@ -17,14 +17,30 @@ const COLOURS = {
   pr: '#52c41a',
   loss: '#ff4d4f',
   gain: '#13c2c2',
+  meter: '#722ed1',
 };
 
-interface Labels {
-  actual: string;
+/** The power chart's series names: the inverters' sum and the meter are named as what they are. */
+export interface PowerLabels {
+  inverterSum: string;
+  meter: string;
   expected: string;
   poa: string;
+}
+
+/** The energy chart's series names: the energy's, naming its source, and the PR line's. */
+export interface EnergyLabels {
   energy: string;
   pr: string;
+}
+
+/** Whether a day's power answer has any meter reading (then the meter's curve is drawn beside the inverters'). */
+export const hasMeterPower = (answer: PlantPowerAnswer): boolean =>
+  answer.points.some((p) => p.meter_power_kw !== null);
+
+/** The power chart's series names, in the order it draws them (for its accessible label). */
+export function powerSeriesNames(answer: PlantPowerAnswer, labels: PowerLabels): string[] {
+  return [...(hasMeterPower(answer) ? [labels.meter] : []), labels.inverterSum, labels.expected, labels.poa];
 }
 
 /**
@@ -37,8 +53,12 @@ export function powerClockZone(answer: PlantPowerAnswer): string | null {
   return zoneLabel(answer.time_zone, ts.length ? [ts[0]!, ts.at(-1)!] : [noon]);
 }
 
-/** Today's 5-minute actual and expected power (kW, left axis) and POA irradiance (W/m², right axis). */
-export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: string): ChartOption {
+/**
+ * A day's 5-minute power (kW, left axis): the meter's export where the plant has one (the plant's energy
+ * in its KPIs), the inverters' sum (the difference is cable, transformer and own-use loss) and the
+ * expected power; POA irradiance (W/m², right axis).
+ */
+export function powerOption(answer: PlantPowerAnswer, labels: PowerLabels, language: string): ChartOption {
   const ts = (p: { ts: string }) => Date.parse(p.ts);
   const zone = answer.time_zone;
   // The axis runs on the plant's clock; its name says whose clock when the reader's differs.
@@ -54,7 +74,7 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
         const at = Array.isArray(first?.value) ? Number(first.value[0]) : NaN;
         const lines = list.map((p) => {
           const v = Array.isArray(p.value) ? (p.value[1] as number | null) : null;
-          const unit = p.seriesIndex === 2 ? 'W/m²' : 'kW';
+          const unit = p.seriesName === labels.poa ? 'W/m²' : 'kW';
           return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(v, language, 1)} ${unit}</b>`;
         });
         return [Number.isNaN(at) ? '' : formatPlantTime(at, zone, language, 'time'), ...lines].join('<br/>');
@@ -84,9 +104,20 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
       },
     ],
     series: [
+      ...(hasMeterPower(answer)
+        ? [
+            {
+              type: 'line' as const,
+              name: labels.meter,
+              showSymbol: false,
+              color: COLOURS.meter,
+              data: answer.points.map((p) => [ts(p), p.meter_power_kw]),
+            },
+          ]
+        : []),
       {
         type: 'line',
-        name: labels.actual,
+        name: labels.inverterSum,
         showSymbol: false,
         color: COLOURS.actual,
         areaStyle: { opacity: 0.15 },
@@ -113,11 +144,14 @@ export function powerOption(answer: PlantPowerAnswer, labels: Labels, language: 
   };
 }
 
-/** A month's daily or a year's monthly energy (bars, kWh) with PR (line, %, right axis). */
+/**
+ * A month's daily or a year's monthly energy (bars, kWh) with PR (line, %, right axis). The bars are the
+ * KPI engine's energy; `labels.energy` names its source (energySourceLabel).
+ */
 export function energyPrOption(
   answer: PlantKpisAnswer,
   categories: string[],
-  labels: Labels,
+  labels: EnergyLabels,
   language: string,
 ): ChartOption {
   return {

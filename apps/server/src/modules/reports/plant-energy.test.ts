@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { EnergyAnswer, PlantKpisAnswer, PlantPowerAnswer, ProductionReportAnswer } from '@solar/shared';
+import { makeUser, save, type TestUser } from '../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { makeReportPlant, pastDates, type ReportPlantFixture } from './report-fixture';
+
+const MIN = 60_000;
+/** The meter sees 97 % of what the inverters count: cable, transformer and own use take the rest. */
+const METER_SHARE = 0.97;
+/** The fixture's step: 3.5 kWh per inverter and five minutes, 24 steps from 10:05 Istanbul time. */
+const STEP_KWH = 3.5;
+const STEPS = 24;
+
+const utcOf = (date: string, hh: number, mm: number) =>
+  Date.parse(`${date}T00:00:00Z`) - 3 * 3_600_000 + (hh * 60 + mm) * MIN;
+const dayBefore = (date: string) =>
+  new Date(Date.parse(`${date}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const lastOfMonth = (month: string) => {
+  const [y, m] = month.split('-').map(Number);
+  return `${month}-${String(new Date(Date.UTC(y!, m, 0)).getUTCDate()).padStart(2, '0')}`;
+};
+
+/**
+ * A plant's energy is one figure wherever it is shown: GET telemetry/energy answers the KPI engine's
+ * (the meter's, here 97 % of the inverters'), as GET plants/{id}/kpis and the production report do, and
+ * names its source; the inverters' sum is answered beside it under its own name.
+ */
+describe(`plant energy from one source (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let plant: ReportPlantFixture;
+  const dates = pastDates(Date.now(), 2);
+  const meterDayKwh = STEPS * 2 * STEP_KWH * METER_SHARE;
+
+  const get = async <T>(url: string, query: Record<string, string>) => {
+    const res = await t.http.get(url, { token: admin.token, query });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<T>();
+  };
+  const energy = (period: string, from: string, to: string) =>
+    get<EnergyAnswer>('/api/telemetry/energy', { plant_id: String(plant.tree.plantId), period, from, to });
+  const kpis = (period: string, date: string) =>
+    get<PlantKpisAnswer>(`/api/plants/${plant.tree.plantId}/kpis`, { period, date });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await makeUser(t, { admin: true });
+    plant = await makeReportPlant(t, admin, 'Sayaçlı Santral', dates);
+    const meter = await save(t, admin.token, '/api/devices/0', {
+      plant_id: plant.tree.plantId,
+      name: 'SAYAÇ-1',
+      type: 'meter',
+      protocol: 'http',
+      poll_interval_s: 300,
+    });
+    // In Wh, as many meters count: the plant's kWh must not depend on the counter's unit.
+    const exported = await save(t, admin.token, '/api/signals/0', {
+      device_id: meter.id,
+      key: 'export_energy',
+      name: 'Export',
+      unit: 'Wh',
+      is_counter: true,
+    });
+    const key = (await t.http.post(`/api/devices/${meter.id}/ingest-key`, {}, { token: admin.token })).json<{
+      key: string;
+    }>().key;
+    const points = dates.flatMap((date, d) =>
+      Array.from({ length: STEPS + 1 }, (_, i) => ({
+        signal_id: exported.id,
+        ts: utcOf(date, 10, 5 * i),
+        value: 5e6 + (d * STEPS + i) * 2 * STEP_KWH * METER_SHARE * 1000,
+      })),
+    );
+    const res = await t.http.post(
+      '/api/telemetry',
+      { points },
+      { headers: { 'x-api-key': key }, xsrf: false },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    // The days are marked for the KPI engine as the points are stored; wait until it has both.
+    await vi.waitFor(async () => expect((await kpis('day', dates[1]!)).energy_source).toBe('meter'), {
+      timeout: 20_000,
+      interval: 200,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers the KPI figure per day with its source, the inverter sum beside it, and null for a day without data', async () => {
+    const before = dayBefore(dates[0]!);
+    const answer = await energy('day', before, dates[1]!);
+    expect(answer.items.map((i) => i.period)).toEqual([before, ...dates]);
+    expect(answer.items[0]).toEqual({
+      period: before,
+      energy_kwh: null,
+      source: 'none',
+      inverter_sum_kwh: null,
+    });
+    for (const [i, date] of dates.entries()) {
+      const item = answer.items[i + 1]!;
+      const day = await kpis('day', date);
+      expect(day.energy_source).toBe('meter');
+      expect(day.energy_kwh).toBeCloseTo(meterDayKwh, 6);
+      expect(item.source).toBe('meter');
+      expect(item.energy_kwh).toBe(day.energy_kwh);
+      expect(item.inverter_sum_kwh).toBeCloseTo(plant.dayEnergyKwh, 6);
+    }
+    const report = await get<ProductionReportAnswer>('/api/reports/production', {
+      plant_ids: String(plant.tree.plantId),
+      from: dates[0]!,
+      to: dates[1]!,
+      granularity: 'day',
+    });
+    expect(report.plants[0]!.rows.map((r) => [r.key, r.energy_kwh, r.energy_source])).toEqual(
+      answer.items.slice(1).map((i) => [i.period, i.energy_kwh, i.source]),
+    );
+  });
+
+  it('answers the same month as the KPI answer and the monthly report', async () => {
+    for (const month of new Set(dates.map((d) => d.slice(0, 7)))) {
+      const [item] = (await energy('month', `${month}-01`, lastOfMonth(month))).items;
+      const kpi = await kpis('month', `${month}-01`);
+      const report = await get<ProductionReportAnswer>('/api/reports/production', {
+        plant_ids: String(plant.tree.plantId),
+        from: `${month}-01`,
+        to: lastOfMonth(month),
+        granularity: 'month',
+      });
+      const inMonth = dates.filter((d) => d.startsWith(month)).length;
+      expect(item).toMatchObject({ period: `${month}-01`, source: 'meter' });
+      expect(item!.energy_kwh).toBeCloseTo(inMonth * meterDayKwh, 6);
+      expect(item!.energy_kwh).toBe(kpi.energy_kwh);
+      expect(kpi.energy_source).toBe('meter');
+      expect(report.plants[0]!.totals).toMatchObject({
+        energy_kwh: item!.energy_kwh,
+        energy_source: 'meter',
+      });
+      expect(item!.inverter_sum_kwh).toBeCloseTo(inMonth * plant.dayEnergyKwh, 6);
+    }
+  });
+
+  it("answers the meter's power beside the inverters' on the power chart, adding up to the day's energy", async () => {
+    const power = await get<PlantPowerAnswer>(`/api/plants/${plant.tree.plantId}/power`, { date: dates[0]! });
+    expect(power.energy_source).toBe('meter');
+    const hours = power.interval_minutes / 60;
+    const meterKwh = power.points.reduce((a, p) => a + (p.meter_power_kw ?? 0) * hours, 0);
+    const inverterKwh = power.points.reduce((a, p) => a + (p.actual_power_kw ?? 0) * hours, 0);
+    expect(meterKwh).toBeCloseTo(meterDayKwh, 6);
+    expect(inverterKwh).toBeCloseTo(plant.dayEnergyKwh, 6);
+    // Before the first reading there is no meter figure: missing, not zero.
+    expect(power.points[0]!.meter_power_kw).toBeNull();
+  });
+});
