@@ -24,7 +24,7 @@ interface CatalogDevice {
 }
 interface DeviceStatus {
   device_id: number;
-  status: string;
+  status: string | null;
 }
 
 /** elkjs is 1.4 MB of script: on a loaded 2-core machine its first layout takes seconds. */
@@ -59,6 +59,15 @@ describe('single-line diagram', () => {
     devices = (await api.get<{ devices: CatalogDevice[] }>(`telemetry/catalog?plant_id=${plant.plant_id}`))
       .devices;
     inverter = nodes.find((n) => n.device_type === 'inverter' && n.power_signal_id !== null)!;
+    // The camera probe's first pass at start decides the camera's link (unknown until then): the page and
+    // the API then read the same settled status.
+    await vi.waitFor(
+      async () => {
+        const { items } = await api.get<{ items: DeviceStatus[] }>(`plants/${plant.plant_id}/devices/status`);
+        expect(items.every((i) => i.status !== null)).toBe(true);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
   });
   afterAll(async () => {
     await browser?.close();
