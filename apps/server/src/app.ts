@@ -188,12 +188,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Demo simulator, collectors, alarm engine and mail digest (background.ts).
   const background = parts.onReady('background', () => startBackground(ctx, log));
   // On the lease holder, after the background: the demo's cameras are served (and pointed at) by then.
-  parts.onReady('camera probe', () =>
-    runWhileLeader(lease, log, 'camera probe', {
-      start: () => Promise.resolve(ctx.cameraProbe.start()),
-      stop: () => ctx.cameraProbe.stop(),
-    }),
-  );
+  if (options.cameraProbe?.enabled !== false)
+    parts.onReady('camera probe', () =>
+      runWhileLeader(lease, log, 'camera probe', {
+        start: () => Promise.resolve(ctx.cameraProbe.start()),
+        stop: () => ctx.cameraProbe.stop(),
+      }),
+    );
   // On the lease holder; its first pass sends the runs missed while no node ran them.
   parts.onReady('report schedules', async () => {
     const onLeader = await runWhileLeader(lease, log, 'report schedules', {

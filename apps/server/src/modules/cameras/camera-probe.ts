@@ -21,6 +21,8 @@ type Log = {
 };
 
 export interface CameraProbeOptions {
+  /** Whether the server runs it (default true; the test apps turn it off unless a test asks for it). */
+  enabled?: boolean;
   /** Between the end of one pass and the start of the next (default CAMERA_PROBE_INTERVAL_MS). */
   intervalMs?: number;
   /** Cameras asked at once (default CAMERA_PROBE_CONCURRENCY). */
