@@ -96,18 +96,22 @@ describe('single-line diagram', () => {
         expect(await page.getByTestId('sl-grid').count()).toBe(1);
         expect(await page.getByTestId('sl-busbar').count()).toBeGreaterThan(0);
 
-        // Each element shows the status the server derives for that device.
-        await vi.waitFor(async () => {
-          const statuses = await api.get<{ items: DeviceStatus[] }>(
-            `plants/${plant.plant_id}/devices/status`,
-          );
-          for (const s of statuses.items) {
-            expect(STATUSES).toContain(s.status);
-            expect(await page.locator(`[data-device-id="${s.device_id}"]`).getAttribute('data-status')).toBe(
-              s.status,
+        // Each element shows the status the server derives for that device, once the page has fetched it
+        // (seconds on a loaded machine).
+        await vi.waitFor(
+          async () => {
+            const statuses = await api.get<{ items: DeviceStatus[] }>(
+              `plants/${plant.plant_id}/devices/status`,
             );
-          }
-        });
+            for (const s of statuses.items) {
+              expect(STATUSES).toContain(s.status);
+              expect(
+                await page.locator(`[data-device-id="${s.device_id}"]`).getAttribute('data-status'),
+              ).toBe(s.status);
+            }
+          },
+          { timeout: 15_000, interval: 100 },
+        );
 
         const power = page.locator(`[data-device-id="${inverter.device_id}"] [data-testid="sl-power"]`);
         const navigations: string[] = [];

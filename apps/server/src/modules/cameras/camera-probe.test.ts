@@ -175,7 +175,6 @@ describe(`camera probe (${dialectUnderTest})`, () => {
     await until('a failed probe of the closed camera', async () => !!(await probeOf())?.last_error);
     const lastImageMs = Number((await probeOf())!.last_image_at);
     expect((await statusOf(live)).communication).toBe('online');
-    const real = t.ctx.now;
     try {
       t.ctx.now = () => lastImageMs + 3 * CAMERA_PROBE_INTERVAL_MS - 1_000;
       expect((await statusOf(live)).communication).toBe('online');
@@ -186,7 +185,7 @@ describe(`camera probe (${dialectUnderTest})`, () => {
       expect(Date.parse(after.last_data_at!)).toBe(lastImageMs);
       expect(await healthOf(live)).toMatchObject({ communication: 'lost', has_problem: true });
     } finally {
-      t.ctx.now = real;
+      t.ctx.now = Date.now;
     }
   });
 
