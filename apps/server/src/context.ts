@@ -54,8 +54,9 @@ export interface AppContext {
   /** The other server nodes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub, or none on a single node). */
   cluster: ClusterBus;
   /**
-   * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention and
-   * the KPI refresh (docs/operations.md, "Several nodes"). On SQLite the one process holds it.
+   * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention,
+   * the KPI refresh and the camera probe (docs/operations.md, "Several nodes"). On SQLite the one process
+   * holds it.
    */
   lease: Lease;
   /** Delivers the scheduled reports by mail; started once the server is ready. */
