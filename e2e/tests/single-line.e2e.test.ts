@@ -24,7 +24,7 @@ interface CatalogDevice {
 }
 interface DeviceStatus {
   device_id: number;
-  status: string;
+  status: string | null;
 }
 
 /** elkjs is 1.4 MB of script: on a loaded 2-core machine its first layout takes seconds. */
@@ -59,6 +59,15 @@ describe('single-line diagram', () => {
     devices = (await api.get<{ devices: CatalogDevice[] }>(`telemetry/catalog?plant_id=${plant.plant_id}`))
       .devices;
     inverter = nodes.find((n) => n.device_type === 'inverter' && n.power_signal_id !== null)!;
+    // The camera probe's first pass at start decides the camera's link (unknown until then): the page and
+    // the API then read the same settled status.
+    await vi.waitFor(
+      async () => {
+        const { items } = await api.get<{ items: DeviceStatus[] }>(`plants/${plant.plant_id}/devices/status`);
+        expect(items.every((i) => i.status !== null)).toBe(true);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -87,18 +96,22 @@ describe('single-line diagram', () => {
         expect(await page.getByTestId('sl-grid').count()).toBe(1);
         expect(await page.getByTestId('sl-busbar').count()).toBeGreaterThan(0);
 
-        // Each element shows the status the server derives for that device.
-        await vi.waitFor(async () => {
-          const statuses = await api.get<{ items: DeviceStatus[] }>(
-            `plants/${plant.plant_id}/devices/status`,
-          );
-          for (const s of statuses.items) {
-            expect(STATUSES).toContain(s.status);
-            expect(await page.locator(`[data-device-id="${s.device_id}"]`).getAttribute('data-status')).toBe(
-              s.status,
+        // Each element shows the status the server derives for that device, once the page has fetched it
+        // (seconds on a loaded machine).
+        await vi.waitFor(
+          async () => {
+            const statuses = await api.get<{ items: DeviceStatus[] }>(
+              `plants/${plant.plant_id}/devices/status`,
             );
-          }
-        });
+            for (const s of statuses.items) {
+              expect(STATUSES).toContain(s.status);
+              expect(
+                await page.locator(`[data-device-id="${s.device_id}"]`).getAttribute('data-status'),
+              ).toBe(s.status);
+            }
+          },
+          { timeout: 15_000, interval: 100 },
+        );
 
         const power = page.locator(`[data-device-id="${inverter.device_id}"] [data-testid="sl-power"]`);
         const navigations: string[] = [];

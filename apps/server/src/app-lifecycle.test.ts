@@ -36,7 +36,7 @@ describe('the app starts and stops its long-running parts in order', () => {
         expect(stops.indexOf(first), `${first} stops before ${then}`).toBeLessThan(stops.indexOf(then));
       };
       // Another node takes the jobs over as soon as the lease is released: none of them may still run.
-      for (const job of ['report schedules', 'background', 'raw retention', 'KPI refresh'])
+      for (const job of ['report schedules', 'camera probe', 'background', 'raw retention', 'KPI refresh'])
         stoppedBefore(job, 'jobs lease');
       stoppedBefore('jobs lease', 'cluster bus');
       // What the collectors counted last is written.

@@ -28,7 +28,7 @@ import {
 import { createLease, runWhileLeader, JOBS_LEASE } from './cluster/lease';
 import { apiModules } from './modules';
 import { createStreamHub } from './modules/stream';
-import { CameraStreamHub } from './modules/cameras';
+import { CameraProbe, CameraStreamHub, type CameraProbeOptions } from './modules/cameras';
 import {
   createAlarmEngine,
   type AlarmEngineOptions,
@@ -78,6 +78,8 @@ export interface BuildOptions {
   reportSchedules?: ReportScheduleRunnerOptions;
   /** Told of every database statement (Kysely's log hook): tests count a request's round trips with it. */
   onQuery?: OpenOptions['onQuery'];
+  /** Interval and concurrency of the camera probe (defaults: the probe's). */
+  cameraProbe?: CameraProbeOptions;
 }
 
 /**
@@ -185,6 +187,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // Demo simulator, collectors, alarm engine and mail digest (background.ts).
   const background = parts.onReady('background', () => startBackground(ctx, log));
+  // On the lease holder, after the background: the demo's cameras are served (and pointed at) by then.
+  if (options.cameraProbe?.enabled !== false)
+    parts.onReady('camera probe', () =>
+      runWhileLeader(lease, log, 'camera probe', {
+        start: () => Promise.resolve(ctx.cameraProbe.start()),
+        stop: () => ctx.cameraProbe.stop(),
+      }),
+    );
   // On the lease holder; its first pass sends the runs missed while no node ran them.
   parts.onReady('report schedules', async () => {
     const onLeader = await runWhileLeader(lease, log, 'report schedules', {
@@ -250,7 +260,7 @@ interface ContextParts {
   writer: BatchWriterThread | undefined;
   eventLoop: EventLoopWatch;
   ownPorts: () => number[];
-  options: Pick<BuildOptions, 'alarmEngine' | 'reportSchedules'>;
+  options: Pick<BuildOptions, 'alarmEngine' | 'reportSchedules' | 'cameraProbe'>;
 }
 
 /**
@@ -325,6 +335,11 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
     },
   );
   const { loginLimit } = config;
+  const deviceNetworks = new DeviceNetworks({
+    allowed: () => settings.deviceNetworks(),
+    extraAllowed: config.deviceNetworks.extraAllowed,
+    ownPorts,
+  });
 
   metrics.setPool(handle.poolStats);
   metrics.setWal(handle.walCheckpoints);
@@ -374,12 +389,9 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       options.reportSchedules,
     ),
     metrics,
-    deviceNetworks: new DeviceNetworks({
-      allowed: () => settings.deviceNetworks(),
-      extraAllowed: config.deviceNetworks.extraAllowed,
-      ownPorts,
-    }),
+    deviceNetworks,
     cameraStreams: new CameraStreamHub(),
+    cameraProbe: new CameraProbe({ db, now, config, deviceNetworks }, log, options.cameraProbe),
     fileBuilds: new FileBuildPool({
       ...defaultFileBuildLimits(),
       ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),

@@ -11,7 +11,7 @@ import type { Metrics } from './lib/metrics';
 import type { SessionEvents } from './lib/session-events';
 import type { UserSessions } from './modules/auth';
 import type { TokenService } from './lib/tokens';
-import type { CameraStreamHub } from './modules/cameras';
+import type { CameraProbe, CameraStreamHub } from './modules/cameras';
 import type { AlarmEngine, AlarmFeed, AlarmPublisher } from './modules/alarms';
 import type { SettingsService } from './modules/settings';
 import type { ReportScheduleRunner } from './modules/report-schedules';
@@ -54,8 +54,9 @@ export interface AppContext {
   /** The other server nodes (PostgreSQL LISTEN/NOTIFY, Redis pub/sub, or none on a single node). */
   cluster: ClusterBus;
   /**
-   * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention and
-   * the KPI refresh (docs/operations.md, "Several nodes"). On SQLite the one process holds it.
+   * The cluster's jobs lease: the node that holds it runs the alarm engine, scheduled reports, retention,
+   * the KPI refresh and the camera probe (docs/operations.md, "Several nodes"). On SQLite the one process
+   * holds it.
    */
   lease: Lease;
   /** Delivers the scheduled reports by mail; started once the server is ready. */
@@ -72,6 +73,11 @@ export interface AppContext {
   deviceNetworks: DeviceNetworks;
   /** One upstream connection per camera stream, fanned out to every viewer at a capped frame rate. */
   cameraStreams: CameraStreamHub;
+  /**
+   * Asks every camera for an image on the lease holder and records when each last answered with one: a
+   * camera's link for the status rule, since it sends no telemetry (modules/cameras/camera-probe.ts).
+   */
+  cameraProbe: CameraProbe;
   /** The threads that build report and export files, with each user's limit (file-builds/file-build-pool.ts). */
   fileBuilds: FileBuildPool;
 }

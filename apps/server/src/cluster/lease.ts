@@ -26,8 +26,8 @@ type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string
 
 /**
  * One singleton role in the cluster (docs/operations.md, "Several nodes"): the node that holds it runs the
- * alarm engine, the scheduled reports, retention and the KPI refresh. Acquire and renew are one atomic upsert
- * in PostgreSQL; on SQLite (one node by construction) the lease is simply held by the one process.
+ * alarm engine, the scheduled reports, retention, the KPI refresh and the camera probe. Acquire and renew are
+ * one atomic upsert in PostgreSQL; on SQLite (one node by construction) the lease is simply held by the one process.
  */
 export interface Lease {
   readonly name: string;
@@ -205,7 +205,7 @@ export function createLease(deps: {
   };
 }
 
-/** The lease of the singleton jobs (alarm engine, timers, reports, retention, KPI refresh). */
+/** The lease of the singleton jobs (alarm engine, timers, reports, retention, KPI refresh, camera probe). */
 export const JOBS_LEASE = 'jobs';
 
 /** A job that runs only while this node holds a lease. */

@@ -242,6 +242,12 @@ export const schemaColumns = {
     device_id: 'not null',
     ts: 'not null',
   },
+  camera_probes: {
+    device_id: 'not null',
+    last_image_at: 'null',
+    probed_at: 'not null',
+    last_error: 'null',
+  },
   ingest_keys: {
     id: 'not null',
     device_id: 'null',

@@ -252,6 +252,16 @@ export interface DeviceLastDataTable {
   ts: number;
 }
 
+/** What the camera probe last learnt of a camera (migration 0029); no row: never probed. */
+export interface CameraProbesTable {
+  device_id: number;
+  /** Epoch ms of the last probe answered with an image; null while none was. */
+  last_image_at: number | null;
+  /** Epoch ms of the last probe. */
+  probed_at: number;
+  last_error: string | null;
+}
+
 export interface IngestKeysTable {
   id: Generated<number>;
   /** Exactly one of device_id and plant_id is set. */
@@ -525,6 +535,7 @@ export interface Database {
   telemetry_1d: TelemetryRollupTable;
   telemetry_latest: TelemetryLatestTable;
   device_last_data: DeviceLastDataTable;
+  camera_probes: CameraProbesTable;
   ingest_keys: IngestKeysTable;
   custom_alarms: CustomAlarmsTable;
   alarms: AlarmsTable;

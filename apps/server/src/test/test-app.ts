@@ -176,7 +176,10 @@ export async function createTestApp(
     },
     overrides,
   );
-  const { app, ctx, background, telemetryWriter } = await underSchemaLock(() => buildApp(config, options));
+  // Like the simulator and the poller, the camera probe runs only when a test asks for it (its options):
+  // the demo seed's cameras have fictional addresses on the plants' networks.
+  const built = { ...options, cameraProbe: options.cameraProbe ?? { enabled: false } };
+  const { app, ctx, background, telemetryWriter } = await underSchemaLock(() => buildApp(config, built));
   await app.ready();
   const outboxDir = config.outboxDir;
   const http = new TestClient(app);

@@ -34,6 +34,8 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 export interface CameraConnection {
   target: CheckedTarget;
   firstByteTimeoutMs: number;
+  /** Ends the request wherever it is (the camera probe's timeout, or its stop at shutdown). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -59,6 +61,7 @@ function get(
         agent: false,
         lookup: pinnedLookup(connection.target),
         headers: { accept, 'user-agent': 'solar-console-camera-proxy' },
+        ...(connection.signal ? { signal: connection.signal } : {}),
       },
       (response) => {
         clearTimeout(timer);
@@ -135,6 +138,11 @@ export async function fetchSnapshot(url: URL, connection: CameraConnection): Pro
     response.on('error', (error) => {
       clearTimeout(deadline);
       reject(new CameraError('unreachable', error.message));
+    });
+    // Cut before its end (an aborted request): settled already after 'end' or 'error', so a no-op then.
+    response.on('close', () => {
+      clearTimeout(deadline);
+      reject(new CameraError('unreachable', 'snapshot cut off'));
     });
   });
   const actual = imageTypeOf(body);

@@ -3,3 +3,9 @@
  * "Module boundaries").
  */
 export { CameraStreamHub } from './camera-hub';
+export {
+  CAMERA_PROBE_INTERVAL_MS,
+  CameraProbe,
+  type CameraProbeOptions,
+  type ProbeResult,
+} from './camera-probe';

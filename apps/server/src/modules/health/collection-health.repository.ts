@@ -2,12 +2,13 @@ import type { Db } from '../../db/database';
 import { reachable, type Scope } from '../../lib/scope';
 import { fromTelemetry } from '../../telemetry-store/queries';
 
-/** The devices the scope reaches, with their plant and newest stored sample time. */
+/** The devices the scope reaches, with their plant, newest stored sample time and (cameras) last probe. */
 export async function readFleetDevices(db: Db, scope: Scope) {
   let q = db
     .selectFrom('devices')
     .innerJoin('plants', 'plants.id', 'devices.plant_id')
     .leftJoin('device_last_data', 'device_last_data.device_id', 'devices.id')
+    .leftJoin('camera_probes', 'camera_probes.device_id', 'devices.id')
     .select([
       'devices.id as device_id',
       'devices.name as device_name',
@@ -18,6 +19,8 @@ export async function readFleetDevices(db: Db, scope: Scope) {
       'plants.id as plant_id',
       'plants.name as plant_name',
       'device_last_data.ts as last_ts',
+      'camera_probes.probed_at as camera_probed_at',
+      'camera_probes.last_image_at as camera_last_image_at',
     ]);
   if (!scope.all) q = q.where('plants.id', 'in', reachable.plants(db, scope));
   return q.orderBy('plants.name').orderBy('devices.name').orderBy('devices.id').execute();

@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf } from '../../lib/scope';
-import { communicationState } from '../kpi';
+import { deviceLinkOf } from '../kpi';
 import * as repo from './collection-health.repository';
 
 const HOUR_MS = 3_600_000;
@@ -38,8 +38,19 @@ export class CollectionHealthService {
     for (const c of counts) countsOf.set(c.device_id, [...(countsOf.get(c.device_id) ?? []), c]);
     const order = (reason: string) => INGEST_COUNT_REASONS.indexOf(reason as IngestCountReason);
     const items: CollectionHealthItem[] = devices.map((d) => {
-      const lastMs = d.last_ts === null ? null : Number(d.last_ts);
-      const communication = communicationState(lastMs, now, d.poll_interval_s);
+      // The one rule of the device status (a camera by its last probe: modules/kpi deviceLinkOf).
+      const { communication, lastMs } = deviceLinkOf(
+        {
+          type: d.device_type,
+          pollIntervalS: d.poll_interval_s,
+          lastDataMs: d.last_ts === null ? null : Number(d.last_ts),
+          cameraProbe:
+            d.camera_probed_at === null
+              ? null
+              : { lastImageMs: d.camera_last_image_at === null ? null : Number(d.camera_last_image_at) },
+        },
+        now,
+      );
       const rejected = (countsOf.get(d.device_id) ?? [])
         .filter((c) => order(c.reason) >= 0)
         .sort((a, b) => order(a.reason) - order(b.reason))

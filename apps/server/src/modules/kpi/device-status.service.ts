@@ -3,9 +3,25 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
-import { communicationState, isDaylight, operatingStatus } from './engine';
-import { readPlantDeviceLinks } from './device-status.repository';
+import { CAMERA_PROBE_INTERVAL_MS } from '../cameras';
+import { cameraCommunication, communicationState, deviceStatus, isDaylight } from './engine';
+import { readPlantDeviceLinks, type DeviceLink } from './device-status.repository';
 import { findKpiPlants, readActiveAlarms } from './kpi.repository';
+
+/**
+ * A device's link and when it was last heard from: a camera by the camera probe's last image (it sends no
+ * telemetry), every other device by its newest sample.
+ */
+export function deviceLinkOf(
+  d: Pick<DeviceLink, 'type' | 'pollIntervalS' | 'lastDataMs' | 'cameraProbe'>,
+  now: number,
+) {
+  if (d.type === 'camera') {
+    const lastMs = d.cameraProbe?.lastImageMs ?? null;
+    return { communication: cameraCommunication(d.cameraProbe, now, CAMERA_PROBE_INTERVAL_MS), lastMs };
+  }
+  return { communication: communicationState(d.lastDataMs, now, d.pollIntervalS), lastMs: d.lastDataMs };
+}
 
 /**
  * Per-device status of a plant (GET plants/{id}/devices/status) by the one rule of engine/status.ts, so
@@ -28,8 +44,8 @@ export class DeviceStatusService {
       plant.latitude === null || plant.longitude === null || isDaylight(now, plant.latitude, plant.longitude);
     const items = links.map((d) => {
       const own = alarms.filter((a) => a.deviceId === d.deviceId);
-      const communication = communicationState(d.lastDataMs, now, d.pollIntervalS);
-      const status = operatingStatus({
+      const { communication, lastMs } = deviceLinkOf(d, now);
+      const status = deviceStatus({
         activeAlarms: own.flatMap((a) =>
           Array.from({ length: a.count }, () => ({
             priorityId: a.priorityId,
@@ -46,7 +62,7 @@ export class DeviceStatusService {
         device_id: d.deviceId,
         status,
         communication,
-        last_data_at: d.lastDataMs === null ? null : new Date(d.lastDataMs).toISOString(),
+        last_data_at: lastMs === null ? null : new Date(lastMs).toISOString(),
         active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
       };
     });

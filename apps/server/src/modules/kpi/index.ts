@@ -10,6 +10,7 @@ export {
   sumBudgetFigures,
   type GridEmissionFactor,
 } from './engine';
+export { deviceLinkOf } from './device-status.service';
 export { startKpiRefresh } from './jobs/kpi-refresh';
 export { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from './kpi.repository';
 export { KpiService } from './kpi.service';

@@ -8,6 +8,8 @@ import { Link, useParams } from 'react-router';
 import Empty from 'antd/es/empty';
 import { NotFoundPage } from '../../components';
 import { errorMessageOf } from '../../lib/api-errors';
+import { PlantTime } from '../../lib/plant-time-view';
+import { StatusTag, usePlantDeviceStatus } from '../plants';
 import { useCameras } from './api/get-cameras';
 import type { CameraState } from './camera-state';
 import { CameraStateTag, CameraView } from './components/camera-view';
@@ -18,7 +20,8 @@ const REFRESH_MS = 3_000;
 
 /**
  * /kamera-detay/{camera_id}: the camera's live view through the server's proxy, its name, plant and
- * state; a translated message and a retry when it cannot be reached or has no address.
+ * state; a translated message and a retry when it cannot be reached or has no address. Its status and last
+ * image are the server's (the camera probe, by the rule the device list and the single-line diagram use).
  */
 export default function CameraDetailPage() {
   const { t } = useTranslation();
@@ -26,6 +29,9 @@ export default function CameraDetailPage() {
   const valid = Number.isInteger(id) && id > 0;
   const cameras = useCameras();
   const [state, setState] = useState<CameraState>('loading');
+  const camera = cameras.data?.flatMap((g) => g.cameras).find((c) => c.id === id);
+  const statuses = usePlantDeviceStatus(camera ? camera.plant.id : null);
+  const status = statuses.data?.items.find((i) => i.device_id === id);
 
   if (!valid) return <NotFoundPage />;
   if (cameras.error)
@@ -33,7 +39,6 @@ export default function CameraDetailPage() {
       <Alert type="error" showIcon title={errorMessageOf(cameras.error, t)} data-testid="camera-page-error" />
     );
   if (!cameras.data) return <Spin className="device-page-spin" />;
-  const camera = cameras.data.flatMap((g) => g.cameras).find((c) => c.id === id);
   // The route exists; only this camera is unknown or out of scope (as the plant detail answers it).
   if (!camera) return <Empty description={t('errors.notFound')} data-testid="camera-not-found" />;
 
@@ -52,6 +57,24 @@ export default function CameraDetailPage() {
               key: 'plant',
               label: t('devicePages.plant'),
               children: <Link to={`/santral-detay/${camera.plant.id}`}>{camera.plant.name}</Link>,
+            },
+            {
+              key: 'status',
+              label: t('plantView.devices.status'),
+              children: (
+                <span data-testid="camera-status">{status ? <StatusTag status={status.status} /> : '–'}</span>
+              ),
+            },
+            {
+              key: 'lastImage',
+              label: t('devicePages.cameraLastImage'),
+              children: (
+                <PlantTime
+                  at={status?.last_data_at}
+                  zone={camera.plant.time_zone}
+                  testId="camera-last-image"
+                />
+              ),
             },
           ]}
         />

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   belowNeighbours,
+  cameraCommunication,
   communicationState,
+  deviceStatus,
   isDaylight,
   operatingStatus,
   plantCommunication,
@@ -66,6 +68,29 @@ describe('status precedence: fault > offline > warning > night > normal', () => 
     // Konya (37.87 N, 32.48 E): 13:00 local (10:00Z) on the solstice is day, 23:00Z is night.
     expect(isDaylight(now, 37.87, 32.48)).toBe(true);
     expect(isDaylight(Date.parse('2026-06-21T23:00:00Z'), 37.87, 32.48)).toBe(false);
+  });
+});
+
+describe('a camera, which sends no telemetry', () => {
+  const interval = 60_000;
+  const now = 10_000_000;
+
+  it('is online while the probe got an image within three intervals, lost after, unknown if never probed', () => {
+    expect(cameraCommunication(null, now, interval)).toBe('unknown');
+    expect(cameraCommunication({ lastImageMs: null }, now, interval)).toBe('lost');
+    expect(cameraCommunication({ lastImageMs: now - 3 * interval }, now, interval)).toBe('online');
+    expect(cameraCommunication({ lastImageMs: now - 3 * interval - 1 }, now, interval)).toBe('lost');
+  });
+
+  it('has no status when its link is unknown, unless its own alarms give one', () => {
+    const unknown = { communication: 'unknown' as const, isDaylight: true };
+    expect(deviceStatus({ ...unknown, activeAlarms: [] })).toBeNull();
+    expect(deviceStatus({ ...unknown, isDaylight: false, activeAlarms: [] })).toBeNull();
+    expect(deviceStatus({ ...unknown, activeAlarms: [alarm(1)] })).toBe('warning');
+    expect(deviceStatus({ ...unknown, activeAlarms: [alarm(3)] })).toBe('fault');
+    // A known link follows the one rule.
+    expect(deviceStatus({ communication: 'lost', isDaylight: true, activeAlarms: [] })).toBe('offline');
+    expect(deviceStatus({ communication: 'online', isDaylight: false, activeAlarms: [] })).toBe('night');
   });
 });
 

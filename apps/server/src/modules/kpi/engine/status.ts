@@ -74,6 +74,43 @@ export function communicationState(
   return nowMs - lastDataMs > staleAfterMs(pollIntervalS) ? 'lost' : 'online';
 }
 
+/** A device's link as the device status answers it: `unknown` for a camera never probed. */
+export type DeviceCommunication = CommunicationState | 'unknown';
+
+/** What the camera probe recorded of a camera (modules/cameras/camera-probe.ts); null: never probed. */
+export interface CameraProbeRecord {
+  /** The last probe answered with an image; null while none was. */
+  lastImageMs: number | null;
+}
+
+/**
+ * A camera's communication: it sends no telemetry, so its link is the camera probe's last image, judged
+ * like a device's data: lost after COMM_LOST_AFTER_POLLS probe intervals without one (or when no probe
+ * ever got one), unknown while it was never probed (no snapshot address, or no probe ran yet).
+ */
+export function cameraCommunication(
+  probe: CameraProbeRecord | null,
+  nowMs: number,
+  probeIntervalMs: number,
+): DeviceCommunication {
+  if (probe === null) return 'unknown';
+  if (probe.lastImageMs === null) return 'lost';
+  return nowMs - probe.lastImageMs > COMM_LOST_AFTER_POLLS * probeIntervalMs ? 'lost' : 'online';
+}
+
+/**
+ * A device's status by operatingStatus; when its link is unknown, only what its alarms say (fault or
+ * warning), else null: neither offline nor normal can be claimed of a device never heard from.
+ */
+export function deviceStatus(
+  input: Omit<StatusInput, 'communication'> & { communication: DeviceCommunication },
+): OperatingStatus | null {
+  if (input.communication !== 'unknown')
+    return operatingStatus({ ...input, communication: input.communication });
+  const byAlarms = operatingStatus({ ...input, communication: 'online', isDaylight: true });
+  return byAlarms === 'fault' || byAlarms === 'warning' ? byAlarms : null;
+}
+
 /** Daylight: the sun above the horizon at the plant (@solar/pv-model sunPosition: suncalc, Meeus). */
 export function isDaylight(tsMs: number, latitude: number, longitude: number): boolean {
   return sunPosition(tsMs, latitude, longitude).elevationDeg > 0;

@@ -179,7 +179,9 @@ export function CollectionHealth() {
         !d.is_active ? (
           <Tag>{t('admin.health.inactive')}</Tag>
         ) : (
-          <Tag color={d.communication === 'online' ? 'green' : 'red'}>
+          <Tag
+            color={d.communication === 'online' ? 'green' : d.communication === 'lost' ? 'red' : 'default'}
+          >
             {t(`admin.health.state.${d.communication}`)}
           </Tag>
         ),

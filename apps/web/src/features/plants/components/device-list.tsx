@@ -97,7 +97,7 @@ export function DeviceList({ plantId }: { plantId: number }) {
           title: t('plantView.devices.status'),
           render: (_, d) => {
             const value = statusOf.get(d.id);
-            return value ? <StatusTag status={value} /> : '–';
+            return value === undefined ? '–' : <StatusTag status={value} />;
           },
         },
         {

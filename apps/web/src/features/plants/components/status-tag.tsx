@@ -4,6 +4,7 @@ import CloseCircleOutlined from '@ant-design/icons/CloseCircleOutlined';
 import DisconnectOutlined from '@ant-design/icons/DisconnectOutlined';
 import ExclamationCircleOutlined from '@ant-design/icons/ExclamationCircleOutlined';
 import MoonOutlined from '@ant-design/icons/MoonOutlined';
+import QuestionCircleOutlined from '@ant-design/icons/QuestionCircleOutlined';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OperatingStatus, PlantOverviewItem } from '@solar/shared';
@@ -27,9 +28,18 @@ export const STATUS_RANK: Record<OperatingStatus, number> = {
   normal: 4,
 };
 
-/** A plant's or device's operating status as a coloured tag with an icon and its translated name. */
-export function StatusTag({ status }: { status: OperatingStatus }) {
+/**
+ * A plant's or device's operating status as a coloured tag with an icon and its translated name; null is a
+ * device whose link is not known yet (a camera never probed), shown as such rather than as offline.
+ */
+export function StatusTag({ status }: { status: OperatingStatus | null }) {
   const { t } = useTranslation();
+  if (status === null)
+    return (
+      <Tag icon={<QuestionCircleOutlined />} data-testid="status-tag" data-status="unknown">
+        {t('plantView.status.unknown')}
+      </Tag>
+    );
   const look = LOOK[status];
   return (
     <Tag color={look.color} icon={look.icon} data-testid="status-tag" data-status={status}>

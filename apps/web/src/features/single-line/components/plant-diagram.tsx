@@ -88,7 +88,10 @@ export function PlantDiagram({ plantId }: { plantId: number }) {
     [status.data],
   );
   const statusOf = useMemo(
-    () => new Map<number, OperatingStatus>([...statusItems].map(([id, i]) => [id, i.status])),
+    () =>
+      new Map<number, OperatingStatus>(
+        [...statusItems].flatMap(([id, i]) => (i.status === null ? [] : [[id, i.status] as const])),
+      ),
     [statusItems],
   );
 
