@@ -39,6 +39,9 @@ import { LiveValuesTable } from './components/live-values-table';
 import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
 import { dateBounds } from '../../lib/date-bounds';
+import { browserTimeZone, zoneLabel } from '../../lib/plant-time';
+import { extentOf } from '../../lib/plant-time-axis';
+import { PlantClockNote } from '../../lib/plant-time-view';
 
 /**
  * /data: plant → devices → signals, a time range, resolution and aggregate; the series as a zoomable
@@ -76,6 +79,9 @@ export default function DataPage() {
   );
   const telemetry = useTelemetry(request);
   const plant = plants.data?.find((p) => p.id === plantId);
+  // Every time of the page is on the chosen plant's clock (lib/plant-time.ts).
+  const timeZone = plant?.time_zone ?? browserTimeZone();
+  const chartZone = telemetry.data ? zoneLabel(timeZone, extentOf(telemetry.data.series)) : null;
 
   const download = async (format: ExportFormat) => {
     setDownloading(format);
@@ -228,7 +234,14 @@ export default function DataPage() {
         size="small"
         title={t('data.chart')}
         className="data-card"
-        extra={telemetry.data && t(`data.resolutions.${telemetry.data.resolution}`)}
+        extra={
+          telemetry.data && (
+            <Space size={12} wrap>
+              <PlantClockNote zone={chartZone} testId="data-chart-zone" />
+              <span>{t(`data.resolutions.${telemetry.data.resolution}`)}</span>
+            </Space>
+          )
+        }
       >
         {telemetry.isError && (
           <Alert type="error" showIcon title={errorMessageOf(telemetry.error, t)} data-testid="data-error" />
@@ -246,6 +259,7 @@ export default function DataPage() {
                   series={telemetry.data.series}
                   dark={dark}
                   language={i18n.language}
+                  timeZone={timeZone}
                   otherUnitsLabel={t('data.otherUnits')}
                   testId="data-chart"
                 />
@@ -257,7 +271,7 @@ export default function DataPage() {
       </Card>
 
       <Card size="small" title={t('data.currentValues')} className="data-card">
-        <LiveValuesTable signals={chosen} latest={latest} />
+        <LiveValuesTable signals={chosen} latest={latest} timeZone={timeZone} />
       </Card>
     </div>
   );
