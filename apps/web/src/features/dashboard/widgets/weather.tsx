@@ -39,9 +39,10 @@ export function WeatherWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps
   const ids = useMemo(() => signals.map((s) => s.id), [signals]);
   const current = useCurrentValues(plantId ?? 0, ids);
   const series = useSignalSeries(ids, period);
+  const timeZone = plant?.time_zone;
   const option = useMemo(
-    () => (series.data ? trendOption(series.data.series, i18n.language) : null),
-    [series.data, i18n.language],
+    () => (series.data && timeZone ? trendOption(series.data.series, i18n.language, timeZone) : null),
+    [series.data, i18n.language, timeZone],
   );
   const title = withPlant(t('dashboard.widget.weather'), plant);
 
