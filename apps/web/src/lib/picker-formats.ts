@@ -20,11 +20,12 @@ export function datePattern(language: string): string {
     year: 'numeric',
     timeZone: 'UTC',
   }).formatToParts(Date.UTC(2000, 11, 31));
-  // Separators only: a literal word some locales add (a year's abbreviation) would have to be typed too.
+  // Separators only, none after the last part: a word some locales add (Macedonian's year "г.") would
+  // have to be typed too.
   return parts
     .map((p) => TOKENS[p.type] ?? (p.type === 'literal' ? p.value.replace(/[^\s./-]/g, '') : ''))
     .join('')
-    .trim();
+    .replace(/[^A-Z]+$/, '');
 }
 
 /**
