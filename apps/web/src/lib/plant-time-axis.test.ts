@@ -24,6 +24,8 @@ describe("a chart's time axis on the plant's clock", () => {
   it('shows the date with the time when the chart spans more than a day', () => {
     const { xAxis } = plantClockAxis('Europe/Skopje', 'tr_TR', AT, AT + 48 * HOUR);
     expect(xAxis.axisLabel.formatter(AT, 0, { time: { lowerTimeUnit: 'hour' } })).toBe('28.11.2026 14:00');
+    // The cross pointer's label too.
+    expect(xAxis.axisPointer.label.formatter({ value: AT })).toBe('28.11.2026 14:00:00');
   });
 
   it("needs no name when the plant runs on the reader's clock", () => {

@@ -13,6 +13,7 @@ interface TickInfo {
 export interface PlantClockAxis {
   type: 'time';
   axisLabel: { formatter: (value: number, index: number, tick?: TickInfo) => string; hideOverlap: true };
+  axisPointer: { label: { formatter: (params: { value: unknown }) => string } };
   name?: string;
   nameLocation?: 'middle';
   nameGap?: number;
@@ -45,6 +46,12 @@ export function plantClockAxis(
       axisLabel: {
         formatter: (value, _index, tick) => formatInZone(value, timeZone, language, styleOf(tick)),
         hideOverlap: true,
+      },
+      // The pointer's label under the axis (a chart with a cross pointer) reads the same clock.
+      axisPointer: {
+        label: {
+          formatter: ({ value }) => formatInZone(Number(value), timeZone, language, 'dateTimeSeconds'),
+        },
       },
       ...(zone ? { name: zone, nameLocation: 'middle' as const, nameGap: 28 } : {}),
     },
