@@ -39,10 +39,9 @@ export function WeatherWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps
   const ids = useMemo(() => signals.map((s) => s.id), [signals]);
   const current = useCurrentValues(plantId ?? 0, ids);
   const series = useSignalSeries(ids, period);
-  const timeZone = plant?.time_zone;
   const option = useMemo(
-    () => (series.data && timeZone ? trendOption(series.data.series, i18n.language, timeZone) : null),
-    [series.data, i18n.language, timeZone],
+    () => (series.data && plant ? trendOption(series.data.series, i18n.language, plant.time_zone) : null),
+    [series.data, i18n.language, plant],
   );
   const title = withPlant(t('dashboard.widget.weather'), plant);
 
