@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { localMidnight } from '@solar/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectText, pickOption, tr, withPage } from '../src/console';
@@ -18,7 +19,7 @@ describe('data page', () => {
   let server: RunningServer;
   let browser: Browser;
   let api: ApiClient;
-  let plant: Named;
+  let plant: Named & { time_zone: string };
   let device: Named;
   let signal: SignalRow;
 
@@ -29,7 +30,8 @@ describe('data page', () => {
       launchBrowser(),
     ]);
     api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
-    plant = (await api.get<{ items: Named[] }>('plants?sort=name&pageSize=200')).items[0]!;
+    plant = (await api.get<{ items: (Named & { time_zone: string })[] }>('plants?sort=name&pageSize=200'))
+      .items[0]!;
     // The first device (by name) that has signals, and one of its signals with a unit.
     const devices = (await api.get<{ items: Named[] }>(`devices?plant_id=${plant.id}&sort=name&pageSize=200`))
       .items;
@@ -45,11 +47,16 @@ describe('data page', () => {
       }
     }
     expect(signal).toBeDefined();
-    // Ten readings ending a moment ago, all inside today: the page's default range is the browser's
-    // local day (same time zone as this process), so a run just after midnight must not put some of
-    // them in yesterday. Normally one a minute; closer together in the first ten minutes of a day.
+    // Ten readings ending a moment ago, all inside today: the page's default range is the plant's local
+    // day (its times are on the plant's clock), so a run just after the plant's midnight must not put some
+    // of them in yesterday. Normally one a minute; closer together in the first ten minutes of a day.
     let now = Date.now();
-    const sinceMidnight = () => now - new Date(now).setHours(0, 0, 0, 0);
+    const sinceMidnight = () =>
+      now -
+      localMidnight(
+        new Intl.DateTimeFormat('en-CA', { timeZone: plant.time_zone }).format(now),
+        plant.time_zone,
+      );
     if (sinceMidnight() < 30_000) {
       await new Promise((resolve) => setTimeout(resolve, 30_000 - sinceMidnight() + 1_000));
       now = Date.now();

@@ -126,6 +126,8 @@ export const deviceSchema = z.object({
   id: z.number().int(),
   plant_id: z.number().int(),
   plant_name: z.string(),
+  /** The plant's IANA zone: the web shows the device's times on the plant's clock. */
+  plant_time_zone: z.string(),
   field_id: z.number().int(),
   company_id: z.number().int(),
   parent_device_id: z.number().int().nullable(),

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import ConfigProvider from 'antd/es/config-provider';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
 import { hasQueuedToasts, onToastQueued } from '../lib/notify';
+import { withPickerFormats } from '../lib/picker-formats';
 import { usePreferences } from '../lib/preferences-store';
 import { useSession } from '../lib/session-store';
 import { CONSOLE_THEMES } from './theme';
@@ -16,7 +17,13 @@ const NotifierBridge = lazy(() => import('./notifier-bridge'));
  */
 export function Providers({ children }: { children: ReactNode }) {
   const mode = usePreferences((s) => s.theme);
-  const antdLocale = usePreferences((s) => s.antdLocale);
+  const antdTexts = usePreferences((s) => s.antdLocale);
+  const language = usePreferences((s) => s.locale);
+  // Every date picker types and shows dates as the page writes them (DD.MM.YYYY in Turkish).
+  const antdLocale = useMemo(
+    () => antdTexts && withPickerFormats(antdTexts, language),
+    [antdTexts, language],
+  );
   const dark = mode === 'dark';
   // Toasts only follow logged-in calls (the logged-out calls show their results on the page), so the
   // message code loads with the first session (or a saved one being restored) and then stays, to show

@@ -1,11 +1,7 @@
 import mk from 'dayjs/locale/mk';
+import { runtimeHas } from './intl-tag';
 
-/**
- * Locales whose conventions another tag shares, for runtimes without their data. Chromium's bundled ICU
- * has no Macedonian: `Intl` silently formats `mk-MK` as en-US (11/22/26, 11:45 PM; 7,448,426.3). CLDR's
- * Macedonian writes d.M.yy, HH:mm and 7.448.426,3, which is what German formats numerically.
- */
-const NUMERIC_TWIN: Record<string, string> = { mk: 'de-DE' };
+export { intlTag } from './intl-tag';
 
 /** Month names of the twinned locales, from dayjs's locale data (CLDR spelling). */
 const NAMES: Record<
@@ -17,23 +13,6 @@ const NAMES: Record<
     weekday: { long: mk.weekdays ?? [], short: mk.weekdaysShort ?? mk.weekdays ?? [] },
   },
 };
-
-const supported = new Map<string, boolean>();
-function runtimeHas(tag: string): boolean {
-  let known = supported.get(tag);
-  if (known === undefined) {
-    known = Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0;
-    supported.set(tag, known);
-  }
-  return known;
-}
-
-/** The BCP 47 tag to give `Intl` for an interface language (`mk_MK`): its own, or its numeric twin. */
-export function intlTag(language: string): string {
-  const tag = language.replace('_', '-');
-  const base = tag.slice(0, 2);
-  return runtimeHas(tag) || !NUMERIC_TWIN[base] ? tag : NUMERIC_TWIN[base];
-}
 
 /**
  * A month's name (`month0` 0–11) in the interface language. Twinned locales take theirs from dayjs, so a

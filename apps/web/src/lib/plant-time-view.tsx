@@ -33,3 +33,17 @@ export function PlantTime({
     </span>
   );
 }
+
+/**
+ * "Plant time: Europe/Skopje" beside a chart whose axis runs on the plant's clock, when the reader's
+ * clock differs (`zone` from plantClockAxis, null otherwise: then nothing is shown).
+ */
+export function PlantClockNote({ zone, testId }: { zone: string | null; testId?: string }) {
+  const { t } = useTranslation();
+  if (!zone) return null;
+  return (
+    <span className="plant-clock-note" data-testid={testId}>
+      {t('common.plantClock', { zone })}
+    </span>
+  );
+}

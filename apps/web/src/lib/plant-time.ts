@@ -8,10 +8,12 @@ import { intlTag } from './intl';
  */
 
 /** How much of an instant a cell or a chart shows. */
-export type PlantTimeStyle = 'time' | 'dateTime' | 'dateTimeSeconds';
+export type PlantTimeStyle = 'date' | 'time' | 'timeSeconds' | 'dateTime' | 'dateTimeSeconds';
 
 const STYLE_OPTIONS: Record<PlantTimeStyle, Intl.DateTimeFormatOptions> = {
+  date: { dateStyle: 'short' },
   time: { timeStyle: 'short' },
+  timeSeconds: { timeStyle: 'medium' },
   dateTime: { dateStyle: 'short', timeStyle: 'short' },
   dateTimeSeconds: { dateStyle: 'short', timeStyle: 'medium' },
 };

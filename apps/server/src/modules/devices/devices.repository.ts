@@ -60,7 +60,12 @@ function scoped(db: Db, scope: Scope) {
 function selectDevice(q: ReturnType<typeof scoped>) {
   return q
     .selectAll('devices')
-    .select(['plants.name as plant_name', 'plants.field_id as field_id', 'fields.company_id as company_id']);
+    .select([
+      'plants.name as plant_name',
+      'plants.time_zone as plant_time_zone',
+      'plants.field_id as field_id',
+      'fields.company_id as company_id',
+    ]);
 }
 
 const num = (v: number | null) => (v === null ? null : Number(v));
@@ -70,6 +75,7 @@ const toDevice = (r: Row): Device => ({
   id: r.id,
   plant_id: r.plant_id,
   plant_name: r.plant_name,
+  plant_time_zone: r.plant_time_zone,
   field_id: r.field_id,
   company_id: r.company_id,
   parent_device_id: r.parent_device_id,

@@ -41,6 +41,8 @@ describe(`devices (${dialectUnderTest})`, () => {
       baud_rate: null,
       mqtt_topic: null,
       plant_name: 'Devices Plant',
+      // The web shows the device's times (its ingest key's) on its plant's clock.
+      plant_time_zone: 'Europe/Istanbul',
       field_id: tree.fieldId,
       company_id: tree.companyId,
       poll_interval_s: 60,

@@ -4,7 +4,8 @@ import { useEChart } from './use-echart';
 import type { TelemetrySeries } from '@solar/shared';
 import { formatNumber } from '../../lib/format';
 import './telemetry-chart.css';
-import { intlTag } from '../../lib/intl';
+import { formatPlantTime } from '../../lib/plant-time';
+import { extentOf, plantClockAxis } from '../../lib/plant-time-axis';
 import { signalName } from '../../lib/signal-name';
 
 type Option = ChartOption;
@@ -18,6 +19,8 @@ export interface TelemetryChartProps {
   dark: boolean;
   /** Interface language, for numbers and times in the tooltip. */
   language: string;
+  /** The plant's IANA zone: the axis and the tooltip read the plant's clock (lib/plant-time.ts). */
+  timeZone: string;
   /** The title of the shared axis of the units beyond the first three. */
   otherUnitsLabel: string;
   /** A vertical line at this moment (epoch ms), e.g. when an alarm began. */
@@ -44,13 +47,19 @@ export function axesOf(series: readonly TelemetrySeries[]): {
   return { units, axisOf: (s) => Math.min(units.indexOf(s.unit ?? ''), OWN_AXES) };
 }
 
-function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: TelemetryChartProps): Option {
+function optionOf({
+  series,
+  language,
+  timeZone,
+  otherUnitsLabel,
+  markAt,
+  markLabel,
+}: TelemetryChartProps): Option {
   const { units, axisOf } = axesOf(series);
   const axisCount = Math.min(units.length, OWN_AXES + 1);
-  const time = new Intl.DateTimeFormat(intlTag(language), {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-  });
+  const [first, last] = extentOf(series);
+  // The zone's name, when shown, sits between the labels and the zoom slider: the grid leaves room for it.
+  const { xAxis } = plantClockAxis(timeZone, language, first, last);
   const left = Math.ceil(axisCount / 2);
   const right = Math.floor(axisCount / 2);
   return {
@@ -77,11 +86,12 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
           const unit = s?.unit ? ` ${s.unit}` : '';
           return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(value, language)}${unit}</b>`;
         });
-        return [Number.isNaN(ts) ? '' : time.format(ts), ...lines].join('<br/>');
+        const at = Number.isNaN(ts) ? '' : formatPlantTime(ts, timeZone, language, 'dateTimeSeconds');
+        return [at, ...lines].join('<br/>');
       },
     },
     // On a phone the time labels would overlap: ECharts drops the ones that would.
-    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
+    xAxis,
     yAxis: Array.from({ length: axisCount }, (_, i) => ({
       type: 'value' as const,
       name: i < OWN_AXES ? units[i] || undefined : otherUnitsLabel,
@@ -120,14 +130,23 @@ function optionOf({ series, language, otherUnitsLabel, markAt, markLabel }: Tele
   };
 }
 
-/** The telemetry line chart: zoom and pan, one y-axis per unit, legend, local-time tooltip, app theme. */
+/** The telemetry line chart: zoom and pan, one y-axis per unit, legend, plant-clock axis and tooltip, app theme. */
 export function TelemetryChart(props: TelemetryChartProps) {
-  const { dark, series, language, otherUnitsLabel, markAt, markLabel, testId = 'telemetry-chart' } = props;
+  const {
+    dark,
+    series,
+    language,
+    timeZone,
+    otherUnitsLabel,
+    markAt,
+    markLabel,
+    testId = 'telemetry-chart',
+  } = props;
 
   // Only new data, language or theme redraw (and reset the zoom); other renders leave the chart alone.
   const option = useMemo(
-    () => optionOf({ series, dark, language, otherUnitsLabel, markAt, markLabel }),
-    [series, dark, language, otherUnitsLabel, markAt, markLabel],
+    () => optionOf({ series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel }),
+    [series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel],
   );
   const host = useEChart(option, dark);
 
@@ -137,6 +156,7 @@ export function TelemetryChart(props: TelemetryChartProps) {
       className="telemetry-chart"
       data-testid={testId}
       data-series-count={series.length}
+      data-zone={timeZone}
       data-points={series.reduce((n, s) => n + s.points.length, 0)}
     />
   );

@@ -80,7 +80,13 @@ export default function CameraDetailPage() {
         />
       </Card>
       <Card className="camera-card">
-        <CameraView id={id} name={camera.name} refreshMs={REFRESH_MS} onState={setState} />
+        <CameraView
+          id={id}
+          name={camera.name}
+          timeZone={camera.plant.time_zone}
+          refreshMs={REFRESH_MS}
+          onState={setState}
+        />
       </Card>
     </div>
   );

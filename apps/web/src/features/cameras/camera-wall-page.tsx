@@ -59,7 +59,13 @@ export default function CameraWallPage() {
           >
             {/* The picture opens the page too, for a pointer; the title link is the keyboard's way in. */}
             <div className="camera-tile-body" onClick={() => void navigate(`/kamera-detay/${camera.id}`)}>
-              <CameraView id={camera.id} name={camera.name} refreshMs={TILE_REFRESH_MS} compact />
+              <CameraView
+                id={camera.id}
+                name={camera.name}
+                timeZone={plant.time_zone}
+                refreshMs={TILE_REFRESH_MS}
+                compact
+              />
             </div>
           </Card>
         )),

@@ -8,7 +8,7 @@ import Select from 'antd/es/select';
 import Space from 'antd/es/space';
 import Spin from 'antd/es/spin';
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
   AGGREGATES,
@@ -39,6 +39,9 @@ import { LiveValuesTable } from './components/live-values-table';
 import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
 import { dateBounds } from '../../lib/date-bounds';
+import { browserTimeZone, zoneLabel } from '../../lib/plant-time';
+import { extentOf } from '../../lib/plant-time-axis';
+import { PlantClockNote } from '../../lib/plant-time-view';
 
 /**
  * /data: plant → devices → signals, a time range, resolution and aggregate; the series as a zoomable
@@ -69,18 +72,31 @@ export default function DataPage() {
     [signalIds, signals],
   );
   const latest = useLatestValues(deviceIds.filter((id) => chosen.some((s) => s.device_id === id)));
-  const range = useMemo(() => rangeOf(preset, dayjs(asked), custom), [preset, custom, asked]);
+  const plant = plants.data?.find((p) => p.id === plantId);
+  // Every time of the page is on the chosen plant's clock (lib/plant-time.ts), its days the plant's days.
+  const timeZone = plant?.time_zone ?? browserTimeZone();
+  const range = useMemo(
+    () =>
+      rangeOf(
+        preset,
+        asked,
+        timeZone,
+        custom && [custom[0].format('YYYY-MM-DD'), custom[1].format('YYYY-MM-DD')],
+      ),
+    [preset, custom, asked, timeZone],
+  );
   const request: TelemetryRequest = useMemo(
     () => ({ signalIds: chosen.map((s) => s.id), from: range.from, to: range.to, resolution, agg }),
     [chosen, range, resolution, agg],
   );
   const telemetry = useTelemetry(request);
-  const plant = plants.data?.find((p) => p.id === plantId);
+  const chartZone = telemetry.data ? zoneLabel(timeZone, extentOf(telemetry.data.series)) : null;
 
   const download = async (format: ExportFormat) => {
     setDownloading(format);
     try {
-      const name = `${fileSafe(plant?.name ?? '')}_${localDate(range.from)}_${localDate(range.to - 1)}`;
+      const days = `${localDate(range.from, timeZone)}_${localDate(range.to - 1, timeZone)}`;
+      const name = `${fileSafe(plant?.name ?? '')}_${days}`;
       await downloadExport(request, format, name, delimiter);
     } catch (error) {
       notify.error(errorMessageOf(error, t));
@@ -169,7 +185,7 @@ export default function DataPage() {
               {...dateBounds}
               value={custom}
               onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
-              disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+              disabledDate={(d) => d.format('YYYY-MM-DD') > localDate(Date.now(), timeZone)}
               allowClear={false}
               aria-label={t('data.range')}
               data-testid="data-custom-range"
@@ -228,7 +244,14 @@ export default function DataPage() {
         size="small"
         title={t('data.chart')}
         className="data-card"
-        extra={telemetry.data && t(`data.resolutions.${telemetry.data.resolution}`)}
+        extra={
+          telemetry.data && (
+            <Space size={12} wrap>
+              <PlantClockNote zone={chartZone} testId="data-chart-zone" />
+              <span>{t(`data.resolutions.${telemetry.data.resolution}`)}</span>
+            </Space>
+          )
+        }
       >
         {telemetry.isError && (
           <Alert type="error" showIcon title={errorMessageOf(telemetry.error, t)} data-testid="data-error" />
@@ -246,6 +269,7 @@ export default function DataPage() {
                   series={telemetry.data.series}
                   dark={dark}
                   language={i18n.language}
+                  timeZone={timeZone}
                   otherUnitsLabel={t('data.otherUnits')}
                   testId="data-chart"
                 />
@@ -257,7 +281,7 @@ export default function DataPage() {
       </Card>
 
       <Card size="small" title={t('data.currentValues')} className="data-card">
-        <LiveValuesTable signals={chosen} latest={latest} />
+        <LiveValuesTable signals={chosen} latest={latest} timeZone={timeZone} />
       </Card>
     </div>
   );

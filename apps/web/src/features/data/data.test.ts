@@ -1,8 +1,7 @@
-import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../lib/live-stream';
 import { signalsOfDevices } from './data-signals';
-import { fileSafe, rangeOf } from './time-range';
+import { fileSafe, localDate, rangeOf } from './time-range';
 
 describe('SseParser', () => {
   it('splits events across chunks, skips heartbeat comments and joins data lines', () => {
@@ -19,23 +18,34 @@ describe('SseParser', () => {
 });
 
 describe('rangeOf', () => {
-  const now = dayjs('2025-06-15T14:30:00');
-  it('gives the presets in local time, running ones ending now', () => {
-    expect(rangeOf('today', now)).toEqual({
-      from: dayjs('2025-06-15T00:00:00').valueOf(),
-      to: now.valueOf(),
+  // 15 June 2025 14:30 in Skopje (UTC+2 in summer): 12:30 UTC. The plant's days start at 22:00 UTC.
+  const zone = 'Europe/Skopje';
+  const now = Date.parse('2025-06-15T12:30:00Z');
+  it("gives the presets on the plant's calendar, running ones ending now", () => {
+    expect(rangeOf('today', now, zone)).toEqual({ from: Date.parse('2025-06-14T22:00:00Z'), to: now });
+    expect(rangeOf('yesterday', now, zone)).toEqual({
+      from: Date.parse('2025-06-13T22:00:00Z'),
+      to: Date.parse('2025-06-14T22:00:00Z'),
     });
-    expect(rangeOf('yesterday', now)).toEqual({
-      from: dayjs('2025-06-14T00:00:00').valueOf(),
-      to: dayjs('2025-06-15T00:00:00').valueOf(),
-    });
-    expect(rangeOf('thisMonth', now).from).toBe(dayjs('2025-06-01T00:00:00').valueOf());
-    expect(rangeOf('thisYear', now).from).toBe(dayjs('2025-01-01T00:00:00').valueOf());
-    expect(rangeOf('last7Days', now).from).toBe(now.subtract(7, 'day').valueOf());
+    expect(rangeOf('thisMonth', now, zone).from).toBe(Date.parse('2025-05-31T22:00:00Z'));
+    // 1 January is in winter time (UTC+1).
+    expect(rangeOf('thisYear', now, zone).from).toBe(Date.parse('2024-12-31T23:00:00Z'));
+    expect(rangeOf('last7Days', now, zone).from).toBe(now - 7 * 86_400_000);
   });
-  it('takes whole days for a custom range, the last one included but never past now', () => {
-    const range = rangeOf('custom', now, [dayjs('2025-06-01'), dayjs('2025-06-15')]);
-    expect(range).toEqual({ from: dayjs('2025-06-01T00:00:00').valueOf(), to: now.valueOf() });
+  it("starts today at the plant's midnight: at 21:30 UTC it is the 15th in Istanbul, still the 14th in Skopje", () => {
+    const at = Date.parse('2025-06-14T21:30:00Z');
+    expect(rangeOf('today', at, 'Europe/Istanbul').from).toBe(Date.parse('2025-06-14T21:00:00Z'));
+    expect(rangeOf('today', at, zone).from).toBe(Date.parse('2025-06-13T22:00:00Z'));
+  });
+  it('takes whole plant days for a custom range, the last one included but never past now', () => {
+    expect(rangeOf('custom', now, zone, ['2025-06-01', '2025-06-15'])).toEqual({
+      from: Date.parse('2025-05-31T22:00:00Z'),
+      to: now,
+    });
+    expect(rangeOf('custom', now, zone, ['2025-06-01', '2025-06-02']).to).toBe(
+      Date.parse('2025-06-02T22:00:00Z'),
+    );
+    expect(localDate(now, zone)).toBe('2025-06-15');
   });
   it('makes file-name-safe names, keeping Turkish and Cyrillic letters', () => {
     expect(fileSafe('Karapınar GES-1 / Çatı')).toBe('Karapınar-GES-1-Çatı');

@@ -1,4 +1,4 @@
-import dayjs, { type Dayjs } from 'dayjs';
+import { localDateParts, localMidnight } from '@solar/shared';
 
 export const RANGE_PRESETS = [
   'today',
@@ -17,37 +17,52 @@ export interface TimeRange {
   to: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of the calendar day y-m-d; a day past the month's end rolls over (`d + 1`, `d - 1`). */
+const dateOf = (y: number, m: number, d: number): string =>
+  new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10);
+
 /**
- * The range of a preset in the browser's time zone, ending now for the running periods; `custom` takes
- * whole local days from the picker (the last one included, never past now).
+ * The range of a preset on the plant's calendar (`timeZone`), as the page's times are on its clock: today
+ * starts at the plant's midnight, not the browser's. Running periods end at `now`; `custom` takes whole
+ * local days (`YYYY-MM-DD`, the last one included, never past now).
  */
-export function rangeOf(preset: RangePreset, now: Dayjs, custom?: [Dayjs, Dayjs] | null): TimeRange {
-  const today = now.startOf('day');
-  const until = (d: Dayjs) => ({ from: d.valueOf(), to: now.valueOf() });
+export function rangeOf(
+  preset: RangePreset,
+  now: number,
+  timeZone: string,
+  custom?: readonly [string, string] | null,
+): TimeRange {
+  const { year, month, day } = localDateParts(now, timeZone);
+  const midnight = (y: number, m: number, d: number) => localMidnight(dateOf(y, m, d), timeZone);
+  const until = (from: number) => ({ from, to: now });
   switch (preset) {
     case 'today':
-      return until(today);
+      return until(midnight(year, month, day));
     case 'yesterday':
-      return { from: today.subtract(1, 'day').valueOf(), to: today.valueOf() };
+      return { from: midnight(year, month, day - 1), to: midnight(year, month, day) };
     case 'last7Days':
-      return until(now.subtract(7, 'day'));
+      return until(now - 7 * DAY_MS);
     case 'thisMonth':
-      return until(now.startOf('month'));
+      return until(midnight(year, month, 1));
     case 'last30Days':
-      return until(now.subtract(30, 'day'));
+      return until(now - 30 * DAY_MS);
     case 'thisYear':
-      return until(now.startOf('year'));
+      return until(midnight(year, 1, 1));
     case 'custom': {
-      if (!custom) return until(today);
-      const from = custom[0].startOf('day').valueOf();
-      const to = Math.min(custom[1].add(1, 'day').startOf('day').valueOf(), now.valueOf());
+      if (!custom) return until(midnight(year, month, day));
+      const from = localMidnight(custom[0], timeZone);
+      const [y, m, d] = custom[1].split('-').map(Number) as [number, number, number];
+      const to = Math.min(midnight(y, m, d + 1), now);
       return { from, to: Math.max(to, from + 60_000) };
     }
   }
 }
 
-/** `2025-06-01` of a timestamp in local time, for file names. */
-export const localDate = (ms: number): string => dayjs(ms).format('YYYY-MM-DD');
+/** `2025-06-01`: the plant's calendar date at a timestamp, for file names and the picker's last day. */
+export const localDate = (ms: number, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone }).format(ms);
 
 /** A file-name-safe form of a name: letters and digits kept (also Turkish and Cyrillic ones), the rest `-`. */
 export const fileSafe = (name: string): string =>

@@ -110,7 +110,9 @@ export default function FaultDetailPage() {
       >
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={items} />
       </Card>
-      {fault.tag_id !== null && <FaultChart signalId={fault.tag_id} detectedAt={fault.detected_at} />}
+      {fault.tag_id !== null && (
+        <FaultChart signalId={fault.tag_id} detectedAt={fault.detected_at} timeZone={fault.plant_time_zone} />
+      )}
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={10}>
           <Card title={t('faults.page.work')}>

@@ -27,8 +27,9 @@ import { useInverterSummary } from './api/get-inverter-summary';
 import { OperatingStatusTag } from './components/status-tag';
 import { dayRange } from './day-range';
 import './inverters.css';
-import { intlTag } from '../../lib/intl';
 import { dateBounds } from '../../lib/date-bounds';
+import { zoneLabel } from '../../lib/plant-time';
+import { PlantClockNote, PlantTime } from '../../lib/plant-time-view';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
 
@@ -116,13 +117,13 @@ export default function InverterDetailPage() {
   const plantName = plants.data?.find((p) => p.id === data.plant_id)?.name;
   const stateText =
     data.status_text_key && isTranslationKey(data.status_text_key) ? t(data.status_text_key) : null;
-  const lastData = data.last_data_at
-    ? new Intl.DateTimeFormat(intlTag(language), {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-        timeZone: data.time_zone,
-      }).format(new Date(data.last_data_at))
-    : t('devicePages.noData');
+  const lastData = data.last_data_at ? (
+    <PlantTime at={data.last_data_at} zone={data.time_zone} testId="inverter-last-data" />
+  ) : (
+    t('devicePages.noData')
+  );
+  // The day chart runs on the plant's clock over the plant's day; named when the reader's clock differs.
+  const chartZone = zoneLabel(data.time_zone, [range.from, range.to - 1]);
   const mpptColumns = [
     { key: 'index', title: t('devicePages.mppt'), render: (_: unknown, m: Mppt) => `MPPT ${m.index}` },
     {
@@ -220,7 +221,11 @@ export default function InverterDetailPage() {
         ))}
       </Row>
 
-      <Card title={t('devicePages.dayChart')} className="device-card">
+      <Card
+        title={t('devicePages.dayChart')}
+        className="device-card"
+        extra={<PlantClockNote zone={chartZone} testId="inverter-chart-zone" />}
+      >
         {day.error ? (
           <Alert type="error" showIcon title={errorMessageOf(day.error, t)} />
         ) : series.length === 0 || series.every((s) => s.points.length === 0) ? (
@@ -235,6 +240,7 @@ export default function InverterDetailPage() {
               series={series}
               dark={dark}
               language={language}
+              timeZone={data.time_zone}
               otherUnitsLabel={t('data.otherUnits')}
               testId="inverter-power-chart"
             />

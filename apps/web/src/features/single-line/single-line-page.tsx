@@ -25,7 +25,8 @@ export default function SingleLinePage() {
   const plants = useMemo(() => overview.data ?? [], [overview.data]);
   const asked = Number(params.get('plant'));
   const plantId = params.get('plant') !== null && Number.isInteger(asked) ? asked : null;
-  const known = plantId !== null && plants.some((p) => p.plant_id === plantId);
+  const plant = plantId === null ? undefined : plants.find((p) => p.plant_id === plantId);
+  const known = plant !== undefined;
 
   useHoldLoading(plantId === null && plants.length > 0);
 
@@ -60,7 +61,8 @@ export default function SingleLinePage() {
     body = <Empty description={t('singleLine.noPlants')} data-testid="sl-no-plants" />;
   else if (plantId !== null && !known)
     body = <Empty description={t('singleLine.notFound')} data-testid="sl-not-found" />;
-  else if (known) body = <PlantDiagram key={plantId} plantId={plantId} />;
+  else if (plant)
+    body = <PlantDiagram key={plant.plant_id} plantId={plant.plant_id} timeZone={plant.time_zone} />;
 
   return (
     <div className="single-line" data-testid="single-line">

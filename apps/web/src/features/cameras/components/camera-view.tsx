@@ -8,7 +8,7 @@ import { LoadingSpin } from '../../../components';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { useCameraSnapshot } from '../api/get-camera-snapshot';
 import { cameraStateOf, type CameraState } from '../camera-state';
-import { intlTag } from '../../../lib/intl';
+import { formatPlantTime } from '../../../lib/plant-time';
 
 const STATE_COLORS: Record<CameraState, string> = {
   loading: 'default',
@@ -36,6 +36,8 @@ export function CameraStateTag({ state, testId }: { state: CameraState; testId?:
 interface CameraViewProps {
   id: number;
   name: string;
+  /** The camera's plant's IANA zone: the picture's time is on the plant's clock. */
+  timeZone: string;
   /** How often the snapshot is fetched again while the camera answers. */
   refreshMs: number;
   /** Told each time the state changes (the page shows it in its header). */
@@ -48,7 +50,7 @@ interface CameraViewProps {
  * The camera's live view: its snapshot through the server's proxy, fetched again every few seconds and
  * shown from memory; a translated message and a retry button when the camera cannot be reached.
  */
-export function CameraView({ id, name, refreshMs, onState, compact = false }: CameraViewProps) {
+export function CameraView({ id, name, timeZone, refreshMs, onState, compact = false }: CameraViewProps) {
   const { t, i18n } = useTranslation();
   const query = useCameraSnapshot(id, refreshMs);
   const src = query.data ?? null;
@@ -84,9 +86,8 @@ export function CameraView({ id, name, refreshMs, onState, compact = false }: Ca
         <LoadingSpin label={t('devicePages.cameraLoading')} />
       </div>
     );
-  const time = new Intl.DateTimeFormat(intlTag(i18n.language), { timeStyle: 'medium' }).format(
-    query.dataUpdatedAt,
-  );
+  // Seconds: the picture is fetched every few of them. Named when the reader's clock differs.
+  const time = formatPlantTime(query.dataUpdatedAt, timeZone, i18n.language, 'timeSeconds');
   return (
     <figure className="camera-frame">
       {/* The picture's box keeps the frame's shape; the caption sits under it, never over the picture. */}
@@ -94,7 +95,9 @@ export function CameraView({ id, name, refreshMs, onState, compact = false }: Ca
         <img src={src} alt={t('devicePages.cameraAlt', { name })} data-testid="camera-image" />
       </div>
       {!compact && (
-        <figcaption className="camera-updated">{t('devicePages.cameraUpdated', { time })}</figcaption>
+        <figcaption className="camera-updated" data-testid="camera-updated">
+          {t('devicePages.cameraUpdated', { time })}
+        </figcaption>
       )}
     </figure>
   );

@@ -3,13 +3,14 @@ import Progress from 'antd/es/progress';
 import { useTranslation } from 'react-i18next';
 import { OptionChart } from '../../../components';
 import { formatNumber } from '../../../lib/format';
-import { intlTag } from '../../../lib/intl';
+import { PlantTime } from '../../../lib/plant-time-view';
 import { usePlantCatalog } from '../../telemetry';
 import { useSignalSeries } from '../api/get-signal-series';
 import { WidgetFrame, WidgetNeedsSetting, WidgetState } from '../components/widget-frame';
 import { gaugeOf } from '../model/figures';
 import { trendOption } from './trend-option';
 import { useCurrentValues } from './use-current-values';
+import { useCatalogPlantMap } from './use-plant-names';
 import type { WidgetProps } from './types';
 import { signalName } from '../../../lib/signal-name';
 
@@ -24,6 +25,8 @@ export function SignalWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps)
   const { t, i18n } = useTranslation();
   const { plant_id: plantId, signal_id: signalId, period, display } = widget.settings;
   const catalog = usePlantCatalog(plantId);
+  // The signal's times are on its plant's clock (lib/plant-time.ts).
+  const timeZone = useCatalogPlantMap().get(plantId ?? 0)?.time_zone;
   const device = (catalog.data ?? []).find((d) => d.signals.some((x) => x.id === signalId));
   const found = device ? { device, signal: device.signals.find((x) => x.id === signalId)! } : null;
   const foundId = found?.signal.id ?? null;
@@ -39,14 +42,14 @@ export function SignalWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps)
   const number = (v: number | null) =>
     v === null ? '–' : `${formatNumber(v, i18n.language, 1)} ${unit}`.trim();
   const option = useMemo(
-    () => (series.data && display === 'trend' ? trendOption(series.data.series, i18n.language) : null),
-    [series.data, display, i18n.language],
+    () =>
+      series.data && display === 'trend' && timeZone
+        ? trendOption(series.data.series, i18n.language, timeZone)
+        : null,
+    [series.data, display, i18n.language, timeZone],
   );
   const gauge = gaugeOf(value?.value ?? null, points);
   const size = Math.max(80, Math.min(bodyHeightPx - RANGE_PX, 220));
-  const at = value
-    ? new Intl.DateTimeFormat(intlTag(i18n.language), { timeStyle: 'short' }).format(value.ts)
-    : '';
 
   return (
     <WidgetFrame
@@ -88,7 +91,12 @@ export function SignalWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps)
                   max: number(gauge.max),
                   period: t(`dashboard.period.${period}`),
                 })}
-                {at && ` · ${at}`}
+                {value && timeZone && (
+                  <>
+                    {' · '}
+                    <PlantTime at={value.ts} zone={timeZone} style="time" testId="signal-at" />
+                  </>
+                )}
               </div>
             </div>
           ) : (

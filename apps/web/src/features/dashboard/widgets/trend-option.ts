@@ -1,21 +1,34 @@
 import type { TelemetrySeries } from '@solar/shared';
 import type { ChartOption } from '../../../components';
 import { formatNumber } from '../../../lib/format';
-import { intlTag } from '../../../lib/intl';
+import { formatPlantTime } from '../../../lib/plant-time';
+import { AXIS_ZONE_PX, extentOf, plantClockAxis } from '../../../lib/plant-time-axis';
 import { signalName } from '../../../lib/signal-name';
 
 /**
  * A compact trend of telemetry series for a widget: a time axis, the first unit on the left axis and
  * the second on the right (a third unit shares the right one), a legend of the signal names, no zoom
- * (the data page has that).
+ * (the data page has that). Its times are on the plant's clock (`timeZone`), the axis named when the
+ * reader's clock differs.
  */
-export function trendOption(series: readonly TelemetrySeries[], language: string): ChartOption {
+export function trendOption(
+  series: readonly TelemetrySeries[],
+  language: string,
+  timeZone: string,
+): ChartOption {
   const units: string[] = [];
   for (const s of series) if (!units.includes(s.unit ?? '')) units.push(s.unit ?? '');
   const axisOf = (s: TelemetrySeries) => Math.min(1, units.indexOf(s.unit ?? ''));
-  const time = new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' });
+  const [first, last] = extentOf(series);
+  const { xAxis, zone } = plantClockAxis(timeZone, language, first, last);
   return {
-    grid: { left: 8, right: 8, top: series.length > 1 ? 40 : 24, bottom: 8, containLabel: true },
+    grid: {
+      left: 8,
+      right: 8,
+      top: series.length > 1 ? 40 : 24,
+      bottom: zone ? 8 + AXIS_ZONE_PX : 8,
+      containLabel: true,
+    },
     legend: series.length > 1 ? { top: 0, type: 'scroll' } : { show: false },
     tooltip: {
       trigger: 'axis',
@@ -28,10 +41,10 @@ export function trendOption(series: readonly TelemetrySeries[], language: string
           const unit = series[p.seriesIndex ?? 0]?.unit ?? '';
           return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(v, language, 1)} ${unit}</b>`;
         });
-        return [Number.isNaN(at) ? '' : time.format(at), ...lines].join('<br/>');
+        return [Number.isNaN(at) ? '' : formatPlantTime(at, timeZone, language), ...lines].join('<br/>');
       },
     },
-    xAxis: { type: 'time', axisLabel: { hideOverlap: true } },
+    xAxis,
     yAxis: units.slice(0, 2).map((unit, i) => ({
       type: 'value' as const,
       name: unit || undefined,

@@ -40,8 +40,8 @@ export function WeatherWidget({ widget, frame, dark, bodyHeightPx }: WidgetProps
   const current = useCurrentValues(plantId ?? 0, ids);
   const series = useSignalSeries(ids, period);
   const option = useMemo(
-    () => (series.data ? trendOption(series.data.series, i18n.language) : null),
-    [series.data, i18n.language],
+    () => (series.data && plant ? trendOption(series.data.series, i18n.language, plant.time_zone) : null),
+    [series.data, i18n.language, plant],
   );
   const title = withPlant(t('dashboard.widget.weather'), plant);
 

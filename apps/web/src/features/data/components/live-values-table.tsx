@@ -6,7 +6,7 @@ import type { LatestValue } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { useLiveStatus, useLiveValues, type LiveValue } from '../../../lib/live-stream';
 import type { DataSignal } from '../data-signals';
-import { intlTag } from '../../../lib/intl';
+import { PlantTime } from '../../../lib/plant-time-view';
 import { signalName } from '../../../lib/signal-name';
 
 interface Row {
@@ -18,18 +18,15 @@ interface LiveValuesTableProps {
   signals: readonly DataSignal[];
   /** Stored values to show until the first live ones arrive. */
   latest: Map<number, LatestValue>;
+  /** The plant's IANA zone: the times are on its clock. */
+  timeZone: string;
 }
 
 /** The newest value of each chosen signal, kept current by the tab's live connection. */
-export function LiveValuesTable({ signals, latest }: LiveValuesTableProps) {
+export function LiveValuesTable({ signals, latest, timeZone }: LiveValuesTableProps) {
   const { t, i18n } = useTranslation();
   const live = useLiveValues(signals.map((s) => s.id));
   const status = useLiveStatus();
-  const time = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    dateStyle: 'short',
-    timeStyle: 'medium',
-  });
-
   const rows: Row[] = signals.map((signal) => {
     const pushed = live.get(signal.id);
     const stored = latest.get(signal.id);
@@ -55,7 +52,15 @@ export function LiveValuesTable({ signals, latest }: LiveValuesTableProps) {
     {
       key: 'time',
       title: t('data.time'),
-      render: (_, r) => (r.current ? time.format(r.current.ts) : ''),
+      render: (_, r) =>
+        r.current && (
+          <PlantTime
+            at={r.current.ts}
+            zone={timeZone}
+            style="dateTimeSeconds"
+            testId={`live-time-${r.signal.id}`}
+          />
+        ),
     },
   ];
 

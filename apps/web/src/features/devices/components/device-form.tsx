@@ -128,7 +128,9 @@ export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
       onClose={onClose}
       width={640}
       onFinish={onFinish}
-      after={device && canUpdate && <IngestKeySection deviceId={device.id} />}
+      after={
+        device && canUpdate && <IngestKeySection deviceId={device.id} timeZone={device.plant_time_zone} />
+      }
       onValuesChange={(changed: Partial<Values>) => {
         // A parent belongs to the same plant: moving the device clears it.
         if ('plant_id' in changed) form.setFieldValue('parent_device_id', null);

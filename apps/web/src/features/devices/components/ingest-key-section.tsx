@@ -12,24 +12,20 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageOf } from '../../../lib/api-errors';
 import { notify } from '../../../lib/notify';
 import { useCreateIngestKey, useIngestKey, useRevokeIngestKey } from '../api/ingest-key';
-import { intlTag } from '../../../lib/intl';
+import { PlantTime } from '../../../lib/plant-time-view';
 
 /**
  * The device's ingest key (for POST /api/telemetry with X-Api-Key): its prefix and creation time;
  * create or rotate shows the full key once; revoke after a confirmation. Shown to device_management
- * update only.
+ * update only. `timeZone` is the device's plant's: the creation time is on its clock.
  */
-export function IngestKeySection({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation();
+export function IngestKeySection({ deviceId, timeZone }: { deviceId: number; timeZone: string }) {
+  const { t } = useTranslation();
   const info = useIngestKey(deviceId, true);
   const create = useCreateIngestKey(deviceId);
   const revoke = useRevokeIngestKey(deviceId);
   const [shown, setShown] = useState<string | null>(null);
   const hasKey = !!info.data?.prefix;
-  const date = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
 
   const onCreate = () =>
     create.mutate(undefined, {
@@ -55,7 +51,7 @@ export function IngestKeySection({ deviceId }: { deviceId: number }) {
             </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t('devices.ingestKey.createdAt')}>
-            {info.data?.created_at ? date.format(new Date(info.data.created_at)) : ''}
+            <PlantTime at={info.data?.created_at} zone={timeZone} testId="ingest-key-created" />
           </Descriptions.Item>
         </Descriptions>
       ) : (

@@ -13,10 +13,12 @@ interface FaultChartProps {
   signalId: number;
   /** When the problem began (ISO 8601): the chart is centred on it and marks it. */
   detectedAt: string;
+  /** The fault's plant's IANA zone: the chart reads its clock. */
+  timeZone: string;
 }
 
 /** The fault's signal two hours either side of the alarm time, with a line at the alarm. */
-export function FaultChart({ signalId, detectedAt }: FaultChartProps) {
+export function FaultChart({ signalId, detectedAt, timeZone }: FaultChartProps) {
   const { t, i18n } = useTranslation();
   const dark = usePreferences((s) => s.theme) === 'dark';
   const telemetry = useFaultTelemetry(signalId, detectedAt);
@@ -46,6 +48,7 @@ export function FaultChart({ signalId, detectedAt }: FaultChartProps) {
                 series={data.series}
                 dark={dark}
                 language={i18n.language}
+                timeZone={timeZone}
                 otherUnitsLabel={t('data.otherUnits')}
                 markAt={Date.parse(detectedAt)}
                 markLabel={t('faults.page.chartAlarmTime')}

@@ -11,15 +11,19 @@ import { useCan } from '../../../lib/permissions';
 import { StatusTag } from '../../plants';
 import { usePlantCatalog, usePlantLatest } from '../../telemetry';
 import { signalName } from '../../../lib/signal-name';
+import { PlantTime } from '../../../lib/plant-time-view';
 
 /** A device without a page of its own (meter, transformer, string box, station…): its status and values. */
 export function DeviceDrawer({
   plantId,
+  timeZone,
   node,
   status,
   onClose,
 }: {
   plantId: number;
+  /** The plant's IANA zone: the last data time is on its clock. */
+  timeZone: string;
   node: TopologyNode | null;
   status: DeviceStatusItem | undefined;
   onClose: () => void;
@@ -48,9 +52,11 @@ export function DeviceDrawer({
           <dd>{status ? <StatusTag status={status.status} /> : '–'}</dd>
           <dt>{t('singleLine.drawer.lastData')}</dt>
           <dd>
-            {status?.last_data_at
-              ? new Date(status.last_data_at).toLocaleString(language.replace('_', '-'))
-              : t('singleLine.drawer.never')}
+            {status?.last_data_at ? (
+              <PlantTime at={status.last_data_at} zone={timeZone} testId="sl-drawer-last-data" />
+            ) : (
+              t('singleLine.drawer.never')
+            )}
           </dd>
           <dt>{t('singleLine.drawer.alarms')}</dt>
           <dd>{status ? status.active_alarms.total : '–'}</dd>

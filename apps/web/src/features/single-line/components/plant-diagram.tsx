@@ -28,9 +28,10 @@ const STATUS_RECHECK_MS = 5_000;
 
 /**
  * One plant's diagram with its state: live power, device statuses, the layout being edited and the device
- * drawer. Keyed by plant in the page, so another plant starts with nothing pending.
+ * drawer. Keyed by plant in the page, so another plant starts with nothing pending. `timeZone` is the
+ * plant's: the drawer shows its times on the plant's clock.
  */
-export function PlantDiagram({ plantId }: { plantId: number }) {
+export function PlantDiagram({ plantId, timeZone }: { plantId: number; timeZone: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const topology = useTopology(plantId);
@@ -196,6 +197,7 @@ export function PlantDiagram({ plantId }: { plantId: number }) {
       {body}
       <DeviceDrawer
         plantId={plantId}
+        timeZone={timeZone}
         node={drawerNode}
         status={drawerNode?.device_id ? statusItems.get(drawerNode.device_id) : undefined}
         onClose={() => setDrawerNode(null)}
