@@ -20,6 +20,7 @@ import { siteLogoCo2Factors } from './2026-11-25-0024-site-logo-co2-factors';
 import { sessionLifetimeEmailConfirmation } from './2026-11-28-0025-session-lifetime-email-confirmation';
 import { mailLimits } from './2026-11-28-0026-mail-limits';
 import { faultTitleCodes } from './2026-11-28-0028-fault-title-codes';
+import { alarmCauses } from './2026-11-29-0029-alarm-causes';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -46,4 +47,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-28-0025-session-lifetime-email-confirmation': sessionLifetimeEmailConfirmation,
   '2026-11-28-0026-mail-limits': mailLimits,
   '2026-11-28-0028-fault-title-codes': faultTitleCodes,
+  '2026-11-29-0029-alarm-causes': alarmCauses,
 };
