@@ -145,6 +145,13 @@ export const alarmSchema = z.object({
   rejected_at: z.string().nullable(),
   rejected_by: z.number().int().nullable(),
   fault_id: z.number().int().nullable(),
+  /**
+   * The alarm of the same event this one followed (active on its device or a device above it, raised at
+   * most ALARM_GROUP_WINDOW_MS before it); null when the alarm is its own cause. Beyond the spec.
+   */
+  cause_alarm_id: z.number().int().nullable(),
+  /** How many alarms followed this one (have it as their cause); 0 for a consequence. Beyond the spec. */
+  consequence_count: z.number().int(),
 });
 export type AlarmRecord = z.infer<typeof alarmSchema>;
 

@@ -123,10 +123,18 @@ export const faultHistorySchema = z.object({
 });
 export type FaultHistoryEntry = z.infer<typeof faultHistorySchema>;
 
-/** GET faults/{id}: the fault with its comments (oldest first) and status history (oldest first). */
+/**
+ * GET faults/{id}: the fault with its comments (oldest first), status history (oldest first) and the alarms
+ * it covers.
+ */
 export const faultDetailSchema = faultSchema.extend({
   comments: z.array(faultCommentSchema),
   history: z.array(faultHistorySchema),
+  /**
+   * Every alarm approved into this fault, oldest first: the one it was made from and the alarms that
+   * followed it (an event's consequences share their cause's fault). Beyond the spec.
+   */
+  alarm_ids: z.array(z.number().int()),
 });
 export type FaultDetail = z.infer<typeof faultDetailSchema>;
 

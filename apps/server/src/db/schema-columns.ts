@@ -297,6 +297,7 @@ export const schemaColumns = {
     rejected_at: 'null',
     rejected_by: 'null',
     fault_id: 'null',
+    cause_alarm_id: 'null',
   },
   alarm_events: {
     id: 'not null',

@@ -368,6 +368,11 @@ export interface AlarmsTable {
   rejected_at: number | null;
   rejected_by: number | null;
   fault_id: number | null;
+  /**
+   * The alarm of the same event this one followed (migration 0029): active on the same device or one above
+   * it when this one was raised, within ALARM_GROUP_WINDOW_MS. Null: the alarm is its own cause.
+   */
+  cause_alarm_id: number | null;
 }
 
 /** Append-only alarm change log; id is the `alarms/listen` cursor. */

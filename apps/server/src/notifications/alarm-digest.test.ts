@@ -57,6 +57,8 @@ describe(`alarm notification digest (${dialectUnderTest})`, () => {
     rejected_at: null,
     rejected_by: null,
     fault_id: null,
+    cause_alarm_id: null,
+    consequence_count: 0,
     ...extra,
   });
 

@@ -242,6 +242,8 @@ describe(`names in mails carry no links or line breaks (${dialectUnderTest})`, (
       rejected_at: null,
       rejected_by: null,
       fault_id: null,
+      cause_alarm_id: null,
+      consequence_count: 0,
     };
     const before = new Set(t.outbox());
     for (const listener of listeners) listener({ kind: 'raised', alarm });

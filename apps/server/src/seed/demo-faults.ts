@@ -140,11 +140,11 @@ export async function seedDemoFaults(
     { limit: 5000, offset: 0 },
     false,
   );
-  // One alarm per incident (a trip raises its status and its Evt1 cause at once) and per kind of alarm
-  // of a device, oldest first.
+  // One alarm per incident, its cause (a trip raises its status and its Evt1 cause at once; approving the
+  // cause approves the alarms that followed it), and per kind of alarm of a device, oldest first.
   const seen = new Set<string>();
   const candidates = items
-    .filter((a) => byCompany.has(a.company_id) && a.cleared_at !== null)
+    .filter((a) => byCompany.has(a.company_id) && a.cleared_at !== null && a.cause_alarm_id === null)
     .sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at) || a.id - b.id)
     .filter((a) => {
       const device = a.device_id ?? `p${a.plant_id}`;

@@ -63,6 +63,22 @@ describe(`demo history and live events (${dialectUnderTest})`, () => {
     expect(byStatus.get(1)!.map((a) => a.message)).toContain('alarms.msg.inverterFault');
   });
 
+  it("yesterday's grid outage at the first plant's meter is one event: every inverter alarm of it follows the meter's", async () => {
+    const all = await alarms();
+    const outage = all.find((a) => a.message === 'alarms.msg.gridOutage');
+    expect(outage).toMatchObject({ device_type: 'meter', cause_alarm_id: null });
+    const followers = all.filter((a) => a.cause_alarm_id === outage!.id);
+    expect(followers.length).toBe(outage!.consequence_count);
+    expect(new Set(followers.map((a) => a.message))).toEqual(
+      new Set(['alarms.msg.inverterFault', 'alarms.msg.gridDisconnect']),
+    );
+    for (const a of followers)
+      expect(a).toMatchObject({ plant_id: outage!.plant_id, device_type: 'inverter' });
+    // Each inverter of the plant reported both, and all of them are under the meter's alarm.
+    const inverters = new Set(followers.map((a) => a.device_id));
+    expect(followers.length).toBe(2 * inverters.size);
+  });
+
   it('faults in every state, from alarms, with assignees of the plant’s company, comments and resolutions', async () => {
     const rows = await t.ctx.db.selectFrom('faults').select(['id', 'status', 'alarm_id']).execute();
     for (const status of FAULT_STATUSES)

@@ -117,9 +117,13 @@ describe(`active alarms, one count (${dialectUnderTest})`, () => {
     expect((await get<ActiveAlarmCounts>(outsider.token, '/api/alarms/activeCounts')).total).toBe(1);
     expect((await get<ActiveAlarmCounts>(admin.token, '/api/alarms/activeCounts')).total).toBe(4);
 
-    // Approving (acknowledging) a still-active high alarm makes a fault but leaves the alarm active.
+    // Approving (acknowledging) a still-active high alarm makes a fault but leaves the alarm active. The
+    // three alarms of the signal rose together, so the first is the cause of the others (alarm groups):
+    // each of those is decided on its own, while approving the first would approve them too.
     const list = await get<AlarmRecord[]>(operator.token, '/api/alarms');
-    const high = list.find((a) => a.rule_id === rules[0]!.id)!;
+    const first = list.find((a) => a.rule_id === rules[0]!.id)!;
+    const high = list.find((a) => a.rule_id === rules[1]!.id)!;
+    expect(high.cause_alarm_id).toBe(first.id);
     expect(high.state).toBe('active_unacknowledged');
     const approved = await t.http.post(`/api/alarms/${high.id}/fault`, {}, { token: operator.token });
     expect(approved.statusCode, approved.body).toBe(200);
@@ -160,8 +164,8 @@ describe(`active alarms, one count (${dialectUnderTest})`, () => {
       (await get<AlarmRecord[]>(operator.token, '/api/alarms')).map((a) => [a.rule_id, a.state]),
     );
     expect([states.get(rules[0]!.id), states.get(rules[1]!.id), states.get(rules[2]!.id)]).toEqual([
-      'active_acknowledged',
       'active_unacknowledged',
+      'active_acknowledged',
       'active_acknowledged',
     ]);
 
@@ -179,12 +183,12 @@ describe(`active alarms, one count (${dialectUnderTest})`, () => {
     });
     const after = await get<AlarmRecord[]>(operator.token, '/api/alarms');
     const byRule = new Map(after.map((a) => [a.rule_id, a]));
-    expect(byRule.get(rules[0]!.id)).toMatchObject({
+    expect(byRule.get(rules[1]!.id)).toMatchObject({
       state: 'cleared',
       status: 'approved',
       cleared_at: new Date(t0 + 60_000).toISOString(),
     });
-    expect(byRule.get(rules[1]!.id)).toMatchObject({ state: 'cleared_unacknowledged', status: 'cleared' });
+    expect(byRule.get(rules[0]!.id)).toMatchObject({ state: 'cleared_unacknowledged', status: 'cleared' });
     expect(byRule.get(rules[2]!.id)).toMatchObject({ state: 'cleared', status: 'rejected' });
     // Cleared alarms are the history: active=false lists them.
     const history = await get<{ total: number }>(operator.token, '/api/alarms', {

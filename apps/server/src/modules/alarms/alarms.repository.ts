@@ -49,7 +49,7 @@ export const alarmIsActive = (eb: ExpressionBuilder<Database, 'alarms'>) =>
 
 /** The columns of an alarm answer. */
 export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
-  return q.select([
+  return q.select((eb) => [
     'alarms.id',
     'fields.company_id',
     'alarms.plant_id',
@@ -72,6 +72,13 @@ export function selectAlarm(q: ReturnType<typeof scopedAlarms>) {
     'alarms.rejected_at',
     'alarms.rejected_by',
     'alarms.fault_id',
+    'alarms.cause_alarm_id',
+    // A consequence is in its cause's plant, so the caller's scope covers it.
+    eb
+      .selectFrom('alarms as consequence')
+      .select((c) => c.fn.countAll<number | string>().as('n'))
+      .whereRef('consequence.cause_alarm_id', '=', 'alarms.id')
+      .as('consequence_count'),
   ]);
 }
 
@@ -115,6 +122,8 @@ export function toAlarmRecord(r: AlarmRow): AlarmRecord {
     rejected_at: isoOrNull(r.rejected_at),
     rejected_by: r.rejected_by,
     fault_id: r.fault_id,
+    cause_alarm_id: r.cause_alarm_id,
+    consequence_count: Number(r.consequence_count ?? 0),
   };
 }
 
@@ -253,6 +262,19 @@ export async function decide(
     .where('status_id', 'in', [ALARM_STATUS.active, ALARM_STATUS.cleared])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The consequences of an alarm not yet approved or rejected (active or cleared), oldest first. */
+export async function undecidedConsequences(trx: Db, causeId: number): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('alarms')
+    .select('id')
+    .where('cause_alarm_id', '=', causeId)
+    .where('status_id', 'in', [ALARM_STATUS.active, ALARM_STATUS.cleared])
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function setFault(trx: Db, id: number, faultId: number): Promise<void> {

@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../audit';
 import { conflict, notFound } from '../../lib/http-errors';
-import { scopeOf } from '../../lib/scope';
+import { scopeOf, type Scope } from '../../lib/scope';
+import type { Db } from '../../db/database';
 import { createFaultFromAlarm } from '../faults';
 import * as repo from './alarms.repository';
 import { eventsAfter, logEvents, type WrittenEvent } from './engine/alarm-store.repository';
@@ -88,13 +89,15 @@ export class AlarmsService {
 
   /**
    * Approve: the alarm becomes approved and a fault is made from it, in one transaction. Allowed for an
-   * active or cleared alarm; an approved or rejected one answers 409.
+   * active or cleared alarm; an approved or rejected one answers 409. One fault covers an event
+   * (docs/architecture.md, "Alarm groups"): approving a cause approves its undecided consequences into
+   * the same fault, each audited; approving a consequence whose cause has a fault joins that fault.
    */
   async approve(actor: Actor, id: number): Promise<{ alarm: AlarmRecord; fault_id: number }> {
     return this.decide(actor, id, 'approve');
   }
 
-  /** Reject: a false alarm; no fault. Same rules as approve. */
+  /** Reject: a false alarm; no fault. Same rules as approve; the alarm's consequences are left to judge. */
   async reject(actor: Actor, id: number): Promise<AlarmRecord> {
     return (await this.decide(actor, id, 'reject')).alarm;
   }
@@ -107,45 +110,67 @@ export class AlarmsService {
       const before = found(await repo.findAlarm(trx, scope, id));
       if (!(await repo.decide(trx, id, decision, now, actor.userId))) throw conflict(E.alarmDecided);
       let faultId: number | null = null;
+      let group: number[] = [];
       if (decision === 'approve') {
-        ({ fault_id: faultId } = await createFaultFromAlarm(
-          this.ctx,
-          { userId: actor.userId, ip: actor.ip },
-          {
-            id: before.id,
-            plant_id: before.plant_id,
-            device_id: before.device_id,
-            tag_id: before.tag_id,
-            priority_id: before.priority_id,
-            // The key and its parameters: the fault keeps them, so each reader sees its title in their language.
-            message: before.message,
-            message_params: before.message_params,
-            subject: before.device_name ?? before.plant_name,
-            started_at: Date.parse(before.started_at),
-            acknowledged_at: now,
-          },
-          trx,
-        ));
+        faultId = await this.faultOfCause(trx, scope, before);
+        if (faultId === null) {
+          ({ fault_id: faultId } = await createFaultFromAlarm(
+            this.ctx,
+            { userId: actor.userId, ip: actor.ip },
+            {
+              id: before.id,
+              plant_id: before.plant_id,
+              device_id: before.device_id,
+              tag_id: before.tag_id,
+              priority_id: before.priority_id,
+              // The key and its parameters: the fault keeps them, so each reader sees its title in their language.
+              message: before.message,
+              message_params: before.message_params,
+              subject: before.device_name ?? before.plant_name,
+              started_at: Date.parse(before.started_at),
+              acknowledged_at: now,
+            },
+            trx,
+          ));
+        }
         await repo.setFault(trx, id, faultId);
+        group = await repo.undecidedConsequences(trx, id);
+      }
+      const audit = async (alarmId: number, was: AlarmRecord) =>
+        recordAudit(trx, {
+          userId: actor.userId,
+          action: decision,
+          entity: 'alarm',
+          entityId: alarmId,
+          before: was,
+          after: found(await repo.findAlarm(trx, scope, alarmId)),
+          ip: actor.ip,
+          at: now,
+        });
+      // The cause's consequences, each approved into its fault and audited as if approved alone.
+      const approved: number[] = [];
+      for (const consequenceId of group) {
+        const was = found(await repo.findAlarm(trx, scope, consequenceId));
+        if (!(await repo.decide(trx, consequenceId, 'approve', now, actor.userId))) continue;
+        await repo.setFault(trx, consequenceId, faultId!);
+        await audit(consequenceId, was);
+        approved.push(consequenceId);
       }
       written = await logEvents(trx, [
         { alarmId: id, kind: decision === 'approve' ? 'approved' : 'rejected', at: now },
+        ...approved.map((alarmId) => ({ alarmId, kind: 'approved' as const, at: now })),
       ]);
-      const after = found(await repo.findAlarm(trx, scope, id));
-      await recordAudit(trx, {
-        userId: actor.userId,
-        action: decision,
-        entity: 'alarm',
-        entityId: id,
-        before,
-        after,
-        ip: actor.ip,
-        at: now,
-      });
-      return { alarm: after, fault_id: faultId ?? 0 };
+      await audit(id, before);
+      return { alarm: found(await repo.findAlarm(trx, scope, id)), fault_id: faultId ?? 0 };
     });
     await this.ctx.alarmPublisher.publish(written);
     return result;
+  }
+
+  /** The fault the alarm's cause was approved into, which its consequence joins; null when none. */
+  private async faultOfCause(trx: Db, scope: Scope, alarm: AlarmRecord): Promise<number | null> {
+    if (alarm.cause_alarm_id === null) return null;
+    return (await repo.findAlarm(trx, scope, alarm.cause_alarm_id))?.fault_id ?? null;
   }
 
   // Custom alarm rules.

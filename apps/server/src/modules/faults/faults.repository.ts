@@ -320,3 +320,15 @@ export async function languageOf(db: Db, userId: number): Promise<number | null>
   const row = await db.selectFrom('users').select('language_id').where('id', '=', userId).executeTakeFirst();
   return row?.language_id ?? null;
 }
+
+/** The alarms approved into a fault (its own and its consequences), oldest first. */
+export async function alarmIdsOf(db: Db, faultId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('alarms')
+    .select('id')
+    .where('fault_id', '=', faultId)
+    .orderBy('started_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

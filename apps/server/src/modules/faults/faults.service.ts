@@ -177,11 +177,12 @@ export class FaultsService {
 
   async get(actor: Actor, id: number): Promise<FaultDetail> {
     const fault = found(await repo.findFault(this.ctx.db, scopeOf(actor), id));
-    const [comments, history] = await Promise.all([
+    const [comments, history, alarmIds] = await Promise.all([
       repo.commentsOf(this.ctx.db, id),
       repo.historyOf(this.ctx.db, id),
+      repo.alarmIdsOf(this.ctx.db, id),
     ]);
-    return { ...fault, comments, history };
+    return { ...fault, comments, history, alarm_ids: alarmIds };
   }
 
   /** Checks of a body beyond its schema; answers 400 with the field keys, 404 for an unreachable plant. */

@@ -25,6 +25,42 @@ export const GRID_NODE_ID = 'grid';
 export const deviceNodeId = (deviceId: number) => `device:${deviceId}`;
 const busbarNodeId = (parentNodeId: string) => `busbar:${parentNodeId}`;
 
+/** A device as the plant's wiring places it: its parent and its type. */
+export type WiredDevice = Pick<GraphDevice, 'id' | 'parent_device_id' | 'type'>;
+
+/**
+ * The plant's revenue meter at the point of connection: its one top-level meter without power devices
+ * under it, or null when there is none or more than one.
+ */
+function gridMeterOf<D extends WiredDevice>(devices: readonly D[], parentOf: (d: D) => D | null): D | null {
+  const isPower = (d: D) => POWER_TYPES.has(d.type);
+  const hasPowerChildren = (d: D) => devices.some((c) => isPower(c) && parentOf(c)?.id === d.id);
+  const gridMeters = devices.filter(
+    (d) => isPower(d) && parentOf(d) === null && d.type === 'meter' && !hasPowerChildren(d),
+  );
+  return gridMeters.length === 1 ? gridMeters[0]! : null;
+}
+
+/**
+ * Each device of one plant and the device right above it on the single-line diagram (buildTopology): its
+ * parent, or for a top-level power device the grid meter it hangs from; null at the top. The alarms read it
+ * to group an inverter's alarm under its transformer's or meter's (docs/architecture.md, "Alarm groups").
+ */
+export function upstreamDevices(devices: readonly WiredDevice[]): Map<number, number | null> {
+  const byId = new Map(devices.map((d) => [d.id, d]));
+  const parentOf = (d: WiredDevice) =>
+    d.parent_device_id !== null && byId.has(d.parent_device_id) ? byId.get(d.parent_device_id)! : null;
+  const gridMeter = gridMeterOf(devices, parentOf);
+  const out = new Map<number, number | null>();
+  for (const d of devices) {
+    const parent = parentOf(d);
+    if (parent) out.set(d.id, parent.id);
+    else if (POWER_TYPES.has(d.type) && gridMeter && d.id !== gridMeter.id) out.set(d.id, gridMeter.id);
+    else out.set(d.id, null);
+  }
+  return out;
+}
+
 /**
  * The single-line graph of one plant's devices. Edges follow parent_device_id (transformer → inverters →
  * string boxes). The top-level power devices hang from the grid connection — through the plant's meter
@@ -54,10 +90,7 @@ export function buildTopology(
     powerChildren.set(source, list);
   };
 
-  const topLevelPower = sorted.filter((d) => isPower(d) && parentOf(d) === null);
-  const hasPowerChildren = (d: GraphDevice) => sorted.some((c) => isPower(c) && parentOf(c)?.id === d.id);
-  const gridMeters = topLevelPower.filter((d) => d.type === 'meter' && !hasPowerChildren(d));
-  const gridMeter = gridMeters.length === 1 ? gridMeters[0]! : null;
+  const gridMeter = gridMeterOf(sorted, parentOf);
 
   for (const d of sorted) {
     const parent = parentOf(d);

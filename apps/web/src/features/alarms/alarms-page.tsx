@@ -56,6 +56,28 @@ const inTab = (a: AlarmRecord, tab: StatusFilter) =>
 const undecided = (a: AlarmRecord) =>
   a.status_id === ALARM_STATUS.active || a.status_id === ALARM_STATUS.cleared;
 
+/** A row of the list: an alarm with the alarms of its event that followed it (the table's tree data). */
+type AlarmRow = AlarmRecord & { children?: AlarmRecord[] };
+
+/**
+ * The alarms with each consequence put under its cause when both are listed (docs/architecture.md,
+ * "Alarm groups"); a consequence whose cause is not in the list stands on its own.
+ */
+function nestUnderCauses(alarms: readonly AlarmRecord[]): AlarmRow[] {
+  const listed = new Set(alarms.map((a) => a.id));
+  const nested = (a: AlarmRecord) => a.cause_alarm_id !== null && listed.has(a.cause_alarm_id);
+  const under = new Map<number, AlarmRecord[]>();
+  for (const a of alarms) {
+    if (!nested(a)) continue;
+    const list = under.get(a.cause_alarm_id!) ?? [];
+    list.push(a);
+    under.set(a.cause_alarm_id!, list);
+  }
+  return alarms
+    .filter((a) => !nested(a))
+    .map((a) => (under.has(a.id) ? { ...a, children: under.get(a.id)! } : a));
+}
+
 /**
  * /alarms: the alarms in scope by tab (active, decided, cleared, all) with counts, kept current by the live
  * stream. Users who may update alarms approve them (converting them to faults) or reject them; an approved
@@ -85,7 +107,17 @@ export default function AlarmsPage() {
       byTab.set(tabId, alarms.filter((a) => inTab(a, tabId)).length);
     return byTab;
   }, [alarms]);
-  const rows = useMemo(() => alarms.filter((a) => inTab(a, tab)), [alarms, tab]);
+  const listed = useMemo(() => alarms.filter((a) => inTab(a, tab)), [alarms, tab]);
+  const rows = useMemo(() => nestUnderCauses(listed), [listed]);
+  /** Undecided consequences by cause: approving the cause approves them into its fault too. */
+  const undecidedFollowers = useMemo(() => {
+    const byCause = new Map<number, number>();
+    for (const c of alarms)
+      if (c.cause_alarm_id !== null && undecided(c))
+        byCause.set(c.cause_alarm_id, (byCause.get(c.cause_alarm_id) ?? 0) + 1);
+    return byCause;
+  }, [alarms]);
+  const followers = (a: AlarmRecord) => undecidedFollowers.get(a.id) ?? 0;
 
   const pending = (id: number) => decide.isPending && decide.variables?.id === id;
   const openFault = (faultId: number) => void navigate(`/fault-detail/${faultId}`);
@@ -131,9 +163,32 @@ export default function AlarmsPage() {
       a.device_name
     );
 
-  const stateCell = (a: AlarmRecord) => (
+  /** Where the alarm stands in its event: the cause of the alarms under it, or one that followed another. */
+  const groupTag = (a: AlarmRow) =>
+    a.children ? (
+      <Tag
+        color="purple"
+        className="alarm-group-tag"
+        data-testid={`alarm-consequences-${a.id}`}
+        data-count={a.children.length}
+      >
+        {t('alarms.page.consequenceCount', { n: a.children.length })}
+      </Tag>
+    ) : a.cause_alarm_id !== null ? (
+      <Tag
+        className="alarm-group-tag"
+        data-testid={`alarm-consequence-${a.id}`}
+        data-cause={a.cause_alarm_id}
+      >
+        {t('alarms.page.consequence')}
+      </Tag>
+    ) : null;
+
+  /** The alarm's state and decision; on a card also its place in its event (the table shows it by the plant). */
+  const stateCell = (a: AlarmRow, withGroup = false) => (
     <Space size={4} wrap>
       <StateTag alarm={a} />
+      {withGroup && groupTag(a)}
       {a.status_id !== ALARM_STATUS.active && a.status_id !== ALARM_STATUS.cleared && (
         <Tag
           color={STATUS_COLORS[a.status_id]}
@@ -164,7 +219,15 @@ export default function AlarmsPage() {
       <Space size={4} wrap>
         <Popconfirm
           title={t('alarms.page.approveTitle')}
-          description={t('alarms.page.approveConfirm')}
+          description={
+            followers(a) > 0 ? (
+              <span data-testid={`alarm-approve-group-${a.id}`}>
+                {t('alarms.page.approveConfirm')} {t('alarms.page.approveGroup', { n: followers(a) })}
+              </span>
+            ) : (
+              t('alarms.page.approveConfirm')
+            )
+          }
           okText={t('alarms.page.approve')}
           cancelText={t('common.cancel')}
           okButtonProps={{ 'data-testid': `alarm-approve-ok-${a.id}` }}
@@ -202,13 +265,25 @@ export default function AlarmsPage() {
     );
   };
 
-  const columns: ColumnsType<AlarmRecord> = [
-    { key: 'plant', dataIndex: 'plant_name', title: t('alarms.page.plant') },
-    { key: 'device', title: t('alarms.page.device'), render: (_, a) => deviceCell(a) },
+  const columns: ColumnsType<AlarmRow> = [
+    {
+      key: 'plant',
+      title: t('alarms.page.plant'),
+      // Room for the expander of a cause (and the indent of the alarms under it) beside the plant's name.
+      width: 150,
+      render: (_, a) => (
+        <Space direction="vertical" size={2}>
+          <span>{a.plant_name}</span>
+          {groupTag(a)}
+        </Space>
+      ),
+    },
+    { key: 'device', title: t('alarms.page.device'), width: 120, render: (_, a) => deviceCell(a) },
     {
       key: 'priority',
       dataIndex: 'priority_id',
       title: t('alarms.page.priority'),
+      width: 110,
       render: (p: number) => <PriorityTag priority={p} />,
       sorter: (a, b) => a.priority_id - b.priority_id,
     },
@@ -283,6 +358,18 @@ export default function AlarmsPage() {
       ),
     },
   ];
+  // The count stays a count of alarms (the badge's); the events they make are said beside it.
+  const summary =
+    listed.length > rows.length ? (
+      <Typography.Text
+        type="secondary"
+        data-testid="alarm-group-summary"
+        data-alarms={listed.length}
+        data-events={rows.length}
+      >
+        {t('alarms.page.groupSummary', { alarms: listed.length, events: rows.length })}
+      </Typography.Text>
+    ) : null;
 
   const empty = (
     <Empty
@@ -305,6 +392,7 @@ export default function AlarmsPage() {
           data-testid="alarm-status-filter"
           className="alarm-tabs"
         />
+        {summary}
         {phone ? (
           rows.length === 0 && !query.isPending ? (
             empty
@@ -336,9 +424,39 @@ export default function AlarmsPage() {
                         <AlarmDuration alarm={a} now={now} />
                       </dd>
                       <dt>{t('alarms.page.status')}</dt>
-                      <dd>{stateCell(a)}</dd>
+                      <dd>{stateCell(a, !a.children)}</dd>
                     </dl>
                     <div className="alarm-card-actions">{actionsCell(a)}</div>
+                    {a.children && (
+                      <section
+                        className="alarm-card-consequences"
+                        data-testid={`alarm-card-consequences-${a.id}`}
+                      >
+                        <Typography.Text type="secondary">
+                          {t('alarms.page.consequenceCount', { n: a.children.length })}
+                        </Typography.Text>
+                        <ul>
+                          {a.children.map((c) => (
+                            <li key={c.id} data-testid={`alarm-card-consequence-${c.id}`}>
+                              <p className="alarm-card-message" data-testid={`alarm-message-${c.id}`}>
+                                <PriorityTag priority={c.priority_id} />
+                                {c.device_name ? `${c.device_name}: ` : ''}
+                                {text(c)}
+                              </p>
+                              <Flex wrap gap={4} justify="space-between" align="center">
+                                <PlantTime
+                                  at={c.started_at}
+                                  zone={c.plant_time_zone}
+                                  style="dateTimeSeconds"
+                                />
+                                {stateCell(c)}
+                              </Flex>
+                              <div className="alarm-card-actions">{actionsCell(c)}</div>
+                            </li>
+                          ))}
+                        </ul>
+                      </section>
+                    )}
                   </Card>
                 </li>
               ))}
@@ -358,18 +476,20 @@ export default function AlarmsPage() {
           />
         )}
         {phone ? null : (
-          <Table<AlarmRecord>
+          <Table<AlarmRow>
             rowKey="id"
             data-testid="alarm-table"
             columns={columns}
             dataSource={rows}
             loading={query.isPending}
-            scroll={{ x: 1300 }}
+            // The columns' widths: the plant's holds a cause's expander and the indent of its consequences.
+            scroll={{ x: 1430 }}
             locale={{ emptyText: empty }}
             pagination={{
               defaultPageSize: 20,
               showSizeChanger: true,
-              showTotal: (total) => t('management.total', { total }),
+              // Alarms, not the events the pages hold (a consequence is a row under its cause).
+              showTotal: () => t('management.total', { total: listed.length }),
             }}
           />
         )}

@@ -44,6 +44,8 @@ export default function FaultDetailPage() {
   if (!fault) return <Spin className="fault-detail-spin" />;
 
   const text = faultText(fault);
+  const alarmIds =
+    fault.alarm_ids.length > 0 ? fault.alarm_ids : fault.alarm_id !== null ? [fault.alarm_id] : [];
   // On the plant's clock, named when the reader's differs (lib/plant-time.ts).
   const date = (v: string | null) => formatPlantTime(v, fault.plant_time_zone, i18n.language) || '—';
   const items = [
@@ -75,14 +77,23 @@ export default function FaultDetailPage() {
     },
     {
       key: 'alarm',
-      label: t('faults.page.alarm'),
+      // One fault covers an event: its own alarm and those that followed it (docs/architecture.md, "Alarm groups").
+      label: alarmIds.length > 1 ? t('faults.page.alarmsOfEvent') : t('faults.page.alarm'),
       children:
-        fault.alarm_id === null ? (
+        alarmIds.length === 0 ? (
           t('faults.page.manual')
         ) : (
-          <Link to={`/alarms?alarm_id=${fault.alarm_id}`} data-testid="fault-alarm-link">
-            {t('faults.page.alarmLink', { id: fault.alarm_id })}
-          </Link>
+          <Space size={[8, 0]} wrap data-testid="fault-alarms" data-count={alarmIds.length}>
+            {alarmIds.map((alarmId) => (
+              <Link
+                key={alarmId}
+                to={`/alarms?alarm_id=${alarmId}`}
+                data-testid={`fault-alarm-link-${alarmId}`}
+              >
+                {t('faults.page.alarmLink', { id: alarmId })}
+              </Link>
+            ))}
+          </Space>
         ),
     },
     {

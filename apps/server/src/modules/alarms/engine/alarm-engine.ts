@@ -17,6 +17,7 @@ import type { StoredPoint } from '../../../telemetry-store/telemetry-hub';
 import { SILENT_PUBLISHER, type AlarmPublisher } from './alarm-publish';
 import {
   EVENT_KEYS,
+  GRID_KEYS,
   IRRADIANCE_KEYS,
   POWER_KEYS,
   STATUS_KEYS,
@@ -157,6 +158,7 @@ const deviceRaise = (
 });
 
 const commLoss = { message: MSG.commLoss, priority: ALARM_PRIORITY.high };
+const gridOutage = { message: MSG.gridOutage, priority: ALARM_PRIORITY.high };
 
 /** A stopped engine; `start` brings it to life. */
 export function createAlarmEngine(
@@ -288,6 +290,10 @@ export function createAlarmEngine(
         if (set.has(bit)) raiseCode(key, p.ts, () => deviceRaise(p, key, 'device_status', alarm, { bit }));
         else clearCode(key, p.ts);
       }
+    } else if ((GRID_KEYS as readonly string[]).includes(c.key)) {
+      const key = `grid:${p.device_id}`;
+      if (p.value === 0) raiseCode(key, p.ts, () => deviceRaise(p, key, 'device_status', gridOutage));
+      else clearCode(key, p.ts);
     } else if ((POWER_KEYS as readonly string[]).includes(c.key)) {
       remember(power, p, intervalMs);
     } else if ((IRRADIANCE_KEYS as readonly string[]).includes(c.key)) {

@@ -1,9 +1,11 @@
-import type { AlarmEvent, AlarmEventKind, AlarmSource } from '@solar/shared';
+import type { AlarmEvent, AlarmEventKind, AlarmSource, DeviceType } from '@solar/shared';
 import { ALARM_STATUS } from '@solar/shared';
 import type { Db } from '../../../db/database';
 import { iso } from '../../../lib/listing';
 import { reachable, type Scope } from '../../../lib/scope';
+import { upstreamDevices } from '../../topology';
 import { alarmsByIds, chunks } from '../alarms.repository';
+import { ALARM_GROUP_WINDOW_MS, assignCauses, type GroupableAlarm } from './alarm-grouping';
 
 /**
  * The engine's repository: raising and clearing alarms, the alarm event log, and what the engine loads at
@@ -34,10 +36,14 @@ export interface WrittenEvent {
 
 /**
  * Raises the alarms whose condition is not already active (the unique `active_key` makes a repeat a
- * no-op) and logs a `raised` event for each one written. Run inside the caller's transaction.
+ * no-op), records the cause of each that follows another (alarm-grouping.ts) and logs a `raised` event
+ * for each one written. Run inside the caller's transaction.
  */
 export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Promise<WrittenEvent[]> {
   const events: WrittenEvent[] = [];
+  const byKey = new Map(raises.map((r) => [r.key, r]));
+  const raised: GroupableAlarm[] = [];
+  const plantIds = new Set<number>();
   for (const part of chunks(raises)) {
     const rows = await trx
       .insertInto('alarms')
@@ -58,8 +64,20 @@ export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Pro
         })),
       )
       .onConflict((oc) => oc.column('active_key').doNothing())
-      .returning(['id', 'started_at'])
+      .returning(['id', 'started_at', 'active_key'])
       .execute();
+    for (const r of rows) {
+      const request = byKey.get(r.active_key!)!;
+      if (request.device_id !== null) plantIds.add(request.plant_id);
+      raised.push({
+        id: r.id,
+        device_id: request.device_id,
+        source: request.source,
+        message: request.message,
+        started_at: Number(r.started_at),
+        cause_alarm_id: null,
+      });
+    }
     events.push(
       ...(await logEvents(
         trx,
@@ -67,7 +85,42 @@ export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Pro
       )),
     );
   }
+  await recordCauses(trx, raised, plantIds);
   return events;
+}
+
+/**
+ * Finds and stores the cause of each alarm just raised among the alarms active in its plant
+ * (alarm-grouping.ts), with the plant's wiring from the topology.
+ */
+async function recordCauses(trx: Db, raised: readonly GroupableAlarm[], plantIds: ReadonlySet<number>) {
+  const plants = [...plantIds];
+  if (!raised.length || !plants.length) return;
+  const since = raised.reduce((min, a) => Math.min(min, a.started_at), Infinity) - ALARM_GROUP_WINDOW_MS;
+  const active = await trx
+    .selectFrom('alarms')
+    .select(['id', 'device_id', 'source', 'message', 'started_at', 'cause_alarm_id'])
+    .where('plant_id', 'in', plants)
+    .where('cleared_at', 'is', null)
+    .where('device_id', 'is not', null)
+    .where('started_at', '>=', since)
+    .execute();
+  const devices = await trx
+    .selectFrom('devices')
+    .select(['id', 'parent_device_id', 'type'])
+    .where('plant_id', 'in', plants)
+    .execute();
+  const causes = assignCauses(
+    raised,
+    active.map((a) => ({
+      ...a,
+      source: a.source as AlarmSource,
+      started_at: Number(a.started_at),
+    })),
+    upstreamDevices(devices.map((d) => ({ ...d, type: d.type as DeviceType }))),
+  );
+  for (const [id, causeId] of causes)
+    await trx.updateTable('alarms').set({ cause_alarm_id: causeId }).where('id', '=', id).execute();
 }
 
 /**
@@ -248,6 +301,8 @@ export const STATUS_KEYS = ['status_code'] as const;
 export const EVENT_KEYS = ['event_bits'] as const;
 export const POWER_KEYS = ['ac_power'] as const;
 export const IRRADIANCE_KEYS = ['irradiance', 'poa_irradiance', 'ghi'] as const;
+/** A meter's grid presence at the connection point: 1 while the grid is there, 0 during an outage. */
+export const GRID_KEYS = ['grid_available'] as const;
 
 /** A signal the built-in alarms read. */
 export interface CatalogRow {
@@ -260,7 +315,10 @@ export interface CatalogRow {
   rated_power_kw: number | null;
 }
 
-/** Status, event and power signals of active inverters and irradiance of active weather stations. */
+/**
+ * Status, event and power signals of active inverters, irradiance of active weather stations and grid
+ * presence of active meters.
+ */
 export async function loadSignalCatalog(db: Db): Promise<CatalogRow[]> {
   const rows = await db
     .selectFrom('signals')
@@ -282,6 +340,7 @@ export async function loadSignalCatalog(db: Db): Promise<CatalogRow[]> {
           eb('signals.key', 'in', [...STATUS_KEYS, ...EVENT_KEYS, ...POWER_KEYS]),
         ]),
         eb.and([eb('devices.type', '=', 'weather_station'), eb('signals.key', 'in', [...IRRADIANCE_KEYS])]),
+        eb.and([eb('devices.type', '=', 'meter'), eb('signals.key', 'in', [...GRID_KEYS])]),
       ]),
     )
     .execute();

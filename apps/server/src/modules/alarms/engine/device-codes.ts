@@ -55,4 +55,6 @@ export const MSG = {
   commLoss: 'alarms.msg.commLoss',
   plantNoProduction: 'alarms.msg.plantNoProduction',
   underperformance: 'alarms.msg.underperformance',
+  /** The plant's meter sees no grid at the connection point (its `grid_available` is 0). */
+  gridOutage: 'alarms.msg.gridOutage',
 } as const;
