@@ -245,6 +245,18 @@ describe('alarm messages, fault titles and signal names in the reader language',
         title: 'Inverter 7 tripped again',
         title_code: null,
       });
+
+      // The drawer at 390 px in the dark theme: the button in the header, the fields in one column.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.reload();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.getByTestId('fault-edit').click({ timeout: PAGE_LOAD_TIMEOUT });
+      await page.getByTestId('fault-form').waitFor();
+      expect(await page.getByTestId('fault-field-title').inputValue()).toBe('Inverter 7 tripped again');
+      // The description was the alarm's message as this reader saw it; with the code gone it stays so.
+      expect(await page.getByTestId('fault-field-description').inputValue()).toBe(inEnglish);
+      await screenshot(page, 'alarm-texts-fault-edit-en-390-dark');
       expect(errors).toEqual([]);
     } finally {
       await close();

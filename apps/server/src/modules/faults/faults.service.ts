@@ -172,15 +172,23 @@ function workflowTimes(before: Fault | undefined, status: FaultStatus, assignee:
  * The title and description a save writes. The edit form shows a coded title in the reader's language; sent
  * back unchanged it is not a person's text, so the stored text stays and with it the code, and every reader
  * keeps their language. A title that differs from every language's rendering replaces the code (the
- * repository drops it). A description that was the alarm's message is kept the same way.
+ * repository drops it). A description that was the alarm's message is kept the same way while the title
+ * is; with a typed title it is stored as the person saw it.
  */
 function keptTexts(before: Fault | undefined, body: FaultBodyParsed) {
   const description = body.description ?? null;
   if (!before || before.title_code === null) return { title: body.title, description };
-  const title = isShownTitle(before, body.title) ? before.title : body.title;
+  const keepTitle = isShownTitle(before, body.title);
+  // Only while the title keeps its code does the description that was the message still render from it.
   const messageDescription =
-    description !== null && before.description === before.title && isShownTitle(before, description);
-  return { title, description: messageDescription ? before.description : description };
+    keepTitle &&
+    description !== null &&
+    before.description === before.title &&
+    isShownTitle(before, description);
+  return {
+    title: keepTitle ? before.title : body.title,
+    description: messageDescription ? before.description : description,
+  };
 }
 
 /** Faults of the plants a caller reaches: by hand or from alarms, with comments and a status history. */

@@ -434,6 +434,24 @@ describe(`faults (${dialectUnderTest})`, () => {
       title_code: null,
       title_params: null,
     });
+    // Once the title is typed nothing renders the message any more: the description the person saw (here
+    // in English) is stored as it was shown, not left as the Turkish text of the approval.
+    const other = await codedFault(525_004, 'alarms.msg.inverterFault', { code: 3 });
+    const english = 'Faults INV-01: Inverter in fault state (status code 3)';
+    const retitled = await save<FaultDetail>(t, worker.token, `/api/faults/${other.id}`, {
+      plant_id: other.plant_id,
+      device_id: other.device_id,
+      tag_id: other.tag_id,
+      title: 'Inverter 3 keeps tripping',
+      description: english,
+      priority_id: other.priority_id,
+      status: other.status,
+    });
+    expect(retitled).toMatchObject({
+      title: 'Inverter 3 keeps tripping',
+      title_code: null,
+      description: english,
+    });
   });
 
   it('finds a coded fault by the words of its message in every language, not only the stored text', async () => {
