@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
-import { ApiClient, expectText, openAs, t } from '../src/console';
+import { ApiClient, expectText, openAs, pickOption, t } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
 interface Named {
@@ -177,6 +177,87 @@ describe('alarm messages, fault titles and signal names in the reader language',
         containing(`${inverter.name}: ${turkish('alarms.msg.inverterFault', { code: 7 })}`),
         PAGE_LOAD_TIMEOUT,
       );
+    } finally {
+      await close();
+    }
+  });
+  it('edits the coded fault in English: the form shows the English title, kept as the code; search finds it by its English words', async () => {
+    const inEnglish = `${inverter.name}: ${english('alarms.msg.inverterFault', { code: 7 })}`;
+    interface StoredFault {
+      title: string;
+      title_code: string | null;
+      priority_id: number;
+      updated_at: string;
+    }
+    const before = await api.get<StoredFault>(`faults/${faultId}`);
+    const { page, errors, close } = await openAs(
+      browser,
+      server.url,
+      DEMO.admin,
+      `/fault-detail/${faultId}`,
+      {
+        locale: 'en_US',
+        theme: 'light',
+        width: 1440,
+      },
+    );
+    try {
+      await page.getByTestId('fault-edit').click({ timeout: PAGE_LOAD_TIMEOUT });
+      await page.getByTestId('fault-form').waitFor();
+      // The reader's language, not the Turkish text stored when the alarm was approved.
+      expect(await page.getByTestId('fault-field-title').inputValue()).toBe(inEnglish);
+      expect(await page.getByTestId('fault-field-description').inputValue()).toBe(inEnglish);
+      await screenshot(page, 'alarm-texts-fault-edit-en-1440-light');
+      await pickOption(page, 'fault-field-priority_id', english('alarms.priority.low'));
+      await page.getByTestId('fault-save').click();
+      await page.getByTestId('fault-form').waitFor({ state: 'hidden' });
+      // Saved unchanged: still the alarm's message, so every reader keeps their own language.
+      await vi.waitFor(
+        async () => {
+          const saved = await api.get<StoredFault>(`faults/${faultId}`);
+          expect(saved).toMatchObject({ title: before.title, title_code: before.title_code, priority_id: 1 });
+        },
+        { timeout: 15_000, interval: 200 },
+      );
+      await expectText(page.getByTestId('fault-title'), containing(inEnglish), 15_000);
+
+      // The list's search finds it by the words an English (or German) reader sees, not only the stored text.
+      await page.goto('/fault');
+      await page.getByTestId('fault-table').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
+      const search = page.getByTestId('fault-search');
+      const row = page.getByTestId(`fault-row-${faultId}`);
+      for (const q of ['Inverter in fault state', 'Wechselrichter']) {
+        await search.fill(q);
+        await search.press('Enter');
+        await expectText(row, containing(inEnglish), 15_000);
+      }
+      await search.fill('No fault reads like this');
+      await search.press('Enter');
+      await row.waitFor({ state: 'detached' });
+
+      // A title the reader types is theirs: the code goes, and every reader sees the typed text.
+      await page.goto(`/fault-detail/${faultId}`);
+      await page.getByTestId('fault-edit').click({ timeout: PAGE_LOAD_TIMEOUT });
+      await page.getByTestId('fault-field-title').fill('Inverter 7 tripped again');
+      await page.getByTestId('fault-save').click();
+      await expectText(page.getByTestId('fault-title'), containing('Inverter 7 tripped again'), 15_000);
+      expect(await api.get<StoredFault>(`faults/${faultId}`)).toMatchObject({
+        title: 'Inverter 7 tripped again',
+        title_code: null,
+      });
+
+      // The drawer at 390 px in the dark theme: the button in the header, the fields in one column.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      await page.reload();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.getByTestId('fault-edit').click({ timeout: PAGE_LOAD_TIMEOUT });
+      await page.getByTestId('fault-form').waitFor();
+      expect(await page.getByTestId('fault-field-title').inputValue()).toBe('Inverter 7 tripped again');
+      // The description was the alarm's message as this reader saw it; with the code gone it stays so.
+      expect(await page.getByTestId('fault-field-description').inputValue()).toBe(inEnglish);
+      await screenshot(page, 'alarm-texts-fault-edit-en-390-dark');
+      expect(errors).toEqual([]);
     } finally {
       await close();
     }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import {
   ApiClient,
   decodeJwt,
@@ -175,4 +175,83 @@ describe('profile page', () => {
       },
       DEMO.operator,
     ));
+  it('changes the own password: checks the fields, shows a wrong current password, then signs in with the new one', async () => {
+    // An account of its own, so that the demo users' passwords stay as the other tests expect them.
+    const stamp = Date.now().toString(36);
+    const account = { email: `pw-${stamp}@example.com`, password: 'Eski-Sifre1' };
+    const fresh = 'Yeni-Sifre2';
+    const admin = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    const roles = await admin.get<{ items: { id: number; name: string }[] }>('roles');
+    await admin.post<ApiUser>('users/0', {
+      name: 'Parola',
+      surname: 'Deneme',
+      username: `pw-${stamp}`,
+      telephone: '+90 555 000 00 00',
+      email: account.email,
+      language_id: 1,
+      is_active: true,
+      role_id: roles.items.find((r) => r.name === 'Operatör')!.id,
+      user_units: [],
+      password: account.password,
+    });
+
+    await run(
+      'password',
+      async (page) => {
+        await openProfile(page);
+        const posts: string[] = [];
+        page.on('request', (r) => {
+          if (r.method() === 'POST' && r.url().includes('/password')) posts.push(r.url());
+        });
+        // The shared schema's messages, in the reader's language; nothing is sent.
+        await page.getByTestId('password-submit').click();
+        await expectText(fieldError(page, 'password-current'), tr('validation.required'));
+        await expectText(fieldError(page, 'password-new'), tr('validation.required'));
+        await expectText(fieldError(page, 'password-repeat'), tr('validation.required'));
+        await page.getByTestId('password-new').fill('kisa1');
+        await expectText(fieldError(page, 'password-new'), tr('validation.weakPassword'));
+        await page.getByTestId('password-new').fill(fresh);
+        await page.getByTestId('password-repeat').fill(`${fresh}x`);
+        await expectText(fieldError(page, 'password-repeat'), tr('validation.passwordsDoNotMatch'));
+        expect(posts).toEqual([]);
+        await screenshot(page, 'profile-password-errors-1440-light');
+
+        // A wrong current password is the current password field's error; the account is unchanged.
+        await page.getByTestId('password-repeat').fill(fresh);
+        await page.getByTestId('password-current').fill('Yanlis-Sifre9');
+        await page.getByTestId('password-submit').click();
+        await expectText(fieldError(page, 'password-current'), tr('errors.currentPasswordWrong'));
+        expect(posts).toHaveLength(1);
+        await ApiClient.login(server.url, account.email, account.password);
+
+        // The right one changes it: every sign-in ends, this one too, and the login page says why.
+        await page.getByTestId('password-current').fill(account.password);
+        await page.getByTestId('password-submit').click();
+        await expectPath(page, '/login');
+        await expectText(page.getByTestId('login-flash'), tr('profile.password.changed'));
+        expect(await storage(page, 'token')).toBeNull();
+
+        // The old password no longer signs in; the new one does.
+        await page.getByTestId('login-email').fill(account.email);
+        await page.getByTestId('login-password').fill(account.password);
+        await page.getByTestId('login-submit').click();
+        await page.getByTestId('login-error').waitFor();
+        await page.getByTestId('login-password').fill(fresh);
+        await page.getByTestId('login-submit').click();
+        await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
+        await expectText(page.getByTestId('user-menu').locator('.user-menu-name'), /Parola Deneme$/);
+
+        // The form at 390 px in the dark theme.
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+        await page.goto(`/profile/${decodeJwt((await storage(page, 'token'))!).sub}`);
+        await page.getByTestId('password-form').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
+        await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+        await page.getByTestId('password-submit').click();
+        await expectText(fieldError(page, 'password-current'), tr('validation.required'));
+        await screenshot(page, 'profile-password-390-dark');
+      },
+      account,
+    );
+  });
 });

@@ -97,6 +97,7 @@ export type UserUpsertBody = z.input<typeof userUpsertBody>;
 
 /** POST Users/{id}/password: the own password also needs the current one. */
 export const passwordBody = z.object({ password: passwordField(), current_password: currentPasswordField() });
+export type PasswordBody = z.infer<typeof passwordBody>;
 
 /** POST users/confirm-email: the token of the link mailed to a new address. */
 export const confirmEmailBody = z.object({

@@ -110,8 +110,17 @@ const toFault = (r: Row): Fault => ({
   time_to_repair_s: seconds(r.detected_at, r.resolved_at),
 });
 
-/** One page of the faults the scope reaches, and how many there are. */
-export async function listFaults(db: Db, scope: Scope, filter: FaultListFilter) {
+/**
+ * One page of the faults the scope reaches, and how many there are. The search `q` finds the stored title,
+ * description and plant name, and every fault whose title carries one of `titleCodes` (the message codes
+ * whose text in some language contains the search).
+ */
+export async function listFaults(
+  db: Db,
+  scope: Scope,
+  filter: FaultListFilter,
+  titleCodes: readonly string[] = [],
+) {
   let q = scoped(db, scope);
   if (filter.status !== undefined) q = q.where('faults.status', '=', filter.status);
   if (filter.plant_id !== undefined) q = q.where('faults.plant_id', '=', filter.plant_id);
@@ -122,7 +131,10 @@ export async function listFaults(db: Db, scope: Scope, filter: FaultListFilter) 
   if (filter.from !== undefined) q = q.where('faults.created_at', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('faults.created_at', '<', filter.to);
   if (filter.q) {
-    q = q.where(searchAny(['faults.title', 'faults.description', 'plants.name'], filter.q));
+    const text = searchAny(['faults.title', 'faults.description', 'plants.name'], filter.q);
+    q = q.where(
+      titleCodes.length === 0 ? text : (eb) => eb.or([text, eb('faults.title_code', 'in', titleCodes)]),
+    );
   }
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const direction = filter.sort.descending ? 'desc' : 'asc';

@@ -18,6 +18,7 @@ import { recordAudit } from '../audit';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors';
 import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
 import { scopeOf, type Scope } from '../../lib/scope';
+import { codesMatching, isShownTitle } from './fault-title';
 import * as repo from './faults.repository';
 
 /** What an approved alarm hands over to become a fault (started_at in epoch ms). */
@@ -167,12 +168,36 @@ function workflowTimes(before: Fault | undefined, status: FaultStatus, assignee:
   return { acknowledged_at, resolved_at, closed_at };
 }
 
+/**
+ * The title and description a save writes. The edit form shows a coded title in the reader's language; sent
+ * back unchanged it is not a person's text, so the stored text stays and with it the code, and every reader
+ * keeps their language. A title that differs from every language's rendering replaces the code (the
+ * repository drops it). A description that was the alarm's message is kept the same way while the title
+ * is; with a typed title it is stored as the person saw it.
+ */
+function keptTexts(before: Fault | undefined, body: FaultBodyParsed) {
+  const description = body.description ?? null;
+  if (!before || before.title_code === null) return { title: body.title, description };
+  const keepTitle = isShownTitle(before, body.title);
+  // Only while the title keeps its code does the description that was the message still render from it.
+  const messageDescription =
+    keepTitle &&
+    description !== null &&
+    before.description === before.title &&
+    isShownTitle(before, description);
+  return {
+    title: keepTitle ? before.title : body.title,
+    description: messageDescription ? before.description : description,
+  };
+}
+
 /** Faults of the plants a caller reaches: by hand or from alarms, with comments and a status history. */
 export class FaultsService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
 
   list(actor: Actor, filter: repo.FaultListFilter): Promise<FaultList> {
-    return repo.listFaults(this.ctx.db, scopeOf(actor), filter);
+    const codes = filter.q ? codesMatching(filter.q) : [];
+    return repo.listFaults(this.ctx.db, scopeOf(actor), filter, codes);
   }
 
   async get(actor: Actor, id: number): Promise<FaultDetail> {
@@ -231,8 +256,7 @@ export class FaultsService {
           plant_id: body.plant_id,
           device_id: body.device_id ?? null,
           tag_id: body.tag_id ?? null,
-          title: body.title,
-          description: body.description ?? null,
+          ...keptTexts(before, body),
           priority_id: body.priority_id,
           status: body.status,
           assignee_user_id: assignee,

@@ -372,4 +372,110 @@ describe(`faults (${dialectUnderTest})`, () => {
       .catch((e: unknown) => e);
     expect(isFaultExistsError(inside)).toBe(true);
   });
+  /** A fault made from an alarm by the system: its stored title is Turkish, its code renders per reader. */
+  const codedFault = async (alarmId: number, message: string, params: Record<string, number> = {}) => {
+    const { fault_id } = await createFaultFromAlarm(
+      t.ctx,
+      { userId: null },
+      {
+        id: alarmId,
+        plant_id: tree.plantId,
+        device_id: tree.deviceId,
+        tag_id: tree.signalId,
+        priority_id: 3,
+        message,
+        message_params: params,
+        subject: 'Faults INV-01',
+        started_at: Date.UTC(2026, 5, 3, 9, 0, 0),
+      },
+    );
+    return get(fault_id, worker.token);
+  };
+
+  it("keeps a coded title saved back in any reader's language; a typed title replaces the code", async () => {
+    const fault = await codedFault(525_001, 'alarms.msg.inverterFault', { code: 7 });
+    expect(fault).toMatchObject({
+      title: 'Faults INV-01: İnverter arıza durumunda (durum kodu 7)',
+      description: 'Faults INV-01: İnverter arıza durumunda (durum kodu 7)',
+      title_code: 'alarms.msg.inverterFault',
+    });
+    const edit = (title: string, description: string | null, priority_id = 2) =>
+      save<FaultDetail>(t, worker.token, `/api/faults/${fault.id}`, {
+        plant_id: fault.plant_id,
+        device_id: fault.device_id,
+        tag_id: fault.tag_id,
+        title,
+        description,
+        priority_id,
+        status: fault.status,
+      });
+    // What the edit form shows an English, German or Macedonian reader, sent back with another change.
+    for (const shown of [
+      'Faults INV-01: Inverter in fault state (status code 7)',
+      'Faults INV-01: Wechselrichter im Fehlerzustand (Statuscode 7)',
+      'Faults INV-01: Инверторот е во дефект (статусен код 7)',
+    ]) {
+      const saved = await edit(shown, shown, 4);
+      expect(saved, shown).toMatchObject({
+        title: fault.title,
+        description: fault.description,
+        title_code: 'alarms.msg.inverterFault',
+        title_params: { code: 7 },
+        priority_id: 4,
+      });
+    }
+    // A description a person wrote is theirs even when the title stays the alarm's message.
+    expect(
+      await edit('Faults INV-01: Inverter in fault state (status code 7)', 'Fuse replaced, watch it'),
+    ).toMatchObject({ title_code: 'alarms.msg.inverterFault', description: 'Fuse replaced, watch it' });
+    // Another status code is not the message any reader saw: the person's text replaces the code.
+    expect(await edit('Faults INV-01: Inverter in fault state (status code 8)', null)).toMatchObject({
+      title: 'Faults INV-01: Inverter in fault state (status code 8)',
+      title_code: null,
+      title_params: null,
+    });
+    // Once the title is typed nothing renders the message any more: the description the person saw (here
+    // in English) is stored as it was shown, not left as the Turkish text of the approval.
+    const other = await codedFault(525_004, 'alarms.msg.inverterFault', { code: 3 });
+    const english = 'Faults INV-01: Inverter in fault state (status code 3)';
+    const retitled = await save<FaultDetail>(t, worker.token, `/api/faults/${other.id}`, {
+      plant_id: other.plant_id,
+      device_id: other.device_id,
+      tag_id: other.tag_id,
+      title: 'Inverter 3 keeps tripping',
+      description: english,
+      priority_id: other.priority_id,
+      status: other.status,
+    });
+    expect(retitled).toMatchObject({
+      title: 'Inverter 3 keeps tripping',
+      title_code: null,
+      description: english,
+    });
+  });
+
+  it('finds a coded fault by the words of its message in every language, not only the stored text', async () => {
+    const coded = await codedFault(525_002, 'alarms.msg.inverterFault', { code: 9 });
+    const commLoss = await codedFault(525_003, 'alarms.msg.commLoss');
+    const typed = await save<FaultDetail>(t, worker.token, '/api/faults/0', body({ title: 'Panel kırık' }));
+    const ids = async (q: string) =>
+      (await list({ q, pageSize: '100' }, worker.token)).items.map((f) => f.id);
+    for (const q of ['Inverter in fault', 'inverter', 'wechselrichter', 'ИНВЕРТОРОТ', 'inverter arıza']) {
+      const found = await ids(q);
+      expect(found, q).toContain(coded.id);
+      expect(found, q).not.toContain(commLoss.id);
+    }
+    expect(await ids('Communication with the device')).toEqual([commLoss.id]);
+    expect(await ids('Kommunikation')).toEqual([commLoss.id]);
+    // Parameters are found through the stored text; a search no message holds finds only typed texts.
+    expect(await ids('durum kodu 9')).toEqual([coded.id]);
+    expect(await ids('panel')).toEqual([typed.id]);
+    expect(await ids('Zzz no such words')).toEqual([]);
+    // Filters still apply beside the message search.
+    expect(
+      (await list({ q: 'Wechselrichter', status: 'closed' }, worker.token)).items.map((f) => f.id),
+    ).not.toContain(coded.id);
+    // Another company's coded fault stays out of reach, however its message reads.
+    expect((await list({ q: 'Wechselrichter' }, outsider.token)).items).toEqual([]);
+  });
 });

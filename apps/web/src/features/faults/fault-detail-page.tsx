@@ -1,4 +1,5 @@
 import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Descriptions from 'antd/es/descriptions';
@@ -7,20 +8,24 @@ import Space from 'antd/es/space';
 import Spin from 'antd/es/spin';
 import Timeline from 'antd/es/timeline';
 import ArrowLeftOutlined from '@ant-design/icons/ArrowLeftOutlined';
+import EditOutlined from '@ant-design/icons/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { NotFoundPage } from '../../components';
 import { ApiError } from '../../lib/problem';
 import { errorMessageOf } from '../../lib/api-errors';
 import { useCan } from '../../lib/permissions';
+import type { FaultDetail } from '@solar/shared';
 import { useFault } from './api/get-fault';
 import { FaultChart } from './components/fault-chart';
 import { FaultComments } from './components/fault-comments';
+import { FaultForm } from './components/fault-form';
 import { PriorityTag, StatusTag } from './components/fault-tags';
 import { FaultWorkForm } from './components/fault-work-form';
 import { STATUS_COLORS, formatDuration } from './format';
 import { useFaultText } from './fault-title';
 import { formatPlantTime } from '../../lib/plant-time';
+import { useEditor } from '../../lib/editor-state';
 import './faults.css';
 
 /**
@@ -36,6 +41,7 @@ export default function FaultDetailPage() {
   const query = useFault(id);
   const can = useCan('fault');
   const faultText = useFaultText();
+  const editor = useEditor<FaultDetail>();
 
   if (!valid || (query.error instanceof ApiError && query.error.status === 404)) return <NotFoundPage />;
   if (query.error)
@@ -118,6 +124,13 @@ export default function FaultDetailPage() {
             <StatusTag status={fault.status} />
           </Space>
         }
+        extra={
+          can.update && (
+            <Button icon={<EditOutlined />} onClick={() => editor.openEdit(fault)} data-testid="fault-edit">
+              {t('faults.page.edit')}
+            </Button>
+          )
+        }
       >
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={items} />
       </Card>
@@ -162,6 +175,10 @@ export default function FaultDetailPage() {
           </Card>
         </Col>
       </Row>
+      {/* The fault as it is now (the stream may have moved it since the drawer opened). */}
+      {editor.record && (
+        <FaultForm key={editor.session} open={editor.open} onClose={editor.close} fault={fault} />
+      )}
     </div>
   );
 }

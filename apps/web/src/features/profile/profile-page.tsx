@@ -20,6 +20,7 @@ import { notify } from '../../lib/notify';
 import { refreshSession } from '../../lib/session';
 import { useSession } from '../../lib/session-store';
 import { fetchUser, updateProfile } from './api/profile-api';
+import { PasswordForm } from './components/password-form';
 import { userKeys } from '../users';
 
 const FIELDS = ['name', 'surname', 'username', 'email', 'telephone'] as const;
@@ -154,6 +155,7 @@ function ProfileView({ user, isSelf }: { user: User; isSelf: boolean }) {
             </div>
           </Form>
         </Card>
+        {isSelf && <PasswordForm userId={user.id} />}
       </Col>
     </Row>
   );

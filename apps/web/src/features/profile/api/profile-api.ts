@@ -1,6 +1,8 @@
 import {
+  okAnswer,
   userSchema,
   userWithTokenSchema,
+  type PasswordBody,
   type ProfileBody,
   type User,
   type UserWithToken,
@@ -15,4 +17,12 @@ export async function updateProfile(id: number, body: ProfileBody): Promise<User
 /** GET users/{id} of another user (shown, never stored as the session). */
 export async function fetchUser(id: number): Promise<UserWithToken> {
   return userWithTokenSchema.parse(await api.get<unknown>(`users/${id}`));
+}
+
+/**
+ * POST Users/{id}/password for the own account: needs the current password. Every sign-in of the user,
+ * this one too, ends with it (docs/security.md, "Accounts and sessions").
+ */
+export async function changeOwnPassword(id: number, body: PasswordBody): Promise<void> {
+  okAnswer.parse(await api.post<unknown>(`users/${id}/password`, body));
 }
