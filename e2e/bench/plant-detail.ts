@@ -7,6 +7,8 @@
  * data-points > 0 (the query answered with data and the option was built from it), holds an ECharts
  * canvas, and that canvas has painted pixels over at least 0.5 % of its area that did not change between
  * two animation frames (the series are on it and rendering has settled; animation is off in OptionChart).
+ * The loss waterfall is drawn as SVG (its value labels are text): there, its bars and labels are in the
+ * SVG and their count did not change between two polls.
  * Cold: a fresh browser context (empty HTTP cache) with the session token in localStorage, as a signed-in
  * operator opening a bookmark. Warm: the same page loaded again (scripts cached, server caches warm).
  */
@@ -38,8 +40,11 @@ const DRAWN_PREDICATE = `(ids) => {
   };
   const now = ids.map((id) => {
     const host = document.querySelector('[data-testid="' + id + '"]');
-    const canvas = host && host.querySelector('canvas');
-    if (!host || !canvas || Number(host.dataset.points || 0) <= 0) return -1;
+    if (!host || Number(host.dataset.points || 0) <= 0) return -1;
+    const svg = host.querySelector('svg');
+    if (svg) return svg.querySelectorAll('path').length > 0 ? svg.querySelectorAll('path, text').length : -1;
+    const canvas = host.querySelector('canvas');
+    if (!canvas) return -1;
     return painted(canvas);
   });
   const before = window.__benchDrawn;

@@ -218,4 +218,111 @@ describe('fleet loss view', () => {
       },
       DEMO.admin,
     ));
+
+  it('labels every bar of the waterfall, and draws energy above the model as its own bar, never as a negative loss', () =>
+    withPage(
+      browser,
+      server.url,
+      'loss-waterfall',
+      async (page) => {
+        const errors = collectPageErrors(page);
+        interface Kpis {
+          expected_energy_kwh: number;
+          energy_kwh: number | null;
+          losses: Record<string, number>;
+        }
+        const kinds = ['downtime', 'communication_gap', 'clipping', 'grid_curtailment', 'underperformance'];
+        /** A bar's label as the chart writes it: Turkish digits, whole kWh from 100 up. */
+        const label = (kwh: number) =>
+          `${new Intl.NumberFormat('tr-TR', { maximumFractionDigits: kwh >= 100 ? 0 : 1 }).format(kwh)} kWh`;
+        /**
+         * The waterfall's texts, its axis names and bar labels: SVG text in the page. On a phone a label puts
+         * its unit on a line (a text) of its own under the number: joined again here.
+         */
+        const texts = async () => {
+          const lines = (await page.getByTestId('loss-chart').locator('svg text').allTextContents()).map(
+            (x) => x.trim(),
+          );
+          if ((page.viewportSize()?.width ?? 1440) >= 768) return lines;
+          return lines.flatMap((line, i) =>
+            line === 'kWh' && /^\d[\d.,]*$/.test(lines[i - 1] ?? '')
+              ? []
+              : lines[i + 1] === 'kWh' && /^\d[\d.,]*$/.test(line)
+                ? [`${line} kWh`]
+                : [line],
+          );
+        };
+        const open = async (plant: OverviewItem, theme: 'light' | 'dark', width: number) => {
+          await page.setViewportSize({ width, height: 900 });
+          await page.evaluate((th) => window.localStorage.setItem('theme', th), theme);
+          await page.goto(`/santral-detay/${plant.plant_id}?date=${date}`);
+          await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
+          const k = await api.get<Kpis>(`plants/${plant.plant_id}/kpis?period=day&date=${date}`);
+          await vi.waitFor(
+            async () => expect((await texts()).join('|')).toContain(label(k.expected_energy_kwh)),
+            {
+              timeout: PAGE_LOAD_TIMEOUT,
+            },
+          );
+          return k;
+        };
+        await page.goto('/');
+
+        /** The bars the waterfall should draw: expected, the losses, energy above expectation if any, actual. */
+        const barsOf = (k: Kpis) => {
+          const above = kinds.filter((kind) => k.losses[`${kind}_kwh`]! <= -0.05);
+          const aboveKwh = -above.reduce((sum, kind) => sum + k.losses[`${kind}_kwh`]!, 0);
+          const losses = kinds.filter((kind) => !above.includes(kind));
+          return {
+            above,
+            aboveKwh,
+            losses,
+            kwh: [
+              k.expected_energy_kwh,
+              ...losses.map((kind) => Math.max(k.losses[`${kind}_kwh`]!, 0)),
+              ...(aboveKwh > 0 ? [aboveKwh] : []),
+              k.energy_kwh!,
+            ],
+          };
+        };
+
+        // The plant that lost energy: expected, each loss and actual, each bar with its value.
+        const a = await open(lossy, 'light', 1440);
+        const barsA = barsOf(a);
+        expect(a.losses.total_kwh).toBeGreaterThan(0);
+        const shownA = await texts();
+        for (const kwh of barsA.kwh) expect(shownA, label(kwh)).toContain(label(kwh));
+        expect(shownA.filter((x) => / kWh$/.test(x))).toHaveLength(barsA.kwh.length);
+        for (const kind of barsA.losses) expect(shownA).toContain(tr(`plantView.loss.${kind}`));
+        expect(await page.getByTestId('loss-above-note').count()).toBe(barsA.aboveKwh > 0 ? 1 : 0);
+        await screenshot(page, 'loss-waterfall-1440-light');
+
+        // The plant above its model: the difference is an "above expectation" bar of its own, the kinds
+        // below zero are not drawn as losses, and no label is negative.
+        for (const [theme, width] of [
+          ['dark', 1440],
+          ['light', 390],
+          ['dark', 390],
+        ] as const) {
+          const b = await open(strong, theme, width);
+          const { above: negative, aboveKwh: above } = barsOf(b);
+          expect(negative).toContain('underperformance');
+          const shownB = await texts();
+          expect(shownB).toContain(tr('plantView.loss.aboveExpectation'));
+          expect(shownB).not.toContain(tr('plantView.loss.underperformance'));
+          expect(shownB).toContain(label(above));
+          expect(shownB).toContain(label(b.energy_kwh!));
+          expect(shownB.filter((x) => /^[-−]\s*\d/.test(x))).toEqual([]);
+          expect(await page.getByTestId('loss-above-note').textContent()).toContain(trNumber(above));
+          // The chart fits the phone: nothing scrolls sideways.
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          ).toBeLessThanOrEqual(0);
+          await page.getByTestId('loss-chart').scrollIntoViewIfNeeded();
+          await screenshot(page, `loss-waterfall-above-${width}-${theme}`);
+        }
+        expect(errors).toEqual([]);
+      },
+      DEMO.admin,
+    ));
 });

@@ -165,10 +165,14 @@ describe('plants list and plant detail', () => {
           expect(await energy.textContent()).toContain(t(locale, 'plantView.kpi.energy'));
           // Today's energy from the posted counter readings, 5 kWh per minute.
           expect(await energy.textContent()).toContain(expectedEnergy);
-          // Each chart is a canvas drawn from data: today's posted readings give power points.
+          // Each chart is drawn from data: today's posted readings give power points. The waterfall's few
+          // bars are SVG, so that their value labels are text.
           for (const id of charts) {
             const chart = page.getByTestId(id);
-            await chart.locator('canvas').first().waitFor();
+            await chart
+              .locator(id === 'loss-chart' ? 'svg' : 'canvas')
+              .first()
+              .waitFor();
             expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
           }
           await expectText(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDateField, inOrder } from './dates';
 import { budgetFiguresSchema } from './budget-figures';
-import { energySourceSchema, kpiLossesSchema } from './kpi';
+import { energySourceSchema, kpiLossesSchema, lossKindSchema } from './kpi';
 import { LOCALES } from './locales';
 import { idListParam } from './telemetry';
 import { V } from './validation';
@@ -118,18 +118,23 @@ export const productionReportAnswer = z.object({
 });
 export type ProductionReportAnswer = z.infer<typeof productionReportAnswer>;
 
+/**
+ * The fleet report: per plant the period's figures with the fleet loss view's columns (GET plants/losses:
+ * expected and actual energy, the loss by kind, availability, PR, coverage and the largest loss), computed by
+ * the same service. A negative loss is energy above what the model expected.
+ */
 export const fleetReportAnswer = z.object({
   type: z.literal('fleet'),
   ...reportHead,
   plants: z.array(
     reportPlantSchema.extend({
-      ...productionFiguresSchema.omit({ losses: true }).shape,
-      losses_kwh: z.number(),
+      ...productionFiguresSchema.shape,
+      /** The kind that lost the most energy; null when none lost any (as GET plants/losses). */
+      top_loss: lossKindSchema.nullable(),
       alarm_count: z.number().int(),
     }),
   ),
-  totals: productionFiguresSchema.omit({ losses: true }).extend({
-    losses_kwh: z.number(),
+  totals: productionFiguresSchema.extend({
     alarm_count: z.number().int(),
     dc_capacity_kwp: z.number(),
     plant_count: z.number().int(),

@@ -35,9 +35,26 @@ export function topLoss(losses: KpiValues['losses']): LossKind | null {
   return top;
 }
 
+/** One plant's figures over a run of its local dates: what the fleet loss view and the fleet report show. */
+export interface PlantPeriodLosses {
+  /** The KPI engine's values, combined as the plant page combines them (periodValuesOf). */
+  values: KpiValues;
+  /** The kind that lost the most energy, null when none lost any (topLoss). */
+  topLoss: LossKind | null;
+  /** True when any date of the run has the engine's figures (a budget's weather correction needs them). */
+  anyDay: boolean;
+}
+
+/** A run of a plant's local dates, [first, end): the end is the day after the last. */
+export interface LocalDates {
+  first: string;
+  end: string;
+}
+
 /**
  * GET plants/losses: every plant in scope over one local period, with the figures of GET plants/{id}/kpis
  * (the same days of the same engine, combined the same way), so the fleet view and the plant page agree.
+ * The fleet report reads its loss columns through `periodLosses` too: one computation for both.
  */
 export class FleetLossesService {
   constructor(
@@ -48,25 +65,16 @@ export class FleetLossesService {
   async losses(actor: Actor, period: KpiPeriod, date?: string): Promise<FleetLossesAnswer> {
     const now = this.ctx.now();
     const plants = await repo.findKpiPlants(this.ctx.db, scopeOf(actor));
-    const signals = await repo.loadPlantSignals(
-      this.ctx.db,
-      plants.map((p) => p.id),
-    );
-    const items: FleetLossItem[] = [];
-    for (const plant of plants) {
-      const day = date ?? yesterdayIn(plant.timeZone, now);
-      const range = periodRange(period, day, plant.timeZone);
-      const first = localDate(range.startMs, plant.timeZone);
-      const end = localDate(range.endMs, plant.timeZone);
-      const days = await this.kpi.daysBetween(plant, signals.get(plant.id)!, first, end);
-      // The same values, coverage included, as the plant page's for the same period (periodValuesOf).
-      const values = periodValuesOf(
-        datesUntil(first, end),
-        days,
-        localDate(now, plant.timeZone),
-        plant.dcCapacityKwp,
-      );
-      items.push({
+    const days = new Map(plants.map((p) => [p.id, date ?? yesterdayIn(p.timeZone, now)]));
+    const ranges = new Map(plants.map((p) => [p.id, periodRange(period, days.get(p.id)!, p.timeZone)]));
+    const figures = await this.periodLosses(plants, (p) => {
+      const range = ranges.get(p.id)!;
+      return { first: localDate(range.startMs, p.timeZone), end: localDate(range.endMs, p.timeZone) };
+    });
+    const items: FleetLossItem[] = plants.map((plant) => {
+      const { values, topLoss } = figures.get(plant.id)!;
+      const range = ranges.get(plant.id)!;
+      return {
         ...values,
         plant_id: plant.id,
         name: plant.name,
@@ -74,12 +82,41 @@ export class FleetLossesService {
         company_name: plant.companyName,
         time_zone: plant.timeZone,
         dc_capacity_kwp: plant.dcCapacityKwp,
-        date: day,
+        date: days.get(plant.id)!,
         from: iso(range.startMs),
         to: iso(range.endMs),
-        top_loss: topLoss(values.losses),
+        top_loss: topLoss,
+      };
+    });
+    return { period, items };
+  }
+
+  /**
+   * Each plant's figures over its local dates `datesOf(plant)`: the engine's days combined as the plant
+   * page combines them, coverage counted up to the plant's today. The plants are the caller's, already
+   * scoped (the view: every plant in scope; the report: those asked for).
+   */
+  async periodLosses(
+    plants: readonly repo.KpiPlant[],
+    datesOf: (plant: repo.KpiPlant) => LocalDates,
+  ): Promise<Map<number, PlantPeriodLosses>> {
+    const now = this.ctx.now();
+    const signals = await repo.loadPlantSignals(
+      this.ctx.db,
+      plants.map((p) => p.id),
+    );
+    const out = new Map<number, PlantPeriodLosses>();
+    for (const plant of plants) {
+      const { first, end } = datesOf(plant);
+      const days = await this.kpi.daysBetween(plant, signals.get(plant.id)!, first, end);
+      const dates = datesUntil(first, end);
+      const values = periodValuesOf(dates, days, localDate(now, plant.timeZone), plant.dcCapacityKwp);
+      out.set(plant.id, {
+        values,
+        topLoss: topLoss(values.losses),
+        anyDay: dates.some((d) => days.has(d)),
       });
     }
-    return { period, items };
+    return out;
   }
 }

@@ -1,6 +1,12 @@
 import { CSV_DELIMITER_CHARS, type CsvDelimiter } from '@solar/shared';
 import { csvField, csvSafeText } from '../../lib/spreadsheet-safety';
-import { shownDecimals, type CellValue, type Column, type ReportDocument } from './report-document';
+import {
+  aboveExpectation,
+  shownDecimals,
+  type CellValue,
+  type Column,
+  type ReportDocument,
+} from './report-document';
 
 /** `Energy (kWh)`: the header with its unit. */
 export const headerOf = (c: Column) => (c.unit ? `${c.header} (${c.unit})` : c.header);
@@ -19,7 +25,8 @@ export function csvShownNumber(value: number, c: Column, decimalComma: boolean):
 /**
  * The document's CSV table: UTF-8 with BOM (Excel then reads Turkish and Cyrillic), CRLF, the chosen
  * delimiter; with `;` or tab numbers use a decimal comma as Turkish and German Excel expect. Ratios are
- * written as percent, as their header says; numbers are rounded as the XLSX displays them; the totals row
+ * written as percent, as their header says; numbers are rounded as the XLSX displays them, a negative loss
+ * in the words the XLSX shows it with ("12.3 above expectation"); the totals row
  * closes the table as in the XLSX. Text a spreadsheet would run as a formula is prefixed with '.
  */
 export function toReportCsv(doc: ReportDocument, delimiter: CsvDelimiter): string {
@@ -27,7 +34,13 @@ export function toReportCsv(doc: ReportDocument, delimiter: CsvDelimiter): strin
   const decimalComma = delimiter !== 'comma';
   const cell = (v: CellValue, c: Column): string => {
     if (v === null) return '';
-    if (typeof v === 'number') return csvShownNumber(v, c, decimalComma);
+    if (typeof v === 'number') {
+      const shown = csvShownNumber(Math.abs(v), c, decimalComma);
+      // A negative loss that the XLSX shows in words: the same words, never "-12.3" as a loss.
+      if (c.loss && v < 0 && Number(shown.replace(',', '.')) !== 0)
+        return csvField(csvSafeText(aboveExpectation(doc.lang, shown)), sep);
+      return csvShownNumber(v, c, decimalComma);
+    }
     return csvField(csvSafeText(v), sep);
   };
   const { columns, rows, totals } = doc.csv;

@@ -16,6 +16,7 @@ import {
   type ReportPlant,
   type ReportQueryParsed,
   type ReportType,
+  type KpiValues,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
@@ -26,6 +27,7 @@ import {
   budgetFigures,
   finalYieldKwhKwp,
   sumBudgetFigures,
+  FleetLossesService,
   KpiService,
   periodValuesOf,
   type DayFigures,
@@ -92,7 +94,21 @@ function figuresOf(
   today: string,
 ): ProductionFigures {
   const v = periodValuesOf(dates, days, today, plant.dcCapacityKwp);
-  const anyDay = dates.some((d) => days.has(d));
+  return figuresFrom(
+    v,
+    dates.some((d) => days.has(d)),
+    dates,
+    budgets,
+  );
+}
+
+/** The report's figures of a period's KPI values, with its budget (`anyDay`: any date has the engine's days). */
+function figuresFrom(
+  v: KpiValues,
+  anyDay: boolean,
+  dates: readonly string[],
+  budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
+): ProductionFigures {
   return {
     energy_kwh: v.energy_kwh,
     energy_source: v.energy_source,
@@ -231,32 +247,48 @@ async function production(
   };
 }
 
+/**
+ * The fleet report: each plant's period through the fleet loss view's service (GET plants/losses), so its
+ * energy, expected energy, losses, availability, PR and coverage are that view's figures, not a second
+ * computation; the budget and the alarm count are added to them.
+ */
 async function fleet(
   ctx: ReportContext,
   plants: readonly KpiPlant[],
   query: ReportQueryParsed,
 ): Promise<FleetReportAnswer> {
-  const periods = await plantPeriods(ctx, plants, query);
-  const alarms = await repo.countAlarms(ctx.db, rangesOf(plants, query));
-  const figures = periods.map(({ plant, today, dates, days, budgets }) => ({
-    plant,
-    figures: figuresOf(days, dates, plant, budgets, today),
+  const dates = datesInclusive(query.from, query.to);
+  const ids = plants.map((p) => p.id);
+  const losses = await new FleetLossesService(ctx, new KpiService(ctx)).periodLosses(plants, () => ({
+    first: query.from,
+    end: nextDate(query.to),
   }));
-  const flat = (f: ProductionFigures) => {
-    const { losses, ...rest } = f;
-    return { ...rest, losses_kwh: losses.total_kwh };
-  };
+  const budgets = await readBudgets(
+    ctx.db,
+    ids,
+    Number(query.from.slice(0, 4)),
+    Number(query.to.slice(0, 4)),
+  );
+  const alarms = await repo.countAlarms(ctx.db, rangesOf(plants, query));
+  const figures = plants.map((plant) => {
+    const { values, anyDay, topLoss } = losses.get(plant.id)!;
+    const own =
+      (budgets.get(plant.id) as PlantPeriod['budgets'] | undefined) ??
+      new Map<string, { energyKwh: number; irradiationKwhM2: number | null }>();
+    return { plant, topLoss, figures: figuresFrom(values, anyDay, dates, own) };
+  });
   const totals = fleetFigures(figures.map((f) => ({ figures: f.figures, kwp: f.plant.dcCapacityKwp })));
   return {
     type: 'fleet',
     ...headOf(ctx, query),
-    plants: figures.map(({ plant, figures: f }) => ({
+    plants: figures.map(({ plant, topLoss, figures: f }) => ({
       ...reportPlant(plant),
-      ...flat(f),
+      ...f,
+      top_loss: topLoss,
       alarm_count: alarms.get(plant.id) ?? 0,
     })),
     totals: {
-      ...flat(totals),
+      ...totals,
       alarm_count: [...alarms.values()].reduce((a, b) => a + b, 0),
       dc_capacity_kwp: plants.reduce((a, p) => a + (p.dcCapacityKwp ?? 0), 0),
       plant_count: plants.length,

@@ -31,6 +31,12 @@ export interface Column {
    * reader); the XLSX and CSV keep their columns, so that a spreadsheet built on them keeps working.
    */
   budget?: boolean;
+  /**
+   * A loss (expected − actual energy): a negative one is energy above what the model expected and is
+   * written as such ("12.3 above expectation"), never as a negative loss. The XLSX keeps the signed number
+   * and shows it in words through its number format.
+   */
+  loss?: boolean;
 }
 
 /**
@@ -41,6 +47,13 @@ export function shownDecimals(c: Pick<Column, 'kind' | 'decimals'>): number {
   if (c.kind === 'integer' || c.kind === 'date' || c.kind === 'month') return 0;
   return c.decimals ?? (c.kind === 'ratio' ? 1 : 2);
 }
+
+/**
+ * A negative loss in words: "12.3 above expectation" (`shown`: the magnitude as the format writes numbers).
+ * Every format uses this one sentence, as the fleet loss view does.
+ */
+export const aboveExpectation = (lang: LocaleCode, shown: string): string =>
+  translate(lang, 'reportFile.loss.above', { value: shown });
 
 export interface Table {
   /** Sheet name (XLSX) and heading (PDF). */
@@ -104,6 +117,13 @@ const col = (header: string, kind: ColumnKind, unit?: string, decimals?: number)
 });
 
 const budgetCol = (c: Column): Column => ({ ...c, budget: true });
+const lossCol = (header: string): Column => ({ ...col(header, 'number', 'kWh', 1), loss: true });
+
+/** The loss columns, kind by kind then the total, in the fleet loss view's order. */
+const lossColumns = (t: T): Column[] => [
+  ...LOSS_KINDS.map((k) => lossCol(t(`reportFile.loss.${k}`))),
+  lossCol(t('reportFile.loss.total')),
+];
 
 function figureColumns(t: T): Column[] {
   return [
@@ -118,8 +138,7 @@ function figureColumns(t: T): Column[] {
     budgetCol(col(t('reportFile.col.budgetRatio'), 'ratio', '%', 1)),
     budgetCol(col(t('reportFile.col.weatherCorrectedBudget'), 'number', 'kWh', 1)),
     budgetCol(col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1)),
-    ...LOSS_KINDS.map((k) => col(t(`reportFile.loss.${k}`), 'number', 'kWh', 1)),
-    col(t('reportFile.loss.total'), 'number', 'kWh', 1),
+    ...lossColumns(t),
     col(t('reportFile.col.coverage'), 'ratio', '%', 1),
   ];
 }
@@ -260,35 +279,68 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
   return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }
 
+/**
+ * The fleet summary: first the fleet loss view's columns (expected and actual energy, the losses by kind and
+ * in total, availability, PR, coverage, the largest loss), then the rest of the production figures. A
+ * plant without any data in the period has unknown expected energy and losses, left empty as the view
+ * shows them, not zero.
+ */
 function fleet(r: FleetReportAnswer, t: T): Body {
   const columns = [
     ...plantColumns(t),
-    ...figureColumns(t).slice(0, 11),
-    col(t('reportFile.loss.total'), 'number', 'kWh', 1),
-    col(t('reportFile.col.alarms'), 'integer'),
+    col(t('reportFile.col.expectedEnergy'), 'number', 'kWh', 1),
+    col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+    lossCol(t('reportFile.loss.total')),
+    ...LOSS_KINDS.map((k) => lossCol(t(`reportFile.loss.${k}`))),
+    col(t('reportFile.col.availability'), 'ratio', '%', 1),
+    col(t('reportFile.col.pr'), 'ratio', '%', 1),
     col(t('reportFile.col.coverage'), 'ratio', '%', 1),
+    col(t('reportFile.col.topLoss'), 'text'),
+    col(t('reportFile.col.specificYield'), 'number', 'kWh/kWp', 2),
+    col(t('reportFile.col.irradiation'), 'number', 'kWh/m²', 2),
+    col(t('reportFile.col.prTemperatureCorrected'), 'ratio', '%', 1),
+    budgetCol(col(t('reportFile.col.budget'), 'number', 'kWh', 1)),
+    budgetCol(col(t('reportFile.col.budgetRatio'), 'ratio', '%', 1)),
+    budgetCol(col(t('reportFile.col.weatherCorrectedBudget'), 'number', 'kWh', 1)),
+    budgetCol(col(t('reportFile.col.weatherCorrectedBudgetRatio'), 'ratio', '%', 1)),
+    col(t('reportFile.col.alarms'), 'integer'),
   ];
-  const cells = (p: FleetReportAnswer['totals'] | FleetReportAnswer['plants'][number]): CellValue[] => [
-    p.energy_kwh,
-    p.specific_yield_kwh_kwp,
-    p.irradiation_kwh_m2,
-    p.pr,
-    p.pr_temperature_corrected,
-    p.availability,
-    p.expected_energy_kwh,
-    p.budget_kwh,
-    p.budget_ratio,
-    p.weather_corrected_budget_kwh,
-    p.weather_corrected_budget_ratio,
-    p.losses_kwh,
-    p.alarm_count,
-    p.coverage,
-  ];
+  const topLoss = (p: FleetReportAnswer['plants'][number]): string =>
+    !p.coverage
+      ? t('plantView.fleetLoss.noData')
+      : p.top_loss
+        ? t(`plantView.loss.${p.top_loss}`)
+        : t('plantView.fleetLoss.noLoss');
+  const cells = (
+    p: FleetReportAnswer['totals'] | FleetReportAnswer['plants'][number],
+    top: string | null,
+  ): CellValue[] => {
+    // Without any data the engine's expectation and losses are 0: unknown, not a perfect period.
+    const known = Boolean(p.coverage);
+    return [
+      known ? p.expected_energy_kwh : null,
+      p.energy_kwh,
+      known ? p.losses.total_kwh : null,
+      ...LOSS_KINDS.map((k) => (known ? p.losses[`${k}_kwh`] : null)),
+      p.availability,
+      p.pr,
+      p.coverage,
+      top,
+      p.specific_yield_kwh_kwp,
+      p.irradiation_kwh_m2,
+      p.pr_temperature_corrected,
+      p.budget_kwh,
+      p.budget_ratio,
+      p.weather_corrected_budget_kwh,
+      p.weather_corrected_budget_ratio,
+      p.alarm_count,
+    ];
+  };
   const summary: Table = {
     name: t('reportFile.summary'),
     columns,
-    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...cells(p)]),
-    totals: [t('reportFile.total'), null, r.totals.dc_capacity_kwp, ...cells(r.totals)],
+    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...cells(p, topLoss(p))]),
+    totals: [t('reportFile.total'), null, r.totals.dc_capacity_kwp, ...cells(r.totals, null)],
   };
   return {
     tiles: [

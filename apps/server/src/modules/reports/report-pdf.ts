@@ -5,6 +5,7 @@ import SVGtoPDF from 'svg-to-pdfkit';
 import { chartSvg, LOCALE_TAGS, rotatesLabels } from './report-chart';
 import { headerOf } from './report-csv';
 import {
+  aboveExpectation,
   shownDecimals,
   type CellValue,
   type Column,
@@ -24,6 +25,9 @@ const MARGIN_PT = 36;
 /** Columns per printed table part: wider tables continue below with the first column repeated. */
 const MAX_COLUMNS = 10;
 const ROW_PT = 13;
+/** Table header text size, and the least it shrinks to for a word wider than its column. */
+const HEADER_PT = 7;
+const MIN_HEADER_PT = 5.5;
 const BLUE = '#1677ff';
 /** Ant Design's warning text colour, dark enough to read in print. */
 const WARNING_COLOUR = '#ad6800';
@@ -36,11 +40,20 @@ export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals:
   }).format(value);
 }
 
-function cellText(doc: ReportDocument, v: CellValue, c: { kind: Column['kind']; decimals?: number }): string {
+function cellText(
+  doc: ReportDocument,
+  v: CellValue,
+  c: { kind: Column['kind']; decimals?: number; loss?: boolean },
+): string {
   if (v === null) return '–';
   if (typeof v === 'string') return v;
   if (c.kind === 'ratio') return `${pdfNumber(doc.lang, v * 100, shownDecimals(c))} %`;
   if (c.kind === 'integer') return String(v);
+  if (c.loss && v < 0) {
+    // Energy above the model's expectation, in words as in the XLSX and the fleet loss view.
+    const shown = pdfNumber(doc.lang, -v, shownDecimals(c));
+    if (/[1-9]/.test(shown)) return aboveExpectation(doc.lang, shown);
+  }
   return pdfNumber(doc.lang, v, shownDecimals(c));
 }
 
@@ -234,27 +247,45 @@ function drawTable(
     const other = columns.length > 1 ? (width - first) / (columns.length - 1) : 0;
     const xs = columns.map((_, i) => MARGIN_PT + (i === 0 ? 0 : first + (i - 1) * other));
     const ws = columns.map((_, i) => (i === 0 ? first : other));
-    // Text (names) wraps and, as the first column, is left-aligned; numbers stay on one line, right-aligned.
-    const wraps = columns.map((c) => table.columns[c]!.kind === 'text');
-    const left = columns.map((_, i) => i === 0 || wraps[i]!);
-    const headerHeight = () => {
-      doc.font(BOLD).fontSize(7);
-      return (
-        Math.max(
-          ...columns.map((c, i) => doc.heightOfString(headerOf(table.columns[c]!), { width: ws[i]! - 4 })),
-        ) + 6
+    // Text (names) wraps and, as the first column, is left-aligned; numbers stay on one line, right-aligned,
+    // but for a loss written in words (above expectation), which wraps right-aligned.
+    const wraps = columns.map((c) => table.columns[c]!.kind === 'text' || table.columns[c]!.loss === true);
+    const left = columns.map((_, i) => i === 0 || table.columns[columns[i]!]!.kind === 'text');
+    // A header wraps between words and after hyphens; one whose longest word is wider than its column ("underperformance"
+    // in a narrow column) gets a smaller size rather than a break inside the word.
+    const headerSizes = columns.map((c, i) => {
+      doc.font(BOLD).fontSize(HEADER_PT);
+      const longest = Math.max(
+        ...headerOf(table.columns[c]!)
+          .split(/\s+|(?<=-)/)
+          .map((w) => doc.widthOfString(w)),
       );
-    };
+      const room = ws[i]! - 4;
+      // pdfkit wraps a hair before the measured width: a little room to spare.
+      return longest > room ? Math.max(MIN_HEADER_PT, (HEADER_PT * room * 0.95) / longest) : HEADER_PT;
+    });
+    const headerHeight = () =>
+      Math.max(
+        ...columns.map((c, i) =>
+          doc
+            .font(BOLD)
+            .fontSize(headerSizes[i]!)
+            .heightOfString(headerOf(table.columns[c]!), { width: ws[i]! - 4 }),
+        ),
+      ) + 6;
     const header = () => {
       const h = headerHeight();
       const y = doc.y;
       doc.rect(MARGIN_PT, y, width, h).fill('#f0f5ff');
       doc.fillColor('#000');
       columns.forEach((c, i) =>
-        doc.text(headerOf(table.columns[c]!), xs[i]! + 2, y + 3, {
-          width: ws[i]! - 4,
-          align: left[i] ? 'left' : 'right',
-        }),
+        doc
+          .font(BOLD)
+          .fontSize(headerSizes[i]!)
+          .text(headerOf(table.columns[c]!), xs[i]! + 2, y + 3, {
+            width: ws[i]! - 4,
+            align: left[i] ? 'left' : 'right',
+          }),
       );
       doc.y = y + h;
     };
@@ -294,7 +325,7 @@ function drawTable(
         .fillColor('#000');
       cells.forEach((text, i) => {
         if (wraps[i] && cellLines(doc, text, ws[i]!, true) > 1)
-          doc.text(text, xs[i]! + 2, y + 3, { width: ws[i]! - 4, align: 'left' });
+          doc.text(text, xs[i]! + 2, y + 3, { width: ws[i]! - 4, align: left[i] ? 'left' : 'right' });
         else fastCell(doc, text, xs[i]!, y, ws[i]!, !left[i]);
       });
       doc

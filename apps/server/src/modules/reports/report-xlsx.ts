@@ -5,6 +5,7 @@ import { looksLikeFormula, XLSX_TEXT_FORMAT } from '../../lib/spreadsheet-safety
 import { sheetCaughtUp } from '../../lib/xlsx-stream';
 import { headerOf } from './report-csv';
 import {
+  aboveExpectation,
   shownDecimals,
   type CellValue,
   type Column,
@@ -19,6 +20,19 @@ const NUMBER_FORMATS = {
   date: () => 'yyyy-mm-dd',
   month: () => 'yyyy-mm',
 };
+
+/**
+ * A loss column's number format: the number as it is, a negative one (energy above the model's
+ * expectation) in words through the format's negative section, so the cell stays a signed number that
+ * sums and charts correctly while it reads "12.3 above expectation".
+ */
+export function lossNumberFormat(lang: ReportDocument['lang'], decimals: number): string {
+  const number = NUMBER_FORMATS.number(decimals);
+  const [before = '', after = ''] = aboveExpectation(lang, '\u0000').split('\u0000');
+  // Literal text of a number format is quoted; a quote cannot stand inside it.
+  const literal = (text: string) => (text ? `"${text.replaceAll('"', '')}"` : '');
+  return `${number};${literal(before)}${number}${literal(after)}`;
+}
 
 /** An Excel sheet name: at most 31 characters, none of []:*?/\, unique in the workbook. */
 export function sheetName(name: string, taken: Set<string>): string {
@@ -48,7 +62,12 @@ function valueOf(v: CellValue, c: Column): ExcelJS.CellValue {
   return v;
 }
 
-async function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Table, taken: Set<string>) {
+async function addTable(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  table: Table,
+  taken: Set<string>,
+  lang: ReportDocument['lang'],
+) {
   const sheet = workbook.addWorksheet(sheetName(table.name, taken), {
     views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
   });
@@ -61,7 +80,12 @@ async function addTable(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: Tab
         return typeof v === 'string' ? v.length : 10;
       }),
     );
-    const numFmt = c.kind === 'text' ? undefined : NUMBER_FORMATS[c.kind](shownDecimals(c));
+    const numFmt =
+      c.kind === 'text'
+        ? undefined
+        : c.loss
+          ? lossNumberFormat(lang, shownDecimals(c))
+          : NUMBER_FORMATS[c.kind](shownDecimals(c));
     return {
       key: `c${i}`,
       width: Math.min(Math.max(longest + 2, 10), 48),
@@ -103,7 +127,7 @@ export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promi
   workbook.created = new Date(doc.generatedAt);
   workbook.title = `${doc.title} ${doc.period}`;
   const taken = new Set<string>();
-  for (const table of doc.tables) await addTable(workbook, table, taken);
+  for (const table of doc.tables) await addTable(workbook, table, taken, doc.lang);
   if (doc.warnings.length)
     await addTable(
       workbook,
@@ -113,6 +137,7 @@ export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promi
         rows: doc.warnings.map((w) => [w]),
       },
       taken,
+      doc.lang,
     );
   await workbook.commit();
 }

@@ -12,7 +12,7 @@ import {
   type TooltipComponentOption,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { monthName, weekdayName } from '../../lib/intl';
 
 let registered = false;
@@ -50,7 +50,12 @@ function registerChartLocale(language: string): string {
  * Registering here rather than at module top level keeps it from being dropped or reordered by the
  * bundler when a chart module only needs this function.
  */
-export function initChart(element: HTMLElement, dark: boolean, language: string): echarts.ECharts {
+export function initChart(
+  element: HTMLElement,
+  dark: boolean,
+  language: string,
+  renderer: ChartRenderer = 'canvas',
+): echarts.ECharts {
   if (!registered) {
     echarts.use([
       LineChart,
@@ -61,14 +66,21 @@ export function initChart(element: HTMLElement, dark: boolean, language: string)
       DataZoomComponent,
       MarkLineComponent,
       CanvasRenderer,
+      SVGRenderer,
     ]);
     registered = true;
   }
   return echarts.init(element, dark ? 'dark' : undefined, {
-    renderer: 'canvas',
+    renderer,
     locale: registerChartLocale(language),
   });
 }
+
+/**
+ * How a chart is drawn: canvas for series of thousands of points; SVG for a chart of a few bars whose
+ * value labels are then text in the page (selectable, found by the browser's search and by tests).
+ */
+export type ChartRenderer = 'canvas' | 'svg';
 
 /** A chart instance. */
 export type EChartsInstance = echarts.ECharts;

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ChartOption } from './echarts-core';
+import type { ChartOption, ChartRenderer } from './echarts-core';
 import { useEChart } from './use-echart';
 import './telemetry-chart.css';
 
@@ -14,12 +14,22 @@ export interface OptionChartProps {
   /** The chart's accessible name (the canvas itself says nothing to a screen reader). */
   label: string;
   height?: number;
+  /** Canvas unless the chart is a few bars whose labels should be text in the page (ChartRenderer). */
+  renderer?: ChartRenderer;
 }
 
 /** A chart from a ready ECharts option, in the app theme, resized with its box: for charts beyond telemetry lines. */
-export function OptionChart({ option, dark, testId, points, label, height = 320 }: OptionChartProps) {
+export function OptionChart({
+  option,
+  dark,
+  testId,
+  points,
+  label,
+  height = 320,
+  renderer = 'canvas',
+}: OptionChartProps) {
   const themed = useMemo(() => ({ backgroundColor: 'transparent', animation: false, ...option }), [option]);
-  const host = useEChart(themed, dark);
+  const host = useEChart(themed, dark, renderer);
 
   return (
     <div

@@ -1,13 +1,18 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { initChart, type ChartOption, type EChartsInstance } from './echarts-core';
+import { initChart, type ChartOption, type ChartRenderer, type EChartsInstance } from './echarts-core';
 
 /**
- * One ECharts instance on the returned element, in the app theme and language (made again when either changes),
- * resized with its box and disposed with the component. `option` replaces the chart's whole option when it
- * or the theme changes: callers memoise it, so other renders leave the chart (and its zoom) alone.
+ * One ECharts instance on the returned element, in the app theme, language and renderer (made again when
+ * any changes), resized with its box and disposed with the component. `option` replaces the chart's whole
+ * option when it or the theme changes: callers memoise it, so other renders leave the chart (and its zoom)
+ * alone.
  */
-export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDivElement | null> {
+export function useEChart(
+  option: ChartOption,
+  dark: boolean,
+  renderer: ChartRenderer = 'canvas',
+): RefObject<HTMLDivElement | null> {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsInstance | null>(null);
   const { language } = useTranslation().i18n;
@@ -15,7 +20,7 @@ export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDiv
   useEffect(() => {
     const element = host.current;
     if (!element) return undefined;
-    const instance = initChart(element, dark, language);
+    const instance = initChart(element, dark, language, renderer);
     chart.current = instance;
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(element);
@@ -24,11 +29,11 @@ export function useEChart(option: ChartOption, dark: boolean): RefObject<HTMLDiv
       instance.dispose();
       chart.current = null;
     };
-  }, [dark, language]);
+  }, [dark, language, renderer]);
 
   useEffect(() => {
     chart.current?.setOption(option, { notMerge: true });
-  }, [option, dark, language]);
+  }, [option, dark, language, renderer]);
 
   return host;
 }

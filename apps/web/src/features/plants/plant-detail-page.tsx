@@ -23,12 +23,14 @@ import { usePlantsOverview } from './api/get-overview';
 import { usePlantPower } from './api/get-power';
 import { usePlantChartLabels } from './components/chart-labels';
 import {
+  aboveExpectationKwh,
   energyPrOption,
   LOSS_STEPS,
   powerClockZone,
   powerOption,
   powerSeriesNames,
   waterfallOption,
+  waterfallSteps,
 } from './components/chart-options';
 import { CoverageWarning } from './components/coverage-warning';
 import { DeviceList } from './components/device-list';
@@ -37,6 +39,7 @@ import './plants.css';
 import { monthName } from '../../lib/intl';
 import { dateBounds } from '../../lib/date-bounds';
 import { useCan } from '../../lib/permissions';
+import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
 
 const YEARS_BACK = 5;
 
@@ -109,6 +112,7 @@ export default function PlantDetailPage() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const dark = usePreferences((s) => s.theme) === 'dark';
+  const phone = useMediaQuery(PHONE_QUERY);
   const plantId = Number(useParams().plantId);
   // `?date=` opens a past day (the fleet loss view links a plant's period here); today otherwise.
   const [params] = useSearchParams();
@@ -178,22 +182,32 @@ export default function PlantDetailPage() {
       ac: num(k.model.ac_capacity_kw),
       threshold: num(k.model.daylight_threshold_w_m2, 0),
     });
-  const lossChart = useMemo(() => {
+  // No waterfall without an actual energy: a period without data is unknown, not a loss of everything.
+  const lossSteps = useMemo(() => {
     const k = lossKpis.data;
-    if (!k) return null;
+    if (!k || k.energy_kwh === null || !k.coverage) return null;
+    return waterfallSteps(k.expected_energy_kwh, k.energy_kwh, k.losses);
+  }, [lossKpis.data]);
+  const lossChart = useMemo(() => {
+    if (!lossSteps) return null;
     const steps = Object.fromEntries(LOSS_STEPS.map((s) => [s, t(`plantView.loss.${s}`)])) as Record<
       (typeof LOSS_STEPS)[number],
       string
     >;
     return waterfallOption(
-      k.expected_energy_kwh,
-      k.energy_kwh ?? 0,
-      k.losses,
-      { expected: t('plantView.loss.expected'), actual: t('plantView.loss.actual'), steps },
+      lossSteps,
+      {
+        expected: t('plantView.loss.expected'),
+        actual: t('plantView.loss.actual'),
+        above: t('plantView.loss.aboveExpectation'),
+        steps,
+      },
       language,
+      phone,
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lossKpis.data, language]);
+  }, [lossSteps, language, phone]);
+  const aboveKwh = lossSteps ? aboveExpectationKwh(lossSteps) : 0;
 
   const shownMonth = (monthKpis.data?.date ?? day ?? today).slice(0, 7);
   const monthTitle = `${monthName(Number(shownMonth.slice(5, 7)) - 1, language, 'long')} ${shownMonth.slice(0, 4)}`;
@@ -386,7 +400,7 @@ export default function PlantDetailPage() {
             />
           }
         >
-          <QueryState query={lossKpis} empty={false} testId="loss-chart">
+          <QueryState query={lossKpis} empty={!lossSteps} testId="loss-chart">
             {lossChart &&
               chart(
                 <OptionChart
@@ -394,9 +408,15 @@ export default function PlantDetailPage() {
                   dark={dark}
                   testId="loss-chart"
                   label={t('plantView.loss.title')}
-                  points={LOSS_STEPS.length + 2}
+                  points={lossSteps?.length ?? 0}
+                  renderer="svg"
                 />,
               )}
+            {aboveKwh > 0 && (
+              <p className="loss-above-note" data-testid="loss-above-note">
+                {t('plantView.loss.aboveNote', { value: num(aboveKwh) })}
+              </p>
+            )}
             {lossKpis.data && (
               <p className="loss-caption" data-testid="loss-caption">
                 {modelCaption(lossKpis.data)}

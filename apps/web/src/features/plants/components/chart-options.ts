@@ -211,44 +211,99 @@ export const LOSS_STEPS = [
 export type LossStep = (typeof LOSS_STEPS)[number];
 
 /**
- * A waterfall from expected to actual energy: each loss a floating bar hanging from the running total
- * (a negative underperformance, the plant beating the model, rises instead); the tooltip gives each
- * step's energy and its share of the expected energy.
+ * Energy under this (kWh) shows as 0 at the label's one decimal: a loss that small below zero is no energy
+ * above expectation worth a bar of its own.
  */
-export function waterfallOption(
+const NEGLIGIBLE_KWH = 0.05;
+
+/**
+ * One bar of the waterfall: the expected and actual totals, a loss (falling), or the energy the plant
+ * made above its model's expectation (rising). Every `kwh` is a magnitude, never negative.
+ */
+export interface WaterfallStep {
+  key: 'expected' | LossStep | 'above' | 'actual';
+  kind: 'total' | 'loss' | 'above';
+  kwh: number;
+}
+
+/**
+ * The waterfall's bars from expected to actual energy. A loss kind below zero is energy above the model
+ * (a cold bright day beating the 14 % system losses): it is not drawn as a negative loss nor as a rising
+ * bar of its kind, but added to one "above expectation" bar after the losses, so every loss bar falls and
+ * the bars still add up (expected − losses + above = actual).
+ */
+export function waterfallSteps(
   expectedKwh: number,
   actualKwh: number,
   losses: KpiLossesSchemaLike,
-  names: { expected: string; actual: string; steps: Record<LossStep, string> },
+): WaterfallStep[] {
+  const steps: WaterfallStep[] = [{ key: 'expected', kind: 'total', kwh: expectedKwh }];
+  let aboveKwh = 0;
+  for (const key of LOSS_STEPS) {
+    const kwh = losses[`${key}_kwh`];
+    if (kwh <= -NEGLIGIBLE_KWH) aboveKwh -= kwh;
+    else steps.push({ key, kind: 'loss', kwh: Math.max(kwh, 0) });
+  }
+  if (aboveKwh > 0) steps.push({ key: 'above', kind: 'above', kwh: aboveKwh });
+  steps.push({ key: 'actual', kind: 'total', kwh: actualKwh });
+  return steps;
+}
+
+/** The energy above expectation of a waterfall's steps, 0 when the plant did not beat its model. */
+export const aboveExpectationKwh = (steps: readonly WaterfallStep[]): number =>
+  steps.find((s) => s.kind === 'above')?.kwh ?? 0;
+
+/**
+ * A waterfall from expected to actual energy (waterfallSteps): each loss a red bar hanging from the running
+ * total, the energy above expectation a rising bar of its own colour and name, the totals standing on
+ * zero. Every bar carries its value (kWh in the interface language's digits; `narrow`: on two lines, for a
+ * phone); the tooltip adds each step's share of the expected energy.
+ */
+export function waterfallOption(
+  steps: readonly WaterfallStep[],
+  names: { expected: string; actual: string; above: string; steps: Record<LossStep, string> },
   language: string,
+  narrow = false,
 ): ChartOption {
-  const keys = ['expected', ...LOSS_STEPS, 'actual'] as const;
+  const nameOf = (key: WaterfallStep['key']) =>
+    key === 'expected' || key === 'actual' || key === 'above' ? names[key] : names.steps[key];
   const base: (number | null)[] = [];
-  const up: (number | null)[] = [];
+  const total: (number | null)[] = [];
   const down: (number | null)[] = [];
-  let running = expectedKwh;
-  base.push(0);
-  up.push(expectedKwh);
-  down.push(null);
-  for (const step of LOSS_STEPS) {
-    const loss = losses[`${step}_kwh`];
-    if (loss >= 0) {
-      running -= loss;
+  const up: (number | null)[] = [];
+  let running = 0;
+  for (const step of steps) {
+    const own = (series: (number | null)[]) =>
+      [total, down, up].forEach((s) => s.push(s === series ? step.kwh : null));
+    if (step.kind === 'total') {
+      base.push(0);
+      own(total);
+      running = step.kwh;
+    } else if (step.kind === 'loss') {
+      running -= step.kwh;
       base.push(running);
-      down.push(loss);
-      up.push(null);
+      own(down);
     } else {
       base.push(running);
-      up.push(-loss);
-      down.push(null);
-      running -= loss;
+      own(up);
+      running += step.kwh;
     }
   }
-  base.push(0);
-  up.push(actualKwh);
-  down.push(null);
+  const expectedKwh = steps[0]?.kwh ?? 0;
+  // Whole kWh from 100 up, the tooltip keeps the decimal; on a phone the unit goes under the number, so
+  // that neighbouring labels of bars a few pixels wide do not run into each other.
+  const short = (kwh: number) =>
+    `${formatNumber(kwh, language, kwh >= 100 ? 0 : 1)}${narrow ? '\n' : ' '}kWh`;
+  const label = (position: 'top' | 'bottom') => ({
+    show: true,
+    position,
+    fontSize: narrow ? 9 : 10,
+    // Set, or the SVG renderer draws a label's second line over its first.
+    lineHeight: narrow ? 11 : 12,
+    formatter: (p: { value?: unknown }) => (typeof p.value === 'number' ? short(p.value) : ''),
+  });
   return {
-    grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 8, top: 36, bottom: 20, containLabel: true },
     tooltip: {
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
@@ -256,26 +311,23 @@ export function waterfallOption(
       extraCssText: 'max-width: 320px; white-space: normal;',
       formatter: (params) => {
         const list = Array.isArray(params) ? params : [params];
-        const index = list[0]?.dataIndex ?? 0;
-        const key = keys[index]!;
-        const value = key === 'expected' ? expectedKwh : key === 'actual' ? actualKwh : losses[`${key}_kwh`];
-        const name = key === 'expected' ? names.expected : key === 'actual' ? names.actual : names.steps[key];
-        const share = expectedKwh > 0 ? ` (${formatNumber((value / expectedKwh) * 100, language, 1)} %)` : '';
-        return `${name}: <b>${formatNumber(value, language, 1)} kWh</b>${share}`;
+        const step = steps[list[0]?.dataIndex ?? 0]!;
+        const share =
+          expectedKwh > 0 ? ` (${formatNumber((step.kwh / expectedKwh) * 100, language, 1)} %)` : '';
+        return `${nameOf(step.key)}: <b>${formatNumber(step.kwh, language, 1)} kWh</b>${share}`;
       },
     },
     xAxis: {
       type: 'category',
-      data: keys.map((k) =>
-        k === 'expected' ? names.expected : k === 'actual' ? names.actual : names.steps[k],
-      ),
+      data: steps.map((s) => nameOf(s.key)),
       axisLabel: { interval: 0, rotate: 30, hideOverlap: false },
     },
     yAxis: { type: 'value', axisLabel: valueLabels(language), name: 'kWh', nameTextStyle: { align: 'left' } },
     series: [
       { type: 'bar', stack: 'w', silent: true, itemStyle: { color: 'transparent' }, data: base },
-      { type: 'bar', stack: 'w', color: COLOURS.actual, data: up },
-      { type: 'bar', stack: 'w', color: COLOURS.loss, data: down },
+      { type: 'bar', stack: 'w', color: COLOURS.actual, label: label('top'), data: total },
+      { type: 'bar', stack: 'w', color: COLOURS.loss, label: label('bottom'), data: down },
+      { type: 'bar', stack: 'w', color: COLOURS.gain, label: label('top'), data: up },
     ],
   };
 }
