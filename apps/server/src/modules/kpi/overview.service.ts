@@ -5,6 +5,7 @@ import { scopeOf, type Scope } from '../../lib/scope';
 import { readRollups } from '../../telemetry-store/queries';
 import {
   belowNeighbours,
+  type BelowNeighbour,
   finalYieldKwhKwp,
   isDaylight,
   operatingStatus,
@@ -76,7 +77,7 @@ export class PlantsOverviewService {
     const alarmsOf = new Map<number, fleet.ActiveAlarmCount[]>();
     for (const a of alarms) alarmsOf.set(a.plantId, [...(alarmsOf.get(a.plantId) ?? []), a]);
 
-    const items = plants.map((p) => {
+    const items = plants.map((p): PlantOverviewItem => {
       const inv = inverters.get(p.id);
       const energy = plantEnergy({
         meterExportKwh: meters.get(p.id) ?? null,
@@ -135,7 +136,7 @@ export class PlantsOverviewService {
         pr_yesterday: prYesterday.get(p.id) ?? null,
         active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
         last_data_at: lastDataMs === null ? null : iso(lastDataMs),
-        below_neighbour: null as PlantOverviewItem['below_neighbour'],
+        below_neighbour: null,
       };
     });
     // A plant far below a neighbour under the same sky is a warning, and says which neighbour shows it.
@@ -148,17 +149,7 @@ export class PlantsOverviewService {
         acCapacityPercent: i.ac_capacity_percent,
       })),
     );
-    for (const item of items) {
-      const b = below.get(item.plant_id);
-      if (!b) continue;
-      item.status = 'warning';
-      item.below_neighbour = {
-        plant_id: b.neighbourId,
-        name: b.neighbourName,
-        ac_capacity_percent: b.neighbourPercent,
-      };
-    }
-    return { items };
+    return { items: items.map((item) => withNeighbour(item, below.get(item.plant_id))) };
   }
 
   /**
@@ -246,4 +237,18 @@ export class PlantsOverviewService {
       ]),
     );
   }
+}
+
+/** The item as shown: a warning naming its neighbour when it is far below one, else as its own rule said. */
+function withNeighbour(item: PlantOverviewItem, below: BelowNeighbour | undefined): PlantOverviewItem {
+  if (!below) return item;
+  return {
+    ...item,
+    status: 'warning',
+    below_neighbour: {
+      plant_id: below.neighbourId,
+      name: below.neighbourName,
+      ac_capacity_percent: below.neighbourPercent,
+    },
+  };
 }
