@@ -177,7 +177,9 @@ describe("plant energy: one figure, its source named; the plant page's today is 
       expect(dateIn(now, browserZone)).not.toBe(today);
 
       const input = page.locator('input[data-testid="plant-day"], [data-testid="plant-day"] input').first();
-      await vi.waitFor(async () => expect(await input.inputValue()).toBe(today), {
+      // In the page's Turkish date format (dd.MM.yyyy), as every date picker shows it.
+      const shown = (date: string) => date.split('-').reverse().join('.');
+      await vi.waitFor(async () => expect(await input.inputValue()).toBe(shown(today)), {
         timeout: 15_000,
         interval: 200,
       });
@@ -189,7 +191,8 @@ describe("plant energy: one figure, its source named; the plant page's today is 
       );
 
       await input.click();
-      const cell = (date: string) => page.locator(`td.ant-picker-cell[title="${date}"]`).first();
+      // The calendar's cells are titled in the same format.
+      const cell = (date: string) => page.locator(`td.ant-picker-cell[title="${shown(date)}"]`).first();
       await cell(today).waitFor();
       // The plant's today can be picked; its tomorrow cannot, whatever day the browser is on.
       expect(await cell(today).getAttribute('class')).not.toContain('ant-picker-cell-disabled');

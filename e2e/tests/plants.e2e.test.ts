@@ -85,6 +85,14 @@ describe('plants list and plant detail', () => {
         );
         for (const p of plants)
           expect(await page.getByTestId(`plant-row-${p.plant_id}`).textContent()).toContain(p.name);
+        // Each row's energy names where it was counted, as the plant page does.
+        const sources = (
+          await api.get<{ items: { plant_id: number; energy_source: string }[] }>('plants/overview')
+        ).items;
+        for (const o of sources)
+          expect(
+            await page.getByTestId(`plant-row-${o.plant_id}`).getByTestId('energy-source').textContent(),
+          ).toBe(tr(`plantView.kpi.source.${o.energy_source}`));
 
         const power = page.getByTestId(`plant-row-${plant.plant_id}`).getByTestId('plant-power');
         expect(await power.getAttribute('data-power-kw')).toBe(String(lastPower));
@@ -218,6 +226,7 @@ describe('plants list and plant detail', () => {
         await page.getByTestId('plants-cards').waitFor();
         expect(await page.getByTestId('plants-table').count()).toBe(0);
         expect(await page.locator('[data-testid^="plant-row-"]').count()).toBe(plants.length);
+        expect(await page.locator('[data-testid="energy-source"]').count()).toBe(plants.length);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width).toBeLessThanOrEqual(390);
         await screenshot(page, 'plants-list-phone');

@@ -17,7 +17,7 @@ import { usePlantsOverview } from './api/get-overview';
 import { nullOrder } from '../../lib/null-order';
 import { useLiveOverview } from './components/live-overview';
 import { FleetLosses } from './components/fleet-losses';
-import { AlarmCounts, EnergyValue, PowerBar, PrValue, YieldValue } from './components/plant-figures';
+import { AlarmCounts, EnergyWithSource, PowerBar, PrValue, YieldValue } from './components/plant-figures';
 import { PlantStatus, STATUS_RANK } from './components/status-tag';
 import './plants.css';
 
@@ -204,7 +204,7 @@ function LivePlants() {
                   <dl className="plant-card-figures">
                     <dt>{t('plantView.list.energyToday')}</dt>
                     <dd>
-                      <EnergyValue value={p.energy_today_kwh} />
+                      <EnergyWithSource value={p.energy_today_kwh} source={p.energy_source} />
                     </dd>
                     <dt>{t('plantView.list.prYesterday')}</dt>
                     <dd>
@@ -288,7 +288,7 @@ function LivePlants() {
               sorter: true,
               sortOrder: order('energy'),
               align: 'right',
-              render: (_, p) => <EnergyValue value={p.energy_today_kwh} />,
+              render: (_, p) => <EnergyWithSource value={p.energy_today_kwh} source={p.energy_source} />,
             },
             {
               key: 'pr',

@@ -3,7 +3,14 @@ import Table from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PlantOverviewItem } from '@solar/shared';
-import { AlarmCounts, EnergyValue, PowerBar, STATUS_RANK, StatusTag, usePlantsOverview } from '../../plants';
+import {
+  AlarmCounts,
+  EnergyWithSource,
+  PowerBar,
+  STATUS_RANK,
+  StatusTag,
+  usePlantsOverview,
+} from '../../plants';
 import { WidgetFrame, WidgetState } from '../components/widget-frame';
 import { ofPlants } from './filter-plants';
 import type { WidgetProps } from './types';
@@ -53,7 +60,7 @@ export function PlantStatusWidget({ widget, frame, bodyHeightPx }: WidgetProps) 
               key: 'energy',
               title: t('plantView.list.energyToday'),
               align: 'right',
-              render: (_, p) => <EnergyValue value={p.energy_today_kwh} />,
+              render: (_, p) => <EnergyWithSource value={p.energy_today_kwh} source={p.energy_source} />,
             },
             {
               key: 'alarms',

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PlantOverviewItem } from '@solar/shared';
 import { formatPlantTime } from '../../../lib/plant-time';
-import { AlarmCounts, EnergyValue, PowerBar, PrValue, StatusTag } from '../../plants';
+import { AlarmCounts, EnergyWithSource, PowerBar, PrValue, StatusTag } from '../../plants';
 
 /** A plant's figures in its map popup (rendered through a portal, so it has the app's theme and router). */
 export function PlantPopup({ plant }: { plant: PlantOverviewItem }) {
@@ -20,7 +20,7 @@ export function PlantPopup({ plant }: { plant: PlantOverviewItem }) {
       <dl className="plant-popup-figures">
         <dt>{t('plantView.list.energyToday')}</dt>
         <dd>
-          <EnergyValue value={plant.energy_today_kwh} />
+          <EnergyWithSource value={plant.energy_today_kwh} source={plant.energy_source} />
         </dd>
         <dt>{t('mapView.prToday')}</dt>
         <dd>

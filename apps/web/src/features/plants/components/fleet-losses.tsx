@@ -26,7 +26,7 @@ import { formatNumber } from '../../../lib/format';
 import { nullOrder } from '../../../lib/null-order';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/media-query';
 import { useFleetLosses } from '../api/get-fleet-losses';
-import { Figure, PrValue } from './plant-figures';
+import { EnergyWithSource, Figure, PrValue } from './plant-figures';
 
 /** The date the API is asked for: the day itself, or the first day of the month or year holding it. */
 const periodDate = (period: KpiPeriod, day: Dayjs) =>
@@ -153,12 +153,7 @@ export function FleetLosses() {
       title: <Heading>{t('plantView.fleetLoss.actual')}</Heading>,
       align: 'right',
       sorter: byNumber((i) => i.energy_kwh),
-      render: (_, i) => (
-        <div>
-          <Kwh value={i.energy_kwh} />
-          <div className="plant-company">{t(`plantView.kpi.source.${i.energy_source}`)}</div>
-        </div>
-      ),
+      render: (_, i) => <EnergyWithSource value={i.energy_kwh} source={i.energy_source} unit={null} />,
     },
     {
       key: 'loss',

@@ -1,7 +1,7 @@
 import Tag from 'antd/es/tag';
 import theme from 'antd/es/theme';
 import { useTranslation } from 'react-i18next';
-import type { PlantOverviewItem } from '@solar/shared';
+import type { EnergySource, PlantOverviewItem } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { priorityKey } from '../../alarms';
 
@@ -23,6 +23,31 @@ export function Figure({
 }
 
 export const EnergyValue = ({ value }: { value: number | null }) => <Figure value={value} unit="kWh" />;
+
+/**
+ * A plant's energy with the source it was counted from (the meter, else the inverters' sum) on a line
+ * under it, as on the plant page: the same figure everywhere says where it comes from.
+ */
+export function EnergyWithSource({
+  value,
+  source,
+  unit = 'kWh',
+}: {
+  value: number | null;
+  source: EnergySource;
+  /** Null where a column header names the unit. */
+  unit?: string | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Figure value={value} unit={unit ?? undefined} />
+      <div className="plant-company" data-testid="energy-source">
+        {t(`plantView.kpi.source.${source}`)}
+      </div>
+    </div>
+  );
+}
 export const YieldValue = ({ value }: { value: number | null }) => (
   <Figure value={value} unit="kWh/kWp" digits={2} />
 );
