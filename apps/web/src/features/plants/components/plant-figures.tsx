@@ -22,8 +22,6 @@ export function Figure({
   return <span className="figure">{number === null ? DASH : unit ? `${number} ${unit}` : number}</span>;
 }
 
-export const EnergyValue = ({ value }: { value: number | null }) => <Figure value={value} unit="kWh" />;
-
 /**
  * A plant's energy with the source it was counted from (the meter, else the inverters' sum) on a line
  * under it, as on the plant page: the same figure everywhere says where it comes from.
