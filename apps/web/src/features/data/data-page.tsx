@@ -36,10 +36,10 @@ import { signalsOfDevices } from './data-signals';
 import { useLatestValues } from './api/get-latest';
 import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
 import { LiveValuesTable } from './components/live-values-table';
-import { RANGE_PRESETS, fileSafe, localDate, rangeOf, type RangePreset } from './time-range';
+import { RANGE_PRESETS, fileSafe, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
 import { dateBounds } from '../../lib/date-bounds';
-import { browserTimeZone, zoneLabel } from '../../lib/plant-time';
+import { browserTimeZone, plantToday, zoneLabel } from '../../lib/plant-time';
 import { extentOf } from '../../lib/plant-time-axis';
 import { PlantClockNote } from '../../lib/plant-time-view';
 
@@ -95,7 +95,7 @@ export default function DataPage() {
   const download = async (format: ExportFormat) => {
     setDownloading(format);
     try {
-      const days = `${localDate(range.from, timeZone)}_${localDate(range.to - 1, timeZone)}`;
+      const days = `${plantToday(timeZone, range.from)}_${plantToday(timeZone, range.to - 1)}`;
       const name = `${fileSafe(plant?.name ?? '')}_${days}`;
       await downloadExport(request, format, name, delimiter);
     } catch (error) {
@@ -185,7 +185,7 @@ export default function DataPage() {
               {...dateBounds}
               value={custom}
               onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
-              disabledDate={(d) => d.format('YYYY-MM-DD') > localDate(Date.now(), timeZone)}
+              disabledDate={(d) => d.format('YYYY-MM-DD') > plantToday(timeZone)}
               allowClear={false}
               aria-label={t('data.range')}
               data-testid="data-custom-range"

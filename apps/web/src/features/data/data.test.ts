@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../lib/live-stream';
 import { signalsOfDevices } from './data-signals';
-import { fileSafe, localDate, rangeOf } from './time-range';
+import { plantToday } from '../../lib/plant-time';
+import { fileSafe, rangeOf } from './time-range';
 
 describe('SseParser', () => {
   it('splits events across chunks, skips heartbeat comments and joins data lines', () => {
@@ -45,7 +46,7 @@ describe('rangeOf', () => {
     expect(rangeOf('custom', now, zone, ['2025-06-01', '2025-06-02']).to).toBe(
       Date.parse('2025-06-02T22:00:00Z'),
     );
-    expect(localDate(now, zone)).toBe('2025-06-15');
+    expect(plantToday(zone, now)).toBe('2025-06-15');
   });
   it('makes file-name-safe names, keeping Turkish and Cyrillic letters', () => {
     expect(fileSafe('Karapınar GES-1 / Çatı')).toBe('Karapınar-GES-1-Çatı');

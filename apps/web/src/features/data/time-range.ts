@@ -60,10 +60,6 @@ export function rangeOf(
   }
 }
 
-/** `2025-06-01`: the plant's calendar date at a timestamp, for file names and the picker's last day. */
-export const localDate = (ms: number, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone }).format(ms);
-
 /** A file-name-safe form of a name: letters and digits kept (also Turkish and Cyrillic ones), the rest `-`. */
 export const fileSafe = (name: string): string =>
   name
