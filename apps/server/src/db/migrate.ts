@@ -28,7 +28,8 @@ export async function migrateToLatest(handle: DatabaseHandle, schema?: string): 
     // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
     ...(handle.dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  if (vanishedDuringListing(error, results)) ({ error, results } = await migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     throw new Error(
@@ -37,4 +38,14 @@ export async function migrateToLatest(handle: DatabaseHandle, schema?: string): 
     );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Kysely checks for its bookkeeping tables by listing every table of every schema (PostgreSQL); a table
+ * another connection drops during that listing fails it with 42P01 before any migration has run. Nothing
+ * was applied then, so the listing is simply asked again.
+ */
+function vanishedDuringListing(error: unknown, results: readonly { status: string }[] | undefined): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '42P01' && !(results ?? []).some((r) => r.status !== 'NotExecuted');
 }
