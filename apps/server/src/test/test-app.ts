@@ -107,10 +107,11 @@ export const DEMO = {
 } as const;
 
 /**
- * Runs `work` while holding a PostgreSQL advisory lock shared by every test worker. Kysely's migrator looks
- * at the tables of all schemas, and a schema that another worker drops in the middle of that look fails it
- * ("schema … does not exist"): creating (migrating) and dropping test schemas must not overlap, and
- * neither may a test's own look at all schemas (the schema drift test).
+ * Runs `work` while holding a PostgreSQL advisory lock shared by every test worker. Kysely's introspection
+ * looks at the tables of all schemas, and a schema that another worker drops in the middle of that look
+ * fails it ("schema … does not exist"): a test's own look at all schemas (the schema drift test) must not
+ * overlap the creating and dropping of test schemas. The migrator itself looks only at its own schema
+ * (db/migrate.ts).
  */
 export async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
   if (!TEST_DATABASE_URL) return work();
