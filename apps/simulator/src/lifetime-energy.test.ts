@@ -61,4 +61,21 @@ describe('lifetime energy counters', () => {
       expect(inv.readings.total_energy).toBeCloseTo(1234.5, 1);
     }
   });
+
+  it("keeps the meter's stored counters at a restart rather than deriving them from the inverters'", () => {
+    const definition = {
+      ...karapinar,
+      commissioningDate: '2021-06-15',
+      devices: karapinar.devices.map((d) =>
+        d.type === 'inverter'
+          ? { ...d, initialTotalEnergyKwh: 1234.5 }
+          : d.type === 'meter'
+            ? { ...d, initialExportEnergyKwh: 4321.25, initialImportEnergyKwh: 12.5 }
+            : d,
+      ),
+    };
+    const meter = readingsAt(definition, NIGHT).find((s) => s.type === 'meter')!;
+    expect(meter.readings.export_energy).toBeCloseTo(4321.25, 3);
+    expect(meter.readings.import_energy).toBeCloseTo(12.5, 3);
+  });
 });

@@ -44,6 +44,13 @@ export interface VirtualDeviceDefinition {
   signals: VirtualSignalDefinition[];
   /** Where the inverter's total energy counter starts (a plant commissioned years ago). */
   initialTotalEnergyKwh?: number;
+  /**
+   * Where a meter's export and import counters start (what was stored before a restart). Without them the
+   * export counter is derived from the inverters' counters, which a restart must not do: the losses
+   * between inverters and meter vary, so the derived value differs from the one the meter had reached.
+   */
+  initialExportEnergyKwh?: number;
+  initialImportEnergyKwh?: number;
 }
 
 export interface VirtualPlantDefinition {
@@ -245,8 +252,9 @@ export function createVirtualPlant(
     definition.devices
       .filter((d) => d.type === 'transformer')
       .reduce((s, d) => s + (d.ratedPowerKw ?? 0), 0) || totalRatedKw * 1.1;
-  const meterExport = new EnergyCounter(definition.timeZone);
-  const meterImport = new EnergyCounter(definition.timeZone);
+  const meterDefinition = definition.devices.find((d) => d.type === 'meter');
+  const meterExport = new EnergyCounter(definition.timeZone, meterDefinition?.initialExportEnergyKwh ?? 0);
+  const meterImport = new EnergyCounter(definition.timeZone, meterDefinition?.initialImportEnergyKwh ?? 0);
   let meterKw = 0;
 
   let lastTs: number | undefined;
@@ -478,6 +486,7 @@ export function createVirtualPlant(
         tsMs,
       );
     }
+    if (meterDefinition?.initialExportEnergyKwh !== undefined) return;
     const producedKwh = inverters.reduce((sum, inv) => sum + inv.energy.totalKwh, 0);
     meterExport.totalKwh = producedKwh * (1 - CABLE_LOSS_FRACTION - TRANSFORMER_LOAD_LOSS);
   }

@@ -11,14 +11,28 @@ async function countRows(t: TestApp, table: 'telemetry_raw' | 'telemetry_1d') {
   return Number(row.n);
 }
 
-async function latestTotalEnergy(t: TestApp): Promise<Map<number, number>> {
+/** The latest stored value of every signal with one of these keys (counters), by signal id. */
+async function latestOf(t: TestApp, keys: string[]): Promise<Map<number, number>> {
   const rows = await t.ctx.db
     .selectFrom('telemetry_latest')
     .innerJoin('signals', 'signals.id', 'telemetry_latest.signal_id')
     .select(['signals.id', 'telemetry_latest.value'])
-    .where('signals.key', '=', 'total_energy')
+    .where('signals.key', 'in', keys)
     .execute();
   return new Map(rows.map((r) => [r.id, Number(r.value)]));
+}
+const latestTotalEnergy = (t: TestApp) => latestOf(t, ['total_energy']);
+const COUNTER_KEYS = ['total_energy', 'export_energy', 'import_energy'];
+
+/** Each signal's plant's AC capacity (kW), by signal id. */
+async function plantCapacityBySignal(t: TestApp): Promise<Map<number, number>> {
+  const rows = await t.ctx.db
+    .selectFrom('signals')
+    .innerJoin('devices', 'devices.id', 'signals.device_id')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select(['signals.id', 'plants.ac_capacity_kw'])
+    .execute();
+  return new Map(rows.map((r) => [r.id, Number(r.ac_capacity_kw)]));
 }
 
 describe('in-process simulator (the demo plants, alive)', () => {
@@ -74,6 +88,33 @@ describe('in-process simulator (the demo plants, alive)', () => {
     expect(rawAfter - rawBefore).toBeLessThanOrEqual(Number(signals.n));
     const after = await latestTotalEnergy(t);
     for (const [signalId, value] of before) expect(after.get(signalId)).toBeGreaterThanOrEqual(value);
+  });
+
+  it("starts every counter, the meters' too, where it was stored: a restart is no jump in energy", async () => {
+    const before = await latestOf(t, COUNTER_KEYS);
+    // Inverter, meter export and meter import counters.
+    expect(before.size).toBeGreaterThan(10);
+    const plantKwOf = await plantCapacityBySignal(t);
+    const stoppedAt = Date.now();
+    const sim = await startInProcessSimulator(t.ctx, t.app.log, {
+      simulator,
+      backfillDays: 1,
+      intervalMs: 60_000,
+    });
+    await sim.backfilled;
+    await sim.stop();
+    const after = await latestOf(t, COUNTER_KEYS);
+    // Between the last stored sample and the restart's first, a counter may advance by at most what its
+    // plant produces at full AC capacity in the time that passed (plus the previous test's last interval).
+    const hours = (Date.now() - stoppedAt + 1_000) / 3_600_000;
+    const jumps = [...before]
+      .map(([id, value]) => ({
+        id,
+        change: (after.get(id) ?? Number.NaN) - value,
+        bound: plantKwOf.get(id)! * hours,
+      }))
+      .filter(({ change, bound }) => !(change >= 0 && change <= bound));
+    expect(jumps).toEqual([]);
   });
 
   it('stores nothing after stop', async () => {

@@ -176,13 +176,18 @@ export async function startInProcessSimulator(
     topology.flatMap((p) => p.devices.map((d) => [Number(d.deviceId), Number(p.plantId)] as const)),
   );
 
-  // Counters continue from what is stored, so a restart does not show a drop to zero.
+  // Counters continue from what is stored, so a restart shows neither a drop to zero nor a jump.
   const latest = await latestValues(ctx.db, signalIds);
   for (const plant of topology) {
     for (const device of plant.devices) {
-      const total = device.signals.find((s) => s.key === 'total_energy');
-      const stored = total && latest.get(total.signalId);
-      if (stored !== undefined && Number.isFinite(stored)) device.initialTotalEnergyKwh = stored;
+      const stored = (key: string) => {
+        const signal = device.signals.find((s) => s.key === key);
+        const value = signal && latest.get(signal.signalId);
+        return value !== undefined && Number.isFinite(value) ? value : undefined;
+      };
+      device.initialTotalEnergyKwh = stored('total_energy');
+      device.initialExportEnergyKwh = stored('export_energy');
+      device.initialImportEnergyKwh = stored('import_energy');
     }
   }
   const plants: VirtualPlant[] = topology.map((definition) =>
