@@ -328,7 +328,7 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
         page.getByTestId('report-schedule-time-zone'),
         `${tr('reportSchedules.timeZone')}: ${PLANT_ZONE}`,
       );
-      await screenshot(page, 'plant-time-report-schedule-form-dark-390');
+      await screenshot(page, 'plant-time-report-schedule-form-dark-1440');
     } finally {
       await context.close();
       if (id !== undefined) await api.request('DELETE', `report-schedules/${id}`);
