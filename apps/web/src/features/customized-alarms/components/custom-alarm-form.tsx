@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Col from 'antd/es/col';
 import DatePicker from 'antd/es/date-picker';
 import Divider from 'antd/es/divider';
@@ -79,6 +80,8 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
     (plants.data ?? []).find((p) => p.id === plantId)?.time_zone ??
     (plantId === rule?.plant_id ? rule?.plant_time_zone : undefined) ??
     browserTimeZone();
+  // Whether the clocks differ is judged once, at the drawer's opening (a label needs no live clock).
+  const [openedAt] = useState(() => Date.now());
 
   const onFinish = (v: Values) => {
     const body: CustomAlarmBody = {
@@ -225,7 +228,7 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
         name="window"
         label={t('customAlarms.window')}
         tooltip={t('customAlarms.windowHint')}
-        extra={<PlantClockNote zone={zoneLabel(timeZone, [Date.now()])} testId="custom-alarm-window-zone" />}
+        extra={<PlantClockNote zone={zoneLabel(timeZone, [openedAt])} testId="custom-alarm-window-zone" />}
       >
         <DatePicker.RangePicker
           {...dateBounds}
