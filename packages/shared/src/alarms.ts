@@ -218,7 +218,8 @@ const finiteNumber = () =>
 
 /**
  * Body of `POST alarms/custom/{id}` (0 creates). `started_at`/`end_at` bound when the rule is active
- * (either may be null: open-ended). Beyond the spec: `on_delay_s` (the condition must hold that long
+ * (either may be null: open-ended): instants, so the engine needs no zone; the web enters them on the
+ * plant's clock. Beyond the spec: `on_delay_s` (the condition must hold that long
  * before raising), `hysteresis` (the value must be clear of the threshold by this margin to clear) and
  * `off_delay_s` (it must stay clear that long).
  */
@@ -256,6 +257,8 @@ export const customAlarmSchema = z.object({
   id: z.number().int(),
   company_id: z.number().int(),
   plant_id: z.number().int(),
+  /** The plant's IANA zone: the web shows and enters the active window on the plant's clock. */
+  plant_time_zone: z.string(),
   device_id: z.number().int(),
   name: z.string(),
   description: z.string().nullable(),

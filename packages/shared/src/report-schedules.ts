@@ -110,3 +110,25 @@ export type ReportSchedule = z.infer<typeof reportScheduleSchema>;
 
 export const reportScheduleList = listAnswer(reportScheduleSchema);
 export type ReportScheduleList = z.infer<typeof reportScheduleList>;
+
+/**
+ * The zone a subscription's local time is read in: the one most of its plants share (the plant's own zone
+ * for one plant); a tie goes to the zone of the plant listed first. The server schedules its runs by it and
+ * the web's form names it beside the time, so both read "07:00" on the same clock.
+ */
+export function zoneOfPlants(
+  plantIds: readonly number[],
+  plants: readonly { id: number; time_zone: string }[],
+): string {
+  const counts = new Map<string, number>();
+  for (const id of plantIds) {
+    const zone = plants.find((p) => p.id === id)?.time_zone;
+    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+  }
+  let best = 'UTC';
+  let bestCount = 0;
+  for (const [zone, count] of counts) {
+    if (count > bestCount) [best, bestCount] = [zone, count];
+  }
+  return best;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDateParts, zoneOffsetMs } from './time-zone';
+import { instantOfLocalTime, localDateParts, localWallTime, zoneOffsetMs } from './time-zone';
 
 const H = 3_600_000;
 
@@ -35,5 +35,15 @@ describe('localDateParts', () => {
       offsetMs: 3 * H,
     });
     expect(localDateParts(Date.UTC(2026, 11, 31, 22, 30), 'America/New_York').day).toBe(31);
+  });
+});
+
+describe('localWallTime and instantOfLocalTime', () => {
+  it("read and write a wall-clock time on the zone's clock, each the other's inverse", () => {
+    const at = Date.parse('2026-11-29T04:00:00Z');
+    expect(localWallTime(at, 'Europe/Istanbul')).toBe('2026-11-29T07:00:00');
+    expect(localWallTime(at, 'America/New_York')).toBe('2026-11-28T23:00:00');
+    expect(instantOfLocalTime('2026-11-29', '07:00', 'Europe/Istanbul')).toBe(at);
+    expect(instantOfLocalTime('2026-11-28', '23:00', 'America/New_York')).toBe(at);
   });
 });

@@ -66,3 +66,30 @@ export function localMidnight(date: string, timeZone: string): number {
   const first = guess - zoneOffsetMs(guess, timeZone);
   return guess - zoneOffsetMs(first, timeZone);
 }
+
+/** The wall-clock time of the instant in a zone as ISO 8601 without an offset: "YYYY-MM-DDTHH:MM:SS". */
+export function localWallTime(ms: number, timeZone: string): string {
+  return new Date(ms + zoneOffsetMs(ms, timeZone)).toISOString().slice(0, 19);
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The instant the local wall time `date` `time` (HH:MM) occurs in the zone: its first occurrence when the
+ * fall-back overlap repeats it, the instant as far past the gap when spring-forward skips it (02:30 in a
+ * 02:00→03:00 gap is 03:30), as RFC 5545 and Temporal's "compatible" disambiguation do.
+ */
+export function instantOfLocalTime(date: string, time: string, timeZone: string): number {
+  const wallAsUtc = Date.parse(`${date}T${time}:00Z`);
+  // Every offset the zone has within half a day of that wall time (at most two around a change).
+  const offsets = [
+    ...new Set([-12 * HOUR_MS, 0, 12 * HOUR_MS].map((d) => zoneOffsetMs(wallAsUtc + d, timeZone))),
+  ];
+  const target = `${date}T${time}`;
+  const exact = offsets
+    .map((o) => wallAsUtc - o)
+    .filter((ms) => localWallTime(ms, timeZone).slice(0, 16) === target);
+  if (exact.length) return Math.min(...exact);
+  // In a gap: read the wall time with the offset before the change (the smaller one for a spring-forward).
+  return wallAsUtc - Math.min(...offsets);
+}

@@ -29,9 +29,22 @@ export function datePattern(language: string): string {
 }
 
 /**
- * Ant Design's locale with its date pickers' input format set to the language's (datePattern): antd
- * writes YYYY-MM-DD for most languages, Turkish included. Set once on the ConfigProvider's locale, so
- * every DatePicker and RangePicker follows it.
+ * The dayjs pattern of a month in the interface language: the date's pattern without its day, so a month
+ * reads as the page's dates do (MM.YYYY in Turkish, German and Macedonian, MM/YYYY in English). Intl's own
+ * month-and-year is no guide: German writes it 12/2000 there while its dates are 31.12.2000.
+ */
+export function monthPattern(language: string): string {
+  return datePattern(language).replace(/DD[^A-Z]+(?=[A-Z])|[^A-Z]+DD$/, '');
+}
+
+/** A year is written in full in every language of the console. */
+export const YEAR_PATTERN = 'YYYY';
+
+/**
+ * Ant Design's locale with its date, month and year pickers' input formats set to the language's
+ * (datePattern, monthPattern): antd writes YYYY-MM-DD and YYYY-MM for most languages, Turkish included.
+ * Set once on the ConfigProvider's locale, so every DatePicker and RangePicker follows it, whatever its
+ * `picker`.
  */
 export function withPickerFormats(locale: AntdLocale, language: string): AntdLocale {
   const date = datePattern(language);
@@ -41,7 +54,13 @@ export function withPickerFormats(locale: AntdLocale, language: string): AntdLoc
     ...locale,
     DatePicker: {
       ...picker,
-      lang: { ...picker.lang, fieldDateFormat: date, fieldDateTimeFormat: `${date} HH:mm:ss` },
+      lang: {
+        ...picker.lang,
+        fieldDateFormat: date,
+        fieldDateTimeFormat: `${date} HH:mm:ss`,
+        fieldMonthFormat: monthPattern(language),
+        fieldYearFormat: YEAR_PATTERN,
+      },
     },
   };
 }

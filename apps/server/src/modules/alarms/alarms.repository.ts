@@ -299,6 +299,7 @@ function selectRule(q: ReturnType<typeof scopedRules>) {
     .select([
       'fields.company_id',
       'devices.plant_id',
+      'plants.time_zone as plant_time_zone',
       'signals.device_id',
       'signals.name as tag_name',
       'signals.key as tag_key',
@@ -312,6 +313,7 @@ const toRule = (r: RuleRow): CustomAlarm => ({
   id: r.id,
   company_id: r.company_id,
   plant_id: r.plant_id,
+  plant_time_zone: r.plant_time_zone,
   device_id: r.device_id,
   name: r.name,
   description: r.description,

@@ -125,6 +125,8 @@ describe(`alarms (${dialectUnderTest})`, () => {
       // The signal's stored name and its key: the client names it in the reader's language.
       tag_name: 'AC Power',
       tag_key: 'ac_power',
+      // The window is two instants; the plant's zone lets the client show and enter them on its clock.
+      plant_time_zone: 'Europe/Istanbul',
     });
     const updated = await save<CustomAlarm>(
       t,

@@ -8,6 +8,7 @@ import {
   type ScheduledReportFormat,
   type ScheduledReportType,
   type reportScheduleBody,
+  zoneOfPlants,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
@@ -32,24 +33,6 @@ export function ruleOf(row: repo.ScheduleRow): ScheduleRule {
     weekday: row.weekday,
     timeZone: row.time_zone,
   };
-}
-
-/**
- * The zone a subscription's local time is read in: the one most of its plants share (the plant's own zone
- * for one plant); a tie goes to the zone of the plant listed first.
- */
-export function zoneOfPlants(plantIds: readonly number[], plants: readonly repo.PlantInfo[]): string {
-  const counts = new Map<string, number>();
-  for (const id of plantIds) {
-    const zone = plants.find((p) => p.id === id)?.time_zone;
-    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1);
-  }
-  let best = 'UTC';
-  let bestCount = 0;
-  for (const [zone, count] of counts) {
-    if (count > bestCount) [best, bestCount] = [zone, count];
-  }
-  return best;
 }
 
 function toAnswer(row: repo.ScheduleRow, names: ReadonlyMap<number, string>): ReportSchedule {

@@ -39,6 +39,7 @@ describe(`report schedules (${dialectUnderTest})`, () => {
   let stranger: TestUser;
   let skopjePlant: number;
   let otherCompanyPlant: number;
+  let fieldId: number;
 
   beforeAll(async () => {
     // The runner's timer is kept out of the way: each test moves the clock and runs the due runs itself.
@@ -46,6 +47,7 @@ describe(`report schedules (${dialectUnderTest})`, () => {
     admin = await makeUser(t, { admin: true });
     const company = await save(t, admin.token, '/api/companies/0', { name: 'Vardar Solar' });
     const field = await save(t, admin.token, '/api/fields/0', { company_id: company.id, name: 'Ovče Pole' });
+    fieldId = field.id;
     skopjePlant = (
       await save(t, admin.token, '/api/plants/0', {
         field_id: field.id,
@@ -301,6 +303,40 @@ describe(`report schedules (${dialectUnderTest})`, () => {
       next_run_at: '2026-11-26T06:00:00.000Z',
     });
     await remove(reader, sub.id);
+  });
+  it("runs at the local time of its plants' zone: 07:00 in Istanbul is 04:00Z; mixed zones take the most shared", async () => {
+    clock = Date.parse('2026-11-25T12:00:00Z');
+    const plantIn = async (name: string, time_zone: string) =>
+      (await save(t, admin.token, '/api/plants/0', { field_id: fieldId, name, time_zone })).id;
+    const istanbul = await plantIn('Konya GES', 'Europe/Istanbul');
+    const istanbul2 = await plantIn('Karaman GES', 'Europe/Istanbul');
+    const before = t.outbox().length;
+    const sub = await subscribe(reader, { plant_ids: [istanbul], local_time: '07:00' });
+    expect(sub).toMatchObject({ time_zone: 'Europe/Istanbul', next_run_at: '2026-11-26T04:00:00.000Z' });
+    // 06:59 in Istanbul (03:59Z): nothing; it goes at 04:00Z, hours before 07:00 in Skopje or UTC.
+    expect(await t.ctx.reportSchedules.runDueSchedules(Date.parse('2026-11-26T03:59:00Z'))).toBe(0);
+    expect(await runUntil(Date.parse('2026-11-26T04:00:00Z'), 60_000)).toBe(1);
+    expect(t.outbox().length).toBe(before + 1);
+    const sent = (
+      await t.http.get(`/api/report-schedules/${sub.id}`, { token: reader.token })
+    ).json<ReportSchedule>();
+    expect(sent).toMatchObject({
+      last_sent_at: '2026-11-26T04:00:00.000Z',
+      next_run_at: '2026-11-27T04:00:00.000Z',
+    });
+    await remove(reader, sub.id);
+
+    // Two Istanbul plants and one in Skopje, Skopje listed first: Istanbul's clock.
+    const mixed = await subscribe(reader, {
+      plant_ids: [skopjePlant, istanbul, istanbul2],
+      local_time: '07:00',
+    });
+    expect(mixed).toMatchObject({ time_zone: 'Europe/Istanbul', next_run_at: '2026-11-27T04:00:00.000Z' });
+    await remove(reader, mixed.id);
+    // One of each: the zone of the plant listed first.
+    const tie = await subscribe(reader, { plant_ids: [skopjePlant, istanbul], local_time: '07:00' });
+    expect(tie).toMatchObject({ time_zone: 'Europe/Skopje', next_run_at: '2026-11-26T06:00:00.000Z' });
+    await remove(reader, tie.id);
   });
 });
 

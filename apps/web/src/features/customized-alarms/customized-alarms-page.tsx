@@ -14,18 +14,26 @@ import { useCustomAlarms } from './api/get-custom-alarms';
 import { bodyOf, useSaveCustomAlarm } from './api/save-custom-alarm';
 import { CustomAlarmForm } from './components/custom-alarm-form';
 import { priorityKey } from '../alarms';
-import { intlTag } from '../../lib/intl';
+import { formatInZone, zoneLabel } from '../../lib/plant-time';
 import { signalName } from '../../lib/signal-name';
 
 /** Tag colour of each priority: 1 low … 4 high and dangerous. */
 const PRIORITY_COLORS: Record<number, string> = { 1: 'blue', 2: 'gold', 3: 'orange', 4: 'red' };
 
-const formatDate = (iso: string | null, language: string) =>
-  iso
-    ? new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' }).format(
-        new Date(iso),
-      )
-    : '…';
+/**
+ * The rule's active window on the plant's clock, the zone named once after both ends when the browser's
+ * clock reads otherwise at either; an open end is "…".
+ */
+function windowText(rule: CustomAlarm, language: string): string {
+  const zone = rule.plant_time_zone;
+  const ends = [rule.started_at, rule.end_at];
+  const [from, to] = ends.map((at) => (at ? formatInZone(at, zone, language) : '…'));
+  const label = zoneLabel(
+    zone,
+    ends.filter((at): at is string => at !== null).map((at) => Date.parse(at)),
+  );
+  return `${from} – ${to}${label ? ` (${label})` : ''}`;
+}
 
 /** The rule's signal in the interface language (standard names from the catalogue, others as named). */
 const tagName = (r: Pick<CustomAlarm, 'tag_key' | 'tag_name'>) =>
@@ -91,9 +99,11 @@ export default function CustomizedAlarmsPage() {
       title: t('customAlarms.window'),
       responsive: ['lg'],
       render: (_, r) =>
-        r.started_at || r.end_at
-          ? `${formatDate(r.started_at, i18n.language)} – ${formatDate(r.end_at, i18n.language)}`
-          : t('customAlarms.always'),
+        r.started_at || r.end_at ? (
+          <span data-testid="custom-alarm-window">{windowText(r, i18n.language)}</span>
+        ) : (
+          t('customAlarms.always')
+        ),
     },
     {
       key: 'delays',

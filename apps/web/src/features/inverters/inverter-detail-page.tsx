@@ -28,7 +28,7 @@ import { OperatingStatusTag } from './components/status-tag';
 import { dayRange } from './day-range';
 import './inverters.css';
 import { dateBounds } from '../../lib/date-bounds';
-import { zoneLabel } from '../../lib/plant-time';
+import { plantToday, zoneLabel } from '../../lib/plant-time';
 import { PlantClockNote, PlantTime } from '../../lib/plant-time-view';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
@@ -189,7 +189,8 @@ export default function InverterDetailPage() {
             data-testid="inverter-day"
             allowClear={false}
             value={dayjs(data.date)}
-            disabledDate={(d: Dayjs) => d.isAfter(dayjs(), 'day')}
+            // The picker's days stand for the plant's: its today, not the browser's, is the last one.
+            disabledDate={(d: Dayjs) => d.format('YYYY-MM-DD') > plantToday(data.time_zone)}
             onChange={(d: Dayjs | null) => setDate(d ? d.format('YYYY-MM-DD') : null)}
           />
         </label>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { instantOfLocalTime } from '@solar/shared';
 import {
-  instantOfLocalTime,
   latestRunAtOrBefore,
   nextRunAt,
   reportPeriod,

@@ -6,8 +6,9 @@
  * - a local time that the spring-forward gap skips runs at the same distance past the gap (02:30 in a
  *   02:00→03:00 gap runs at 03:30), as RFC 5545 and Temporal's "compatible" disambiguation do;
  * - a local time that the fall-back overlap repeats runs at its first occurrence only.
+ * Both are `instantOfLocalTime` (packages/shared), which the web uses for times entered on a plant's clock.
  */
-import { zoneOffsetMs, type ReportFrequency } from '@solar/shared';
+import { instantOfLocalTime, type ReportFrequency } from '@solar/shared';
 import { localDate, nextDate } from '../../../telemetry-store/buckets';
 
 /** What decides the run instants of a subscription. */
@@ -31,29 +32,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** Enough local dates to find the next match of any rule: a monthly rule matches once in 31 days. */
 const SEARCH_DAYS = 40;
-
-/** The local wall time of the instant as "YYYY-MM-DD HH:MM". */
-function wallText(ms: number, timeZone: string): string {
-  const shifted = new Date(ms + zoneOffsetMs(ms, timeZone));
-  return shifted.toISOString().slice(0, 16).replace('T', ' ');
-}
-
-/**
- * The instant the local wall time `date` `time` (HH:MM) occurs in the zone: its first occurrence when the
- * fall-back overlap repeats it, the instant as far past the gap when spring-forward skips it.
- */
-export function instantOfLocalTime(date: string, time: string, timeZone: string): number {
-  const wallAsUtc = Date.parse(`${date}T${time}:00Z`);
-  // Every offset the zone has within half a day of that wall time (at most two around a change).
-  const offsets = [
-    ...new Set([-12 * HOUR_MS, 0, 12 * HOUR_MS].map((d) => zoneOffsetMs(wallAsUtc + d, timeZone))),
-  ];
-  const target = `${date} ${time}`;
-  const exact = offsets.map((o) => wallAsUtc - o).filter((ms) => wallText(ms, timeZone) === target);
-  if (exact.length) return Math.min(...exact);
-  // In a gap: read the wall time with the offset before the change (the smaller one for a spring-forward).
-  return wallAsUtc - Math.min(...offsets);
-}
 
 /** ISO weekday (1 Monday … 7 Sunday) of a calendar date. */
 export function isoWeekday(date: string): number {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Col from 'antd/es/col';
 import DatePicker from 'antd/es/date-picker';
 import Divider from 'antd/es/divider';
@@ -6,7 +7,7 @@ import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
   ALARM_OPERANTS,
@@ -29,6 +30,9 @@ import {
 import { useSaveCustomAlarm } from '../api/save-custom-alarm';
 import { priorityKey } from '../../alarms';
 import { dateBounds } from '../../../lib/date-bounds';
+import { fromPlantClock, toPlantClock } from '../../../lib/plant-clock-picker';
+import { browserTimeZone, zoneLabel } from '../../../lib/plant-time';
+import { PlantClockNote } from '../../../lib/plant-time-view';
 
 interface Values {
   plant_id: number | undefined;
@@ -70,6 +74,14 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
   const devices = usePlantCatalog(plantId);
   const signals = (devices.data ?? []).find((d) => d.id === deviceId)?.signals ?? [];
   const unit = signals.find((s) => s.id === tagId)?.unit ?? (tagId === rule?.tag_id ? rule?.unit : null);
+  // The window is entered on the plant's clock (the engine compares instants, so any clock would do; the
+  // plant's is the one its operators speak); before a plant is chosen the browser's stands in.
+  const timeZone =
+    (plants.data ?? []).find((p) => p.id === plantId)?.time_zone ??
+    (plantId === rule?.plant_id ? rule?.plant_time_zone : undefined) ??
+    browserTimeZone();
+  // Whether the clocks differ is judged once, at the drawer's opening (a label needs no live clock).
+  const [openedAt] = useState(() => Date.now());
 
   const onFinish = (v: Values) => {
     const body: CustomAlarmBody = {
@@ -79,8 +91,8 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
       tag_id: v.tag_id ?? 0,
       operant: v.operant,
       value: v.value ?? Number.NaN,
-      started_at: v.window?.[0]?.toISOString() ?? null,
-      end_at: v.window?.[1]?.toISOString() ?? null,
+      started_at: v.window?.[0] ? fromPlantClock(v.window[0], timeZone) : null,
+      end_at: v.window?.[1] ? fromPlantClock(v.window[1], timeZone) : null,
       is_active: v.is_active,
       on_delay_s: v.on_delay_s ?? 0,
       hysteresis: v.hysteresis ?? 0,
@@ -115,7 +127,10 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
         value: rule?.value ?? null,
         window:
           rule && (rule.started_at || rule.end_at)
-            ? [rule.started_at ? dayjs(rule.started_at) : null, rule.end_at ? dayjs(rule.end_at) : null]
+            ? [
+                toPlantClock(rule.started_at, rule.plant_time_zone),
+                toPlantClock(rule.end_at, rule.plant_time_zone),
+              ]
             : null,
         on_delay_s: rule?.on_delay_s ?? 0,
         hysteresis: rule?.hysteresis ?? 0,
@@ -209,7 +224,12 @@ export function CustomAlarmForm({ open, rule, onClose }: CustomAlarmFormProps) {
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item name="window" label={t('customAlarms.window')} tooltip={t('customAlarms.windowHint')}>
+      <Form.Item
+        name="window"
+        label={t('customAlarms.window')}
+        tooltip={t('customAlarms.windowHint')}
+        extra={<PlantClockNote zone={zoneLabel(timeZone, [openedAt])} testId="custom-alarm-window-zone" />}
+      >
         <DatePicker.RangePicker
           {...dateBounds}
           showTime

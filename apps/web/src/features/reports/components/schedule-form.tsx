@@ -16,6 +16,7 @@ import {
   type ReportScheduleBody,
   type ReportType,
   type ScheduledReportFormat,
+  zoneOfPlants,
 } from '@solar/shared';
 import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
 import { weekdayName } from '../../../lib/intl';
@@ -59,6 +60,9 @@ export function ScheduleForm({ open, schedule, draft, onClose }: ScheduleFormPro
   const save = useSaveReportSchedule();
   const plants = useCatalogPlants();
   const frequency = Form.useWatch('frequency', form) ?? schedule?.frequency ?? 'daily';
+  const plantIds = Form.useWatch('plant_ids', form) ?? schedule?.plant_ids ?? draft.plant_ids;
+  // The clock the time is read on, chosen as the server chooses it (zoneOfPlants): named under the time.
+  const timeZone = plants.data?.length && plantIds.length ? zoneOfPlants(plantIds, plants.data) : null;
 
   const onFinish = (v: Values) => {
     const body: ReportScheduleBody = {
@@ -143,6 +147,13 @@ export function ScheduleForm({ open, schedule, draft, onClose }: ScheduleFormPro
             name="local_time"
             label={t('reportSchedules.localTime')}
             rules={[{ required: true, message: t('validation.required') }]}
+            extra={
+              timeZone && (
+                <span data-testid="report-schedule-time-zone">
+                  {t('reportSchedules.timeZone')}: {timeZone}
+                </span>
+              )
+            }
           >
             <TimePicker
               format="HH:mm"

@@ -13,7 +13,8 @@ import { useTranslation } from 'react-i18next';
 import type { ReportSchedule } from '@solar/shared';
 import { RowActions } from '../../../components';
 import { useEditor } from '../../../lib/editor-state';
-import { intlTag, weekdayName } from '../../../lib/intl';
+import { weekdayName } from '../../../lib/intl';
+import { formatPlantTime } from '../../../lib/plant-time';
 import { useDeleteReportSchedule } from '../api/delete-report-schedule';
 import { useReportSchedules } from '../api/get-report-schedules';
 import { scheduleBodyOf, useSaveReportSchedule } from '../api/save-report-schedule';
@@ -21,12 +22,9 @@ import { ScheduleForm, type ScheduleDraft } from './schedule-form';
 
 const STATUS_COLORS = { pending: 'default', sent: 'success', retrying: 'warning', failed: 'error' } as const;
 
-const formatTime = (iso: string | null, language: string) =>
-  iso
-    ? new Intl.DateTimeFormat(intlTag(language), { dateStyle: 'short', timeStyle: 'short' }).format(
-        new Date(iso),
-      )
-    : '—';
+/** A run's instant on the clock the subscription runs on, its zone named when the browser's differs. */
+const formatRun = (iso: string | null, s: ReportSchedule, language: string) =>
+  iso ? formatPlantTime(iso, s.time_zone, language) : '—';
 
 /**
  * The user's report subscriptions: what, when (in the plants' time zone), the last delivery and its
@@ -58,7 +56,11 @@ export function SchedulesCard({ draft }: { draft: ScheduleDraft }) {
         </Space>
       ),
     },
-    { key: 'when', title: t('reportSchedules.frequency'), render: (_, s) => when(s) },
+    {
+      key: 'when',
+      title: t('reportSchedules.frequency'),
+      render: (_, s) => <span data-testid={`report-schedule-when-${s.id}`}>{when(s)}</span>,
+    },
     {
       key: 'formats',
       title: t('reportSchedules.formats'),
@@ -84,7 +86,7 @@ export function SchedulesCard({ draft }: { draft: ScheduleDraft }) {
           )}
           {s.retry_at && (
             <Typography.Text type="secondary">
-              {t('reportSchedules.retryAt', { time: formatTime(s.retry_at, i18n.language) })}
+              {t('reportSchedules.retryAt', { time: formatRun(s.retry_at, s, i18n.language) })}
             </Typography.Text>
           )}
         </Space>
@@ -94,13 +96,15 @@ export function SchedulesCard({ draft }: { draft: ScheduleDraft }) {
       key: 'next',
       title: t('reportSchedules.nextRun'),
       responsive: ['sm'],
-      render: (_, s) => formatTime(s.next_run_at, i18n.language),
+      render: (_, s) => (
+        <span data-testid={`report-schedule-next-${s.id}`}>{formatRun(s.next_run_at, s, i18n.language)}</span>
+      ),
     },
     {
       key: 'last',
       title: t('reportSchedules.lastSent'),
       responsive: ['lg'],
-      render: (_, s) => formatTime(s.last_sent_at, i18n.language),
+      render: (_, s) => formatRun(s.last_sent_at, s, i18n.language),
     },
     {
       key: 'actions',
