@@ -36,6 +36,7 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
+import { recipientTimeZone } from './modules/companies';
 import {
   createReportScheduleRunner,
   renderScheduledReport,
@@ -326,7 +327,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       settings,
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
     ),
-    new DbMailBudget(db, config.mailLimits, now),
+    new DbMailBudget(db, config.mailLimits, (address) => recipientTimeZone(db, address), now),
     (budget, recipients) => {
       metrics.countMailHeld(budget);
       // The domains only: the log must not become a list of addresses.
