@@ -37,6 +37,7 @@ import {
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
 import { recipientTimeZone } from './modules/companies';
+import { createImportSlots } from './modules/budgets';
 import {
   createReportScheduleRunner,
   renderScheduledReport,
@@ -398,6 +399,11 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
       perUser: config.fileBuilds.perUser,
     }),
+    budgetImportSlots: createImportSlots(
+      cluster.redis,
+      config.database.dialect === 'postgres' ? config.database.schema : 'sqlite',
+      (error) => log.warn({ err: error }, 'budget import slots: redis failed; this node counts its own'),
+    ),
   };
   return ctx;
 }

@@ -15,18 +15,15 @@ import { BUDGET_IMPORT_CONCURRENCY } from './budget-file-limits';
 import type { BudgetFile } from './budget-file-reader';
 import { checkRows } from './budget-import';
 import { BudgetReaderThreads } from './budget-import-reader';
-import { ImportSlots } from './budget-import-slots';
 import * as repo from './budgets.repository';
 
 type Body = Omit<PlantBudgetBody, never>;
 
 /** Plants' monthly P50 budgets: read and saved per plant and year, imported from a file. */
 export class BudgetsService {
-  /** Files being read now: the service is built once per app, and so are its slots. */
-  private readonly slots = new ImportSlots();
   private readonly threads = new BudgetReaderThreads();
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'budgetImportSlots'>) {}
 
   private async inScope(actor: Actor, plantId: number) {
     const found = await repo.plantsInScope(this.ctx.db, scopeOf(actor), [plantId]);
@@ -81,7 +78,7 @@ export class BudgetsService {
    * the file is over a limit (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
    */
   private async read(actor: Actor, body: BudgetImportBody): Promise<BudgetFile> {
-    const release = this.slots.take(actor.userId);
+    const release = await this.ctx.budgetImportSlots.take(actor.userId);
     if (!release)
       throw new HttpError(429, E.budgetImportBusy, undefined, {
         'retry-after': String(BUDGET_IMPORT_CONCURRENCY.retryAfterS),
@@ -92,7 +89,7 @@ export class BudgetsService {
       const message = answer.reason === 'tooLarge' ? V.fileTooLarge : V.invalidValue;
       throw badRequest({ content_base64: [message] }, E.budgetImportInvalid);
     } finally {
-      release();
+      await release();
     }
   }
 
