@@ -1,11 +1,4 @@
-import {
-  E,
-  V,
-  type BudgetImportAnswer,
-  type BudgetImportBody,
-  type PlantBudgetAnswer,
-  type PlantBudgetBody,
-} from '@solar/shared';
+import { E, V, type BudgetImportAnswer, type PlantBudgetAnswer, type PlantBudgetBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { recordAudit } from '../audit';
@@ -74,18 +67,21 @@ export class BudgetsService {
 
   /**
    * The upload's rows, read on a thread within the file limits (docs/security.md, "Uploads"): 429
-   * errors.budgetImportBusy when the caller or the server already reads as many files as allowed; 400 when
-   * the file is over a limit (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
+   * errors.budgetImportBusy when the caller or the servers already read as many files as allowed; 400
+   * errors.badRequest when the body is not JSON or fails `budgetImportBody` (checked on the thread, field
+   * errors as every route words them); 400 errors.budgetImportInvalid when the file is over a limit
+   * (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
    */
-  private async read(actor: Actor, body: BudgetImportBody): Promise<BudgetFile> {
+  private async read(actor: Actor, body: Buffer): Promise<BudgetFile> {
     const release = await this.ctx.budgetImportSlots.take(actor.userId);
     if (!release)
       throw new HttpError(429, E.budgetImportBusy, undefined, {
         'retry-after': String(BUDGET_IMPORT_CONCURRENCY.retryAfterS),
       });
     try {
-      const answer = await this.threads.read({ format: body.format, contentBase64: body.content_base64 });
+      const answer = await this.threads.read(body);
       if (answer.ok) return answer.file;
+      if (answer.reason === 'badRequest') throw new HttpError(400, E.badRequest, answer.errors);
       const message = answer.reason === 'tooLarge' ? V.fileTooLarge : V.invalidValue;
       throw badRequest({ content_base64: [message] }, E.budgetImportInvalid);
     } finally {
@@ -94,10 +90,11 @@ export class BudgetsService {
   }
 
   /**
-   * POST budgets/import: every row is checked first; any bad row answers 400 errors.budgetImportInvalid
-   * with `errors` keyed `line N: column` and nothing is stored.
+   * POST budgets/import with the request's body as it came (JSON, read on the thread): every row is
+   * checked first; any bad row answers 400 errors.budgetImportInvalid with `errors` keyed `line N: column`
+   * and nothing is stored.
    */
-  async import(actor: Actor, body: BudgetImportBody): Promise<BudgetImportAnswer> {
+  async import(actor: Actor, body: Buffer): Promise<BudgetImportAnswer> {
     const parsed = await this.read(actor, body);
     const ids = [
       ...new Set(
