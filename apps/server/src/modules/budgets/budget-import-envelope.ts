@@ -1,5 +1,8 @@
 import { budgetImportBody, V } from '@solar/shared';
 
+/** The reader thread's first message: its modules are loaded and it waits for the body. */
+export const READER_READY = 'ready';
+
 /** The import's JSON envelope once read: the format and the file's base64 text. */
 export type Envelope =
   | { ok: true; format: 'csv' | 'xlsx'; contentBase64: string }

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../../lib/thread-entry';
 import { BUDGET_FILE_LIMITS, BUDGET_READER_THREAD, type BudgetFileLimits } from './budget-file-limits';
 import type { BudgetFile, FileRefusal } from './budget-file-reader';
-import type { Envelope } from './budget-import-envelope';
+import { READER_READY, type Envelope } from './budget-import-envelope';
 
 /** What the thread is sent, once. */
 export interface ReaderStart {
@@ -35,6 +35,8 @@ interface ReaderThread {
   worker: Worker;
   /** Set once the thread has failed or exited: it must not be given a file. */
   gone: boolean;
+  /** Resolves once the thread has loaded its modules (READER_READY). */
+  ready: Promise<void>;
 }
 
 function startThread(): ReaderThread {
@@ -47,7 +49,15 @@ function startThread(): ReaderThread {
   });
   // A thread waiting for a file never keeps the process up.
   worker.unref();
-  const thread: ReaderThread = { worker, gone: false };
+  const ready = new Promise<void>((resolve) => {
+    const onReady = (message: unknown) => {
+      if (message !== READER_READY) return;
+      worker.off('message', onReady);
+      resolve();
+    };
+    worker.on('message', onReady);
+  });
+  const thread: ReaderThread = { worker, gone: false, ready };
   const gone = () => (thread.gone = true);
   worker.on('error', gone);
   worker.on('exit', gone);
@@ -58,9 +68,10 @@ function startThread(): ReaderThread {
  * Gives the file to the thread and waits for its answer, then ends the thread. A thread that runs out of
  * its heap or time refuses the file as too large; one that fails otherwise rejects (a fault of ours: 500).
  */
-function answerOf({ worker }: ReaderThread, body: Buffer): Promise<ReaderAnswer> {
+function answerOf({ worker, ready }: ReaderThread, body: Buffer): Promise<ReaderAnswer> {
   return new Promise<ReaderAnswer>((resolve, reject) => {
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -68,11 +79,22 @@ function answerOf({ worker }: ReaderThread, body: Buffer): Promise<ReaderAnswer>
       void worker.terminate();
       outcome();
     };
-    const deadline = setTimeout(
-      () => settle(() => resolve({ ok: false, reason: 'tooLarge' })),
-      BUDGET_READER_THREAD.timeoutMs,
-    );
-    worker.once('message', (answer: ReaderAnswer) => settle(() => resolve(answer)));
+    // The deadline bounds the reading, not the loading of the thread's modules: those take seconds when
+    // run from sources on a loaded machine (tsx transpiles zod and the shared schemas), and no file can
+    // make them slower.
+    void ready.then(() => {
+      if (settled) return;
+      deadline = setTimeout(
+        () => settle(() => resolve({ ok: false, reason: 'tooLarge' })),
+        BUDGET_READER_THREAD.timeoutMs,
+      );
+    });
+    const onAnswer = (answer: ReaderAnswer | typeof READER_READY) => {
+      if (answer === READER_READY) return;
+      worker.off('message', onAnswer);
+      settle(() => resolve(answer));
+    };
+    worker.on('message', onAnswer);
     worker.once('error', (error: Error & { code?: string }) =>
       settle(() =>
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'

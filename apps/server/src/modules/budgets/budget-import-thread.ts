@@ -8,7 +8,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { FileRefused, readBudgetFile } from './budget-file-reader';
-import { readEnvelope } from './budget-import-envelope';
+import { READER_READY, readEnvelope } from './budget-import-envelope';
 import type { ReaderAnswer, ReaderStart } from './budget-import-reader';
 
 async function answer({ body, limits }: ReaderStart): Promise<ReaderAnswer> {
@@ -25,3 +25,5 @@ async function answer({ body, limits }: ReaderStart): Promise<ReaderAnswer> {
 parentPort!.once('message', (start: ReaderStart) => {
   void answer(start).then((a) => parentPort!.postMessage(a));
 });
+// Every module above is loaded: the reading's deadline starts now (budget-import-reader.ts).
+parentPort!.postMessage(READER_READY);
