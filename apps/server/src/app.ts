@@ -36,6 +36,8 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
+import { recipientTimeZone } from './modules/companies';
+import { createImportSlots } from './modules/budgets';
 import {
   createReportScheduleRunner,
   renderScheduledReport,
@@ -326,7 +328,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       settings,
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
     ),
-    new DbMailBudget(db, config.mailLimits, now),
+    new DbMailBudget(db, config.mailLimits, (address) => recipientTimeZone(db, address), now),
     (budget, recipients) => {
       metrics.countMailHeld(budget);
       // The domains only: the log must not become a list of addresses.
@@ -397,6 +399,11 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
       perUser: config.fileBuilds.perUser,
     }),
+    budgetImportSlots: createImportSlots(
+      cluster.redis,
+      config.database.dialect === 'postgres' ? config.database.schema : 'sqlite',
+      (error) => log.warn({ err: error }, 'budget import slots: redis failed; this node counts its own'),
+    ),
   };
   return ctx;
 }

@@ -16,6 +16,7 @@ import type { AlarmEngine, AlarmFeed, AlarmPublisher } from './modules/alarms';
 import type { SettingsService } from './modules/settings';
 import type { ReportScheduleRunner } from './modules/report-schedules';
 import type { StreamHub } from './modules/stream';
+import type { ImportSlots } from './modules/budgets';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
@@ -80,4 +81,9 @@ export interface AppContext {
   cameraProbe: CameraProbe;
   /** The threads that build report and export files, with each user's limit (file-builds/file-build-pool.ts). */
   fileBuilds: FileBuildPool;
+  /**
+   * Budget files being read at once, in all and per user: shared by every node on Redis, else this
+   * process's (modules/budgets/budget-import-slots.ts).
+   */
+  budgetImportSlots: ImportSlots;
 }

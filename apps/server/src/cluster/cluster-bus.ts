@@ -29,7 +29,17 @@ export interface ClusterBus {
   onResync(handler: () => void): () => void;
   /** Resolves once the bus listens (at once for the local bus). */
   ready(): Promise<void>;
+  /**
+   * The Redis bus's command connection, for state the nodes share atomically (the budget import slots);
+   * absent on the other buses.
+   */
+  readonly redis?: RedisScripts;
   stop(): Promise<void>;
+}
+
+/** Runs a Lua script on Redis (EVAL): one atomic step however many nodes call it. */
+export interface RedisScripts {
+  evalScript(script: string, keys: string[], args: string[]): Promise<unknown>;
 }
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -359,6 +369,9 @@ export function createRedisBus(options: {
     on: (topic, handler) => handlers.on(topic, handler),
     onResync: (handler) => handlers.onResync(handler),
     ready: () => ready,
+    redis: {
+      evalScript: (script, keys, args) => publisher.eval(script, { keys, arguments: args }),
+    },
     async stop() {
       await ready.catch(() => undefined);
       await Promise.allSettled([subscriber.quit(), publisher.quit()]);

@@ -16,8 +16,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { XSRF_COOKIE, XSRF_HEADER, type Health } from '@solar/shared';
 import { startFakeModbusServer, type FakeModbusServer } from '../collectors/test/fake-modbus-server';
+import { manyRowsXlsx } from '../modules/budgets';
 import { startOwnMosquitto, mosquittoAvailable, type OwnBroker } from '../test/mosquitto';
-import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
+import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../test/org-fixtures';
 import { DEMO, TEST_DATABASE_URL, createTestApp, underSchemaLock, type TestApp } from '../test/test-app';
 import { listenerApplicationName } from './cluster-bus';
 
@@ -575,5 +576,44 @@ describe.skipIf(!!redisSkipReason)('two server nodes talking over Redis pub/sub 
 
   it('counts concurrent wrong sign-ins split over both nodes against one limit', async () => {
     await loginLimitAcrossNodes(a, b);
+  });
+
+  it('holds the budget import limit (2 at once) across both nodes: the third concurrent import gets 429', async () => {
+    const importers = await Promise.all(
+      [1, 2, 3].map(() =>
+        makeUser(t, { companyId: tree.companyId, permissions: pairs(['plant_management']) }),
+      ),
+    );
+    // A million compact rows keep a reader thread busy until row 12,001, so the three overlap.
+    const body = {
+      format: 'xlsx',
+      content_base64: manyRowsXlsx(1_000_000, { compact: true }).toString('base64'),
+    };
+    const answers = await Promise.all(
+      importers.map((user, i) => post(i < 2 ? a : b, '/api/budgets/import', body, user.token)),
+    );
+    const codes = answers.map((r) => r.status);
+    expect(
+      codes.filter((c) => c === 429),
+      codes.join(' '),
+    ).toHaveLength(1);
+    expect(
+      codes.filter((c) => c === 400),
+      codes.join(' '),
+    ).toHaveLength(2);
+    const busy = answers.find((r) => r.status === 429)!;
+    expect(((await busy.json()) as { detail: string }).detail).toBe('errors.budgetImportBusy');
+    // Given back once answered: an import on either node runs again.
+    const csv = `plant_id;year;month;energy_kwh\n${tree.plantId};2030;1;5\n`;
+    const again = await post(
+      b,
+      '/api/budgets/import',
+      {
+        format: 'csv',
+        content_base64: Buffer.from(csv).toString('base64'),
+      },
+      importers[0]!.token,
+    );
+    expect(again.status, await again.text()).toBe(200);
   });
 });

@@ -49,7 +49,7 @@ export interface AttemptCountsTable {
   window_started_at: number;
 }
 
-/** Mails sent per budget, recipient and UTC day (lib/mail-budget.ts). */
+/** Mails sent per budget, recipient and the recipient's local day (days since 1970-01-01; lib/mail-budget.ts). */
 export interface MailCountsTable {
   budget: string;
   recipient: string;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { zoneOffsetMs } from '@solar/shared';
 import type { Db } from '../db/database';
 import type { Mail, MailBudgetName, MailDailyLimits, Mailer } from './mailer';
 
@@ -27,11 +28,26 @@ export function recipientsOf(to: string): string[] {
     .map((address) => address.slice(0, RECIPIENT_MAX_CHARS));
 }
 
+/** The IANA zone a recipient's day is read in (modules/companies `recipientTimeZone`). */
+export type RecipientZone = (address: string) => Promise<string>;
+
+/** The recipient's local calendar date at `ms`, as whole days since 1970-01-01 (the `day` of mail_counts). */
+export function localDayNumber(ms: number, timeZone: string): number {
+  return Math.floor((ms + zoneOffsetMs(ms, timeZone)) / DAY_MS);
+}
+
+/** One address counted for one mail: the local day it was counted on, to give it back to the same day. */
+export interface CountedMail {
+  recipient: string;
+  day: number;
+}
+
 /**
  * Per-recipient daily mail counts in the database (table mail_counts): one atomic
  * INSERT … ON CONFLICT DO UPDATE … RETURNING per mail and address, in SQLite and PostgreSQL alike, so that
  * parallel sends, restarts and several nodes sharing the database all see one count (as
- * lib/attempt-limiter.ts does for sign-ins).
+ * lib/attempt-limiter.ts does for sign-ins). The day is the recipient's local date in their zone
+ * (`zoneOf`), so a budget starts again at the recipient's midnight, not at UTC's.
  */
 export class DbMailBudget {
   private counted = 0;
@@ -39,17 +55,24 @@ export class DbMailBudget {
   constructor(
     private readonly db: Db,
     readonly limits: MailDailyLimits,
+    private readonly zoneOf: RecipientZone,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
-   * Counts one mail to each address and answers whether all of them were within the budget. A refused
-   * mail still counts: the count only says how many were asked for, and refusing is what matters.
+   * Counts one mail to each address and answers whether all of them were within the budget, with what was
+   * counted. A refused mail still counts: the count only says how many were asked for, and refusing is
+   * what matters.
    */
-  async take(budget: MailBudgetName, recipients: readonly string[]): Promise<boolean> {
-    const day = Math.floor(this.now() / DAY_MS);
+  async take(
+    budget: MailBudgetName,
+    recipients: readonly string[],
+  ): Promise<{ allowed: boolean; counted: CountedMail[] }> {
+    const now = this.now();
     let allowed = true;
+    const counted: CountedMail[] = [];
     for (const recipient of recipients) {
+      const day = localDayNumber(now, await this.zoneOf(recipient));
       const row = await this.db
         .insertInto('mail_counts')
         .values({ budget, recipient, day, count: 1 })
@@ -60,16 +83,16 @@ export class DbMailBudget {
         )
         .returning('count')
         .executeTakeFirstOrThrow();
+      counted.push({ recipient, day });
       if (Number(row.count) > this.limits[budget]) allowed = false;
     }
-    if (++this.counted % SWEEP_EVERY_MAILS === 0) await this.sweep(day);
-    return allowed;
+    if (++this.counted % SWEEP_EVERY_MAILS === 0) await this.sweep(Math.floor(now / DAY_MS));
+    return { allowed, counted };
   }
 
   /** Gives the mails back that were counted but not sent (the mail server failed). */
-  async giveBack(budget: MailBudgetName, recipients: readonly string[]): Promise<void> {
-    const day = Math.floor(this.now() / DAY_MS);
-    for (const recipient of recipients) {
+  async giveBack(budget: MailBudgetName, counted: readonly CountedMail[]): Promise<void> {
+    for (const { recipient, day } of counted) {
       await this.db
         .updateTable('mail_counts')
         .set((eb) => ({ count: eb('count', '-', 1) }))
@@ -81,11 +104,12 @@ export class DbMailBudget {
     }
   }
 
-  private async sweep(today: number): Promise<void> {
-    // Yesterday is kept: a node whose clock is a little behind still counts into it.
+  private async sweep(utcToday: number): Promise<void> {
+    // Local dates run from a day behind UTC's to a day ahead (UTC−12…+14); the day before the earliest is
+    // kept too, for a node whose clock is a little behind.
     await this.db
       .deleteFrom('mail_counts')
-      .where('day', '<', today - 1)
+      .where('day', '<', utcToday - 2)
       .execute();
   }
 }
@@ -104,7 +128,8 @@ export function createBudgetedMailer(inner: Mailer, budget: DbMailBudget, onHeld
     async send(mail: Mail) {
       const name = mail.budget ?? 'general';
       const recipients = recipientsOf(mail.to);
-      if (!(await budget.take(name, recipients))) {
+      const { allowed, counted } = await budget.take(name, recipients);
+      if (!allowed) {
         onHeld(name, recipients);
         throw new MailHeldBack(name);
       }
@@ -112,7 +137,7 @@ export function createBudgetedMailer(inner: Mailer, budget: DbMailBudget, onHeld
       try {
         await inner.send(message);
       } catch (error) {
-        await budget.giveBack(name, recipients).catch(() => undefined);
+        await budget.giveBack(name, counted).catch(() => undefined);
         throw error;
       }
     },

@@ -53,8 +53,8 @@ describe(`mail budgets per recipient and day (${dialectUnderTest})`, () => {
     return Number(match?.[1] ?? 0);
   };
 
-  const testMail = (http: TestClient, to: string) =>
-    http.post('/api/admin/settings/test-mail', { to }, { token: admin.token });
+  const testMail = (http: TestClient, to: string, token = admin.token) =>
+    http.post('/api/admin/settings/test-mail', { to }, { token });
 
   it('holds the daily cap of a recipient across a restart of the server on the same database', async () => {
     const before = t.outbox().length;
@@ -77,13 +77,39 @@ describe(`mail budgets per recipient and day (${dialectUnderTest})`, () => {
       const http = new TestClient(next.app);
       expect((await testMail(http, 'victim@outside.example')).statusCode).toBe(429);
       expect(t.outbox()).toHaveLength(before + 4);
-      // The next UTC day starts a new budget.
+      // The next day starts a new budget.
       clock += DAY;
       expect((await testMail(http, 'victim@outside.example')).statusCode).toBe(200);
       expect(t.outbox()).toHaveLength(before + 5);
     } finally {
       await next.app.close();
     }
+  });
+
+  it("starts a recipient's budget again at their local midnight, not at UTC's (Europe/Istanbul, UTC+3)", async () => {
+    // A user of the tree's company, whose plant is in Istanbul: the company's zone is the user's.
+    const local = await makeUser(t, { companyId: tree.companyId, permissions: pairs(['report'], ['view']) });
+    const email = await emailOf(t, local.id);
+    // 23:30 in Istanbul on 29 November is 20:30 UTC: the cap of 3 is reached that evening.
+    clock = Date.parse('2026-11-29T20:30:00Z');
+    // Signed in now: a session lasts a day by the injected clock.
+    const { token } = await makeUser(t, { admin: true });
+    for (let i = 0; i < 3; i++) expect((await testMail(t.http, email, token)).statusCode).toBe(200);
+    expect((await testMail(t.http, email, token)).statusCode).toBe(429);
+    // 00:05 in Istanbul on 30 November is 21:05 UTC, still 29 November in UTC: a new local day.
+    clock = Date.parse('2026-11-29T21:05:00Z');
+    const before = t.outbox().length;
+    expect((await testMail(t.http, email, token)).statusCode).toBe(200);
+    expect(parseEml(t.outbox()[before]!)).toMatchObject({ to: email });
+    // An address that is no user's is read on the console's zone, here the plants' Istanbul as well.
+    clock = Date.parse('2026-11-30T20:30:00Z');
+    const outsider = (http: TestClient, tokenNow: string) =>
+      testMail(http, 'outsider@outside.example', tokenNow).then((res) => res.statusCode);
+    const later = (await makeUser(t, { admin: true })).token;
+    for (let i = 0; i < 3; i++) expect(await outsider(t.http, later)).toBe(200);
+    expect(await outsider(t.http, later)).toBe(429);
+    clock = Date.parse('2026-11-30T21:05:00Z');
+    expect(await outsider(t.http, later)).toBe(200);
   });
 
   it('holds report mails back past the cap without starving the security budget, and counts them', async () => {

@@ -1,11 +1,4 @@
-import {
-  E,
-  V,
-  type BudgetImportAnswer,
-  type BudgetImportBody,
-  type PlantBudgetAnswer,
-  type PlantBudgetBody,
-} from '@solar/shared';
+import { E, V, type BudgetImportAnswer, type PlantBudgetAnswer, type PlantBudgetBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { recordAudit } from '../audit';
@@ -15,18 +8,15 @@ import { BUDGET_IMPORT_CONCURRENCY } from './budget-file-limits';
 import type { BudgetFile } from './budget-file-reader';
 import { checkRows } from './budget-import';
 import { BudgetReaderThreads } from './budget-import-reader';
-import { ImportSlots } from './budget-import-slots';
 import * as repo from './budgets.repository';
 
 type Body = Omit<PlantBudgetBody, never>;
 
 /** Plants' monthly P50 budgets: read and saved per plant and year, imported from a file. */
 export class BudgetsService {
-  /** Files being read now: the service is built once per app, and so are its slots. */
-  private readonly slots = new ImportSlots();
   private readonly threads = new BudgetReaderThreads();
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'budgetImportSlots'>) {}
 
   private async inScope(actor: Actor, plantId: number) {
     const found = await repo.plantsInScope(this.ctx.db, scopeOf(actor), [plantId]);
@@ -77,30 +67,34 @@ export class BudgetsService {
 
   /**
    * The upload's rows, read on a thread within the file limits (docs/security.md, "Uploads"): 429
-   * errors.budgetImportBusy when the caller or the server already reads as many files as allowed; 400 when
-   * the file is over a limit (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
+   * errors.budgetImportBusy when the caller or the servers already read as many files as allowed; 400
+   * errors.badRequest when the body is not JSON or fails `budgetImportBody` (checked on the thread, field
+   * errors as every route words them); 400 errors.budgetImportInvalid when the file is over a limit
+   * (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
    */
-  private async read(actor: Actor, body: BudgetImportBody): Promise<BudgetFile> {
-    const release = this.slots.take(actor.userId);
+  private async read(actor: Actor, body: Buffer): Promise<BudgetFile> {
+    const release = await this.ctx.budgetImportSlots.take(actor.userId);
     if (!release)
       throw new HttpError(429, E.budgetImportBusy, undefined, {
         'retry-after': String(BUDGET_IMPORT_CONCURRENCY.retryAfterS),
       });
     try {
-      const answer = await this.threads.read({ format: body.format, contentBase64: body.content_base64 });
+      const answer = await this.threads.read(body);
       if (answer.ok) return answer.file;
+      if (answer.reason === 'badRequest') throw new HttpError(400, E.badRequest, answer.errors);
       const message = answer.reason === 'tooLarge' ? V.fileTooLarge : V.invalidValue;
       throw badRequest({ content_base64: [message] }, E.budgetImportInvalid);
     } finally {
-      release();
+      await release();
     }
   }
 
   /**
-   * POST budgets/import: every row is checked first; any bad row answers 400 errors.budgetImportInvalid
-   * with `errors` keyed `line N: column` and nothing is stored.
+   * POST budgets/import with the request's body as it came (JSON, read on the thread): every row is
+   * checked first; any bad row answers 400 errors.budgetImportInvalid with `errors` keyed `line N: column`
+   * and nothing is stored.
    */
-  async import(actor: Actor, body: BudgetImportBody): Promise<BudgetImportAnswer> {
+  async import(actor: Actor, body: Buffer): Promise<BudgetImportAnswer> {
     const parsed = await this.read(actor, body);
     const ids = [
       ...new Set(

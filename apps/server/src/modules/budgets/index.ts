@@ -1,5 +1,7 @@
 /**
  * The budgets module's public face: code outside modules/budgets/ imports only from here (docs/architecture.md,
- * "Module boundaries"). Nothing of it is used elsewhere yet; its routes are registered by modules/index.ts.
+ * "Module boundaries"). Its routes are registered by modules/index.ts.
  */
-export {};
+export { createImportSlots, type ImportSlots } from './budget-import-slots';
+/** Hostile budget files, built in memory: the upload proofs outside the module (two nodes) use them. */
+export { manyRowsXlsx } from './budget-test-files';

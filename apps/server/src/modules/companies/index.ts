@@ -1,5 +1,5 @@
 /**
  * The companies module's public face: code outside modules/companies/ imports only from here (docs/architecture.md,
- * "Module boundaries"). Nothing of it is used elsewhere yet; its routes are registered by modules/index.ts.
+ * "Module boundaries"). Its routes are registered by modules/index.ts.
  */
-export {};
+export { recipientTimeZone } from './company-time-zone';
