@@ -1,13 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, screenshot } from '../src/browser';
-import { ApiClient, expectPath, expectText, tr, withPage } from '../src/console';
-import { startServer, type RunningServer } from '../src/server';
+import { DEMO, screenshot } from '../src/browser';
+import type { ApiClient } from '../src/console';
+import { expectPath, expectText, tr, withPage } from '../src/console';
+import { openQuietConsole, type QuietConsole } from '../src/quiet-console';
+import type { RunningServer } from '../src/server';
 
-interface Named {
-  id: number;
-  name: string;
-}
 interface AlarmRow {
   id: number;
   device_id: number | null;
@@ -28,6 +26,7 @@ const fitsWidth = async (page: Page, width: number) =>
  * approving the cause opens one fault that covers both.
  */
 describe('alarm groups', () => {
+  let quiet: QuietConsole;
   let server: RunningServer;
   let browser: Browser;
   let api: ApiClient;
@@ -36,22 +35,14 @@ describe('alarm groups', () => {
 
   beforeAll(async () => {
     // No simulator: the only readings are the ones this test sends.
-    [server, browser] = await Promise.all([
-      startServer({ SIMULATOR: 'false', MODBUS_POLLER: 'false' }),
-      launchBrowser(),
-    ]);
-    api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
-    const plant = (await api.get<{ items: Named[] }>('plants?sort=name&pageSize=200')).items[0]!;
-    const deviceOf = async (type: string) =>
-      (await api.get<{ items: Named[] }>(`devices?plant_id=${plant.id}&type=${type}&sort=name&pageSize=200`))
-        .items[0]!;
+    quiet = await openQuietConsole();
+    ({ server, browser, api } = quiet);
+    const plant = quiet.plant;
     const signalOf = async (deviceId: number, key: string) =>
-      (
-        await api.get<{ items: (Named & { key: string })[] }>(`signals?device_id=${deviceId}&pageSize=200`)
-      ).items.find((s) => s.key === key)!.id;
+      (await quiet.signalsOf(deviceId)).find((s) => s.key === key)!.id;
     // The demo's revenue meter sits at the connection point, above the transformer and its inverters.
-    const meter = await deviceOf('meter');
-    const inverter = await deviceOf('inverter');
+    const meter = await quiet.deviceOf('meter');
+    const inverter = await quiet.deviceOf('inverter');
     const grid = await signalOf(meter.id, 'grid_available');
     const status = await signalOf(inverter.id, 'status_code');
     const now = Date.now();
@@ -78,8 +69,7 @@ describe('alarm groups', () => {
     expect(outage.consequence_count).toBe(1);
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await quiet?.stop();
   });
 
   it('at 1440 px the consequence is a row under its cause; approving the cause opens one fault for both', () =>

@@ -1,73 +1,50 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActiveAlarmCounts, AlarmRecord, FaultDetail } from '@solar/shared';
-import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import type { AlarmEngine } from './engine/alarm-engine';
+import { openAlarmScene, type AlarmScene } from '../../test/alarm-fixtures';
+import { save } from '../../test/org-fixtures';
+import { dialectUnderTest } from '../../test/test-app';
 import { ALARM_GROUP_WINDOW_MS } from './engine/alarm-grouping';
+import { raiseAlarms, type RaiseRequest } from './engine/alarm-store.repository';
 
 /**
  * Alarms of one event (docs/architecture.md, "Alarm groups"), over HTTP: the grid goes at the plant's
  * meter and an inverter trips; the inverter's alarm follows the meter's, and one fault covers both.
  */
 describe(`alarm groups (${dialectUnderTest})`, () => {
-  let t: TestApp;
-  let engine: AlarmEngine;
-  let admin: TestUser;
-  let operator: TestUser;
-  let outsider: TestUser;
-  let tree: Tree;
+  let scene: AlarmScene;
   const signals = { grid: 0, status: 0, events: 0, lateStatus: 0 };
 
-  const ingest = async (points: { signal_id: number; ts: number; value: number }[]) => {
-    const res = await t.http.post('/api/telemetry', { points }, { token: admin.token });
-    expect(res.statusCode, res.body).toBe(200);
-    await engine.idle();
-  };
-  const alarmsOf = async (token: string) => {
-    const res = await t.http.get('/api/alarms', { token, query: { plant_id: String(tree.plantId) } });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<AlarmRecord[]>();
-  };
   const byMessage = (list: AlarmRecord[], message: string, deviceId: number) =>
     list.find((a) => a.message === message && a.device_id === deviceId)!;
+  const alarmsOfPlant = (plantId: number) =>
+    scene.alarmsOf(scene.operator.token, { plant_id: String(plantId) });
+  const approve = async (alarmId: number) => {
+    const res = await scene.t.http.post(`/api/alarms/${alarmId}/fault`, {}, { token: scene.operator.token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ fault_id: number }>().fault_id;
+  };
 
   beforeAll(async () => {
-    t = await createTestApp({}, { alarmEngine: { tickMs: 3_600_000 } });
-    engine = t.ctx.alarmEngine;
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Group');
-    const other = await makeTree(t, admin.token, 'Elsewhere');
-    const perms = [...pairs(['alarm']), ...pairs(['report']), ...pairs(['fault'])];
-    operator = await makeUser(t, { companyId: tree.companyId, permissions: perms });
-    outsider = await makeUser(t, { companyId: other.companyId, permissions: perms });
+    scene = await openAlarmScene({ tree: 'Group', other: 'Elsewhere' }, ['alarm', 'report', 'fault']);
+    const { tree } = scene;
     // The plant's revenue meter at the connection point: the one top-level meter, so the single-line
     // diagram hangs the tree's inverter under it. A second inverter, under the first's transformer-less
     // top level too, trips later.
-    const meter = await save(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'Group Meter',
-      type: 'meter',
-      protocol: 'http',
-    });
-    const late = await save(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'Group INV-02',
-      type: 'inverter',
-      protocol: 'http',
-    });
-    const signal = async (deviceId: number, key: string) =>
-      (await save(t, admin.token, '/api/signals/0', { device_id: deviceId, key, name: key })).id;
-    signals.grid = await signal(meter.id, 'grid_available');
-    signals.status = await signal(tree.deviceId, 'status_code');
-    signals.events = await signal(tree.deviceId, 'event_bits');
-    signals.lateStatus = await signal(late.id, 'status_code');
-    await engine.reloadRules();
+    const meter = await scene.addDevice(tree.plantId, 'Group Meter', 'meter');
+    const late = await scene.addDevice(tree.plantId, 'Group INV-02', 'inverter');
+    signals.grid = await scene.addSignal(meter, 'grid_available');
+    signals.status = await scene.addSignal(tree.deviceId, 'status_code');
+    signals.events = await scene.addSignal(tree.deviceId, 'event_bits');
+    signals.lateStatus = await scene.addSignal(late, 'status_code');
+    await scene.engine.reloadRules();
   });
   afterAll(async () => {
-    await t.close();
+    await scene.close();
   });
 
   it('the grid outage at the meter is the cause, the inverter fault within the window its consequence; one fault covers both', async () => {
+    const { t, tree, operator, outsider, ingest } = scene;
+    const alarmsOf = () => alarmsOfPlant(tree.plantId);
     const t0 = Date.now() - 10 * 60_000;
     await ingest([
       { signal_id: signals.grid, ts: t0, value: 1 },
@@ -79,7 +56,7 @@ describe(`alarm groups (${dialectUnderTest})`, () => {
       // The other inverter trips too, but past the window: an alarm of its own.
       { signal_id: signals.lateStatus, ts: t0 + 1_000 + ALARM_GROUP_WINDOW_MS + 1_000, value: 7 },
     ]);
-    let list = await alarmsOf(operator.token);
+    let list = await alarmsOf();
     const outage = byMessage(
       list,
       'alarms.msg.gridOutage',
@@ -107,7 +84,7 @@ describe(`alarm groups (${dialectUnderTest})`, () => {
     const res = await t.http.post(`/api/alarms/${outage.id}/fault`, {}, { token: operator.token });
     expect(res.statusCode, res.body).toBe(200);
     const faultId = res.json<{ fault_id: number }>().fault_id;
-    list = await alarmsOf(operator.token);
+    list = await alarmsOf();
     expect(list.find((a) => a.id === outage.id)).toMatchObject({ status_id: 2, fault_id: faultId });
     expect(list.find((a) => a.id === trip.id)).toMatchObject({
       status_id: 2,
@@ -136,7 +113,7 @@ describe(`alarm groups (${dialectUnderTest})`, () => {
 
     // A consequence raised after the cause was approved joins its fault when approved.
     await ingest([{ signal_id: signals.events, ts: t0 + 40_000, value: 2 ** 4 }]);
-    list = await alarmsOf(operator.token);
+    list = await alarmsOf();
     const disconnect = byMessage(list, 'alarms.msg.gridDisconnect', tree.deviceId);
     expect(disconnect).toMatchObject({ cause_alarm_id: outage.id, status_id: 1 });
     expect(list.find((a) => a.id === outage.id)?.consequence_count).toBe(2);
@@ -155,5 +132,124 @@ describe(`alarm groups (${dialectUnderTest})`, () => {
     expect(
       (await t.http.post(`/api/alarms/${trip.id}/fault`, {}, { token: outsider.token })).statusCode,
     ).toBe(404);
+  });
+
+  describe('a cause raised after its consequences', () => {
+    /** A plant of the tree with its meter and two inverters, each with the signals the engine judges. */
+    const lateRaisingPlant = async (name: string) => {
+      const { t, admin, tree } = scene;
+      const plant = await save(t, admin.token, '/api/plants/0', {
+        field_id: tree.fieldId,
+        name: `${name} Plant`,
+        time_zone: 'Europe/Istanbul',
+      });
+      const meter = await scene.addDevice(plant.id, `${name} Meter`, 'meter');
+      const first = await scene.addDevice(plant.id, `${name} INV-01`, 'inverter');
+      const second = await scene.addDevice(plant.id, `${name} INV-02`, 'inverter');
+      const ids = {
+        plant: plant.id,
+        meter,
+        first,
+        second,
+        grid: await scene.addSignal(meter, 'grid_available'),
+        firstStatus: await scene.addSignal(first, 'status_code'),
+        firstEvents: await scene.addSignal(first, 'event_bits'),
+        secondStatus: await scene.addSignal(second, 'status_code'),
+      };
+      await scene.engine.reloadRules();
+      return ids;
+    };
+
+    it('takes the open alarms raised before it under it, with the alarms that follow them; a decided one keeps its place', async () => {
+      const p = await lateRaisingPlant('Late');
+      const t0 = Date.now() - 10 * 60_000;
+      await scene.ingest([
+        { signal_id: p.grid, ts: t0, value: 1 },
+        { signal_id: p.firstStatus, ts: t0, value: 4 },
+        { signal_id: p.firstEvents, ts: t0, value: 0 },
+        { signal_id: p.secondStatus, ts: t0, value: 4 },
+      ]);
+      // The inverters report first: the first a grid disconnection (SunSpec Evt1 bit 4) with a fault, a
+      // group on its own device; the second a fault that an operator approves at once.
+      await scene.ingest([
+        { signal_id: p.firstEvents, ts: t0 + 30_000, value: 2 ** 4 },
+        { signal_id: p.firstStatus, ts: t0 + 30_000, value: 7 },
+        { signal_id: p.secondStatus, ts: t0 + 35_000, value: 7 },
+      ]);
+      let list = await alarmsOfPlant(p.plant);
+      const disconnect = byMessage(list, 'alarms.msg.gridDisconnect', p.first);
+      const trip = byMessage(list, 'alarms.msg.inverterFault', p.first);
+      const decided = byMessage(list, 'alarms.msg.inverterFault', p.second);
+      expect(disconnect).toMatchObject({ cause_alarm_id: null, consequence_count: 1 });
+      expect(trip).toMatchObject({ cause_alarm_id: disconnect.id });
+      expect(decided).toMatchObject({ cause_alarm_id: null });
+      const ownFault = await approve(decided.id);
+
+      // The meter's reading comes in last, and says the grid went 10 s after the inverters reported.
+      await scene.ingest([{ signal_id: p.grid, ts: t0 + 40_000, value: 0 }]);
+      list = await alarmsOfPlant(p.plant);
+      const outage = byMessage(list, 'alarms.msg.gridOutage', p.meter);
+      const of = (id: number) => list.find((a) => a.id === id);
+      expect(outage).toMatchObject({ cause_alarm_id: null, consequence_count: 2, status_id: 1 });
+      expect(of(disconnect.id)).toMatchObject({ cause_alarm_id: outage.id, consequence_count: 0 });
+      expect(of(trip.id)).toMatchObject({ cause_alarm_id: outage.id });
+      expect(of(decided.id)).toMatchObject({ cause_alarm_id: null, fault_id: ownFault });
+
+      // The meter repeats itself: nothing changes.
+      await scene.ingest([{ signal_id: p.grid, ts: t0 + 50_000, value: 0 }]);
+      expect(await alarmsOfPlant(p.plant)).toEqual(list);
+
+      // Approving the cause approves the event into one fault; the decided alarm stays in its own.
+      const faultId = await approve(outage.id);
+      const detail = await scene.t.http.get(`/api/faults/${faultId}`, { token: scene.operator.token });
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect([...detail.json<FaultDetail>().alarm_ids].sort((a, b) => a - b)).toEqual(
+        [outage.id, disconnect.id, trip.id].sort((a, b) => a - b),
+      );
+      expect(of(decided.id)?.fault_id).toBe(ownFault);
+    });
+
+    it('two causes raised at once take an earlier alarm and its follower under one of them, together', async () => {
+      const p = await lateRaisingPlant('Race');
+      const t0 = Date.now() - 10 * 60_000;
+      await scene.ingest([
+        { signal_id: p.firstStatus, ts: t0, value: 4 },
+        { signal_id: p.firstEvents, ts: t0, value: 0 },
+      ]);
+      await scene.ingest([
+        { signal_id: p.firstEvents, ts: t0 + 30_000, value: 2 ** 4 },
+        { signal_id: p.firstStatus, ts: t0 + 30_000, value: 7 },
+      ]);
+      const before = await alarmsOfPlant(p.plant);
+      const disconnect = byMessage(before, 'alarms.msg.gridDisconnect', p.first);
+      const trip = byMessage(before, 'alarms.msg.inverterFault', p.first);
+      // Two writers (say two nodes while the jobs lease changes hands) each raise a grid alarm on the meter
+      // in a transaction of their own, at the same time.
+      const raise = (key: string): RaiseRequest => ({
+        key: `${key}:${p.meter}`,
+        plant_id: p.plant,
+        device_id: p.meter,
+        tag_id: null,
+        source: 'device_status',
+        rule_id: null,
+        priority_id: 3,
+        message: 'alarms.msg.gridOutage',
+        message_params: {},
+        at: t0 + 40_000,
+      });
+      const db = scene.t.ctx.db;
+      await Promise.all(
+        ['race-a', 'race-b'].map((key) => db.transaction().execute((trx) => raiseAlarms(trx, [raise(key)]))),
+      );
+      const after = await alarmsOfPlant(p.plant);
+      const causes = after.filter((a) => a.device_id === p.meter);
+      expect(causes).toHaveLength(2);
+      const cause = after.find((a) => a.id === disconnect.id)!.cause_alarm_id;
+      expect(causes.map((a) => a.id)).toContain(cause);
+      // The follower went where its cause went: one group, one level deep.
+      expect(after.find((a) => a.id === trip.id)!.cause_alarm_id).toBe(cause);
+      for (const a of after.filter((x) => x.cause_alarm_id !== null))
+        expect(after.find((c) => c.id === a.cause_alarm_id)?.cause_alarm_id).toBeNull();
+    });
   });
 });

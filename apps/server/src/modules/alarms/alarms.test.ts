@@ -8,13 +8,15 @@ import type {
   Problem,
 } from '@solar/shared';
 import { scopeOf } from '../../lib/scope';
-import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { openAlarmScene, type AlarmScene } from '../../test/alarm-fixtures';
+import { dialectUnderTest, type TestApp } from '../../test/test-app';
 import type { AlarmEngine } from './engine/alarm-engine';
 import type { AlarmChange } from './engine/alarm-feed';
 import { CHATTER_HOLD_MS, CHATTER_RAISES, CHATTER_WINDOW_MS } from './engine/chatter-guard';
 
 describe(`alarms (${dialectUnderTest})`, () => {
+  let scene: AlarmScene;
   let t: TestApp;
   let engine: AlarmEngine;
   let admin: TestUser;
@@ -22,18 +24,12 @@ describe(`alarms (${dialectUnderTest})`, () => {
   let outsider: TestUser;
   let tree: Tree;
   let other: Tree;
+  let ingest: AlarmScene['ingest'];
+  let alarmsOf: AlarmScene['alarmsOf'];
+  let addDevice: AlarmScene['addDevice'];
+  let addSignal: AlarmScene['addSignal'];
   const changes: AlarmChange[] = [];
 
-  const ingest = async (points: { signal_id: number; ts: number; value: number }[]) => {
-    const res = await t.http.post('/api/telemetry', { points }, { token: admin.token });
-    expect(res.statusCode, res.body).toBe(200);
-    await engine.idle();
-  };
-  const alarmsOf = async (token: string, query: Record<string, string> = {}) => {
-    const res = await t.http.get('/api/alarms', { token, query });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<AlarmRecord[]>();
-  };
   const ruleBody = (over: Record<string, unknown> = {}) => ({
     name: 'Hot module',
     description: 'Module temperature too high',
@@ -48,19 +44,13 @@ describe(`alarms (${dialectUnderTest})`, () => {
   });
 
   beforeAll(async () => {
-    t = await createTestApp({}, { alarmEngine: { tickMs: 3_600_000 } });
+    scene = await openAlarmScene({ tree: 'Alarm', other: 'Foreign' }, ['alarm', 'dashboard']);
+    ({ t, engine, admin, operator, outsider, tree, other, ingest, alarmsOf, addDevice, addSignal } = scene);
     // The app's own engine (started by its background work) and feed.
-    engine = t.ctx.alarmEngine;
     t.ctx.alarmFeed.onAlarmChange((c) => changes.push(c));
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Alarm');
-    other = await makeTree(t, admin.token, 'Foreign');
-    const perms = [...pairs(['alarm']), ...pairs(['dashboard'])];
-    operator = await makeUser(t, { companyId: tree.companyId, permissions: perms });
-    outsider = await makeUser(t, { companyId: other.companyId, permissions: perms });
   });
   afterAll(async () => {
-    await t.close();
+    await scene.close();
   });
 
   it('custom alarm CRUD with validation errors and scope', async () => {
@@ -305,26 +295,16 @@ describe(`alarms (${dialectUnderTest})`, () => {
       name: 'Alarm Skopje Plant',
       time_zone: 'Europe/Skopje',
     });
-    const device = await save(t, admin.token, '/api/devices/0', {
-      plant_id: skopje.id,
-      name: 'Skopje INV-01',
-      type: 'inverter',
-      protocol: 'http',
-    });
-    const signal = await save(t, admin.token, '/api/signals/0', {
-      device_id: device.id,
-      key: 'ac_power',
-      name: 'AC Power',
-      unit: 'kW',
-    });
+    const device = await addDevice(skopje.id, 'Skopje INV-01', 'inverter');
+    const signal = await addSignal(device, 'ac_power', { name: 'AC Power', unit: 'kW' });
     const start = (
       await t.http.get('/api/alarms/listen', { token: operator.token })
     ).json<AlarmListenAnswer>();
-    await save<CustomAlarm>(t, operator.token, '/api/alarms/custom/0', ruleBody({ tag_id: signal.id }));
+    await save<CustomAlarm>(t, operator.token, '/api/alarms/custom/0', ruleBody({ tag_id: signal }));
     const t0 = Date.now() - 30_000;
     await ingest([
-      { signal_id: signal.id, ts: t0, value: 50 },
-      { signal_id: signal.id, ts: t0 + 1_000, value: 80 },
+      { signal_id: signal, ts: t0, value: 50 },
+      { signal_id: signal, ts: t0 + 1_000, value: 80 },
     ]);
     const all = await alarmsOf(operator.token);
     const raised = all.find((a) => a.plant_id === skopje.id)!;
@@ -346,17 +326,13 @@ describe(`alarms (${dialectUnderTest})`, () => {
   });
 
   it('raises a device fault alarm from SunSpec status code 7 and clears it on another code', async () => {
-    const st = await save(t, admin.token, '/api/signals/0', {
-      device_id: tree.deviceId,
-      key: 'status_code',
-      name: 'Status',
-    });
+    const st = await addSignal(tree.deviceId, 'status_code', { name: 'Status' });
     await engine.reloadRules();
     const ts = Date.now() - 30_000;
     await ingest([
-      { signal_id: st.id, ts, value: 4 },
-      { signal_id: st.id, ts: ts + 1_000, value: 7 },
-      { signal_id: st.id, ts: ts + 2_000, value: 7 },
+      { signal_id: st, ts, value: 4 },
+      { signal_id: st, ts: ts + 1_000, value: 7 },
+      { signal_id: st, ts: ts + 2_000, value: 7 },
     ]);
     let mine = (await alarmsOf(operator.token)).filter((a) => a.source === 'device_status');
     expect(mine).toHaveLength(1);
@@ -365,33 +341,24 @@ describe(`alarms (${dialectUnderTest})`, () => {
       message_params: { code: 7 },
       status_id: 1,
     });
-    await ingest([{ signal_id: st.id, ts: ts + 3_000, value: 4 }]);
+    await ingest([{ signal_id: st, ts: ts + 3_000, value: 4 }]);
     mine = (await alarmsOf(operator.token)).filter((a) => a.source === 'device_status');
     expect(mine.map((a) => a.status_id)).toEqual([4]);
   });
 
   it('a chattering event register raises a few alarms and holds the last one until it stays normal', async () => {
-    const device = await save(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'INV-chatter',
-      type: 'inverter',
-      protocol: 'http',
-    });
-    const evt = await save(t, admin.token, '/api/signals/0', {
-      device_id: device.id,
-      key: 'event_bits',
-      name: 'Events',
-    });
+    const device = await addDevice(tree.plantId, 'INV-chatter', 'inverter');
+    const evt = await addSignal(device, 'event_bits', { name: 'Events' });
     await engine.reloadRules();
     const chatterOf = async () =>
-      (await alarmsOf(admin.token, { device_id: String(device.id) }))
+      (await alarmsOf(admin.token, { device_id: String(device) }))
         .filter((a) => a.source === 'device_status')
         .sort((a, b) => a.id - b.id);
     // Bit 2 (AC disconnect) set every other second for two minutes: 60 raises and 60 clears unguarded.
     const start = Date.now() - 10 * 60_000;
     await ingest(
       Array.from({ length: 120 }, (_, i) => ({
-        signal_id: evt.id,
+        signal_id: evt,
         ts: start + i * 1_000,
         value: i % 2 ? 0 : 4,
       })),
@@ -401,48 +368,36 @@ describe(`alarms (${dialectUnderTest})`, () => {
     expect(mine.map((a) => a.status_id)).toEqual([4, 4, 1]);
     // Normal since the burst's last point: for less than the hold still active, past it cleared.
     const quiet = start + 119_000;
-    await ingest([{ signal_id: evt.id, ts: quiet + CHATTER_HOLD_MS - 1_000, value: 0 }]);
+    await ingest([{ signal_id: evt, ts: quiet + CHATTER_HOLD_MS - 1_000, value: 0 }]);
     expect((await chatterOf()).map((a) => a.status_id)).toEqual([4, 4, 1]);
-    await ingest([{ signal_id: evt.id, ts: quiet + CHATTER_HOLD_MS + 1_000, value: 0 }]);
+    await ingest([{ signal_id: evt, ts: quiet + CHATTER_HOLD_MS + 1_000, value: 0 }]);
     mine = await chatterOf();
     expect(mine.map((a) => a.status_id)).toEqual([4, 4, 4]);
     // Quiet again for longer than the window: the next fault raises and clears at once, as any alarm does.
     const later = quiet + CHATTER_HOLD_MS + CHATTER_WINDOW_MS + 5_000;
     await ingest([
-      { signal_id: evt.id, ts: later, value: 4 },
-      { signal_id: evt.id, ts: later + 1_000, value: 0 },
+      { signal_id: evt, ts: later, value: 4 },
+      { signal_id: evt, ts: later + 1_000, value: 0 },
     ]);
     expect((await chatterOf()).map((a) => a.status_id)).toEqual([4, 4, 4, 4]);
   });
 
   it('substation alarms: active alarms of transformers, relays and meters only, never cached', async () => {
-    const trafo = await save(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'TR-1',
-      type: 'transformer',
-      protocol: 'http',
-    });
-    const oil = await save(t, admin.token, '/api/signals/0', {
-      device_id: trafo.id,
-      key: 'oil_temp',
-      name: 'Oil',
-      unit: '°C',
-    });
+    const trafo = await addDevice(tree.plantId, 'TR-1', 'transformer');
+    const oil = await addSignal(trafo, 'oil_temp', { name: 'Oil', unit: '°C' });
     await save(
       t,
       operator.token,
       '/api/alarms/custom/0',
-      ruleBody({ tag_id: oil.id, operant: '>=', value: 90 }),
+      ruleBody({ tag_id: oil, operant: '>=', value: 90 }),
     );
     const ts = Date.now() - 10_000;
-    await ingest([{ signal_id: oil.id, ts, value: 95 }]);
+    await ingest([{ signal_id: oil, ts, value: 95 }]);
     const res = await t.http.get('/api/alarms/substationAlarms', { token: operator.token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const list = res.json<AlarmRecord[]>();
-    expect(list.map((a) => [a.device_id, a.device_type, a.status_id])).toEqual([
-      [trafo.id, 'transformer', 1],
-    ]);
+    expect(list.map((a) => [a.device_id, a.device_type, a.status_id])).toEqual([[trafo, 'transformer', 1]]);
     expect((await t.http.get('/api/alarms/substationAlarms', { token: outsider.token })).json()).toEqual([]);
   });
 
@@ -510,20 +465,11 @@ describe(`alarms (${dialectUnderTest})`, () => {
   });
 
   it('a fault made from an engine alarm keeps its message code and parameters; an edited title drops them', async () => {
-    const device = await save(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'INV-coded',
-      type: 'inverter',
-      protocol: 'http',
-    });
-    const st = await save(t, admin.token, '/api/signals/0', {
-      device_id: device.id,
-      key: 'status_code',
-      name: 'Status',
-    });
+    const device = await addDevice(tree.plantId, 'INV-coded', 'inverter');
+    const st = await addSignal(device, 'status_code', { name: 'Status' });
     await engine.reloadRules();
-    await ingest([{ signal_id: st.id, ts: Date.now() - 5_000, value: 7 }]);
-    const [raised] = (await alarmsOf(admin.token, { device_id: String(device.id) })).filter(
+    await ingest([{ signal_id: st, ts: Date.now() - 5_000, value: 7 }]);
+    const [raised] = (await alarmsOf(admin.token, { device_id: String(device) })).filter(
       (a) => a.source === 'device_status',
     );
     expect(raised).toMatchObject({ message: 'alarms.msg.inverterFault', message_params: { code: 7 } });

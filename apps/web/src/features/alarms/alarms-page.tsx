@@ -37,6 +37,8 @@ import {
   useAlarmText,
   useNow,
 } from './components/alarm-parts';
+import { nestUnderCauses, type AlarmRow } from './alarm-groups';
+import { AlarmGroupTag } from './components/alarm-group-tag';
 import './alarms.css';
 import { PlantTime } from '../../lib/plant-time-view';
 
@@ -55,28 +57,6 @@ const inTab = (a: AlarmRecord, tab: StatusFilter) =>
 /** An alarm not yet decided (active, or cleared by itself) may still be approved or rejected. */
 const undecided = (a: AlarmRecord) =>
   a.status_id === ALARM_STATUS.active || a.status_id === ALARM_STATUS.cleared;
-
-/** A row of the list: an alarm with the alarms of its event that followed it (the table's tree data). */
-type AlarmRow = AlarmRecord & { children?: AlarmRecord[] };
-
-/**
- * The alarms with each consequence put under its cause when both are listed (docs/architecture.md,
- * "Alarm groups"); a consequence whose cause is not in the list stands on its own.
- */
-function nestUnderCauses(alarms: readonly AlarmRecord[]): AlarmRow[] {
-  const listed = new Set(alarms.map((a) => a.id));
-  const nested = (a: AlarmRecord) => a.cause_alarm_id !== null && listed.has(a.cause_alarm_id);
-  const under = new Map<number, AlarmRecord[]>();
-  for (const a of alarms) {
-    if (!nested(a)) continue;
-    const list = under.get(a.cause_alarm_id!) ?? [];
-    list.push(a);
-    under.set(a.cause_alarm_id!, list);
-  }
-  return alarms
-    .filter((a) => !nested(a))
-    .map((a) => (under.has(a.id) ? { ...a, children: under.get(a.id)! } : a));
-}
 
 /**
  * /alarms: the alarms in scope by tab (active, decided, cleared, all) with counts, kept current by the live
@@ -163,26 +143,7 @@ export default function AlarmsPage() {
       a.device_name
     );
 
-  /** Where the alarm stands in its event: the cause of the alarms under it, or one that followed another. */
-  const groupTag = (a: AlarmRow) =>
-    a.children ? (
-      <Tag
-        color="purple"
-        className="alarm-group-tag"
-        data-testid={`alarm-consequences-${a.id}`}
-        data-count={a.children.length}
-      >
-        {t('alarms.page.consequenceCount', { n: a.children.length })}
-      </Tag>
-    ) : a.cause_alarm_id !== null ? (
-      <Tag
-        className="alarm-group-tag"
-        data-testid={`alarm-consequence-${a.id}`}
-        data-cause={a.cause_alarm_id}
-      >
-        {t('alarms.page.consequence')}
-      </Tag>
-    ) : null;
+  const groupTag = (a: AlarmRow) => <AlarmGroupTag alarm={a} />;
 
   /** The alarm's state and decision; on a card also its place in its event (the table shows it by the plant). */
   const stateCell = (a: AlarmRow, withGroup = false) => (

@@ -1,6 +1,8 @@
 import type { AlarmEvent, AlarmEventKind, AlarmSource, DeviceType } from '@solar/shared';
 import { ALARM_STATUS } from '@solar/shared';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/database';
+import type { Database } from '../../../db/schema';
 import { iso } from '../../../lib/listing';
 import { reachable, type Scope } from '../../../lib/scope';
 import { upstreamDevices } from '../../topology';
@@ -76,6 +78,7 @@ export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Pro
         message: request.message,
         started_at: Number(r.started_at),
         cause_alarm_id: null,
+        decided: false,
       });
     }
     events.push(
@@ -90,37 +93,84 @@ export async function raiseAlarms(trx: Db, raises: readonly RaiseRequest[]): Pro
 }
 
 /**
- * Finds and stores the cause of each alarm just raised among the alarms active in its plant
- * (alarm-grouping.ts), with the plant's wiring from the topology.
+ * Finds and stores the cause of each alarm just raised among the alarms active in its plant, and puts the
+ * earlier alarms a raised one causes under it (alarm-grouping.ts), with the plant's wiring from the
+ * topology.
  */
 async function recordCauses(trx: Db, raised: readonly GroupableAlarm[], plantIds: ReadonlySet<number>) {
   const plants = [...plantIds];
   if (!raised.length || !plants.length) return;
-  const since = raised.reduce((min, a) => Math.min(min, a.started_at), Infinity) - ALARM_GROUP_WINDOW_MS;
+  const starts = raised.map((a) => a.started_at);
   const active = await trx
     .selectFrom('alarms')
-    .select(['id', 'device_id', 'source', 'message', 'started_at', 'cause_alarm_id'])
-    .where('plant_id', 'in', plants)
-    .where('cleared_at', 'is', null)
-    .where('device_id', 'is not', null)
-    .where('started_at', '>=', since)
+    .select((eb) => [
+      'alarms.id',
+      'alarms.device_id',
+      'alarms.source',
+      'alarms.message',
+      'alarms.started_at',
+      'alarms.cause_alarm_id',
+      'alarms.status_id',
+      'alarms.fault_id',
+      eb.exists(decidedFollowerOf(eb)).as('decided_follower'),
+    ])
+    .where('alarms.plant_id', 'in', plants)
+    .where('alarms.cleared_at', 'is', null)
+    .where('alarms.device_id', 'is not', null)
+    .where('alarms.started_at', '>=', Math.min(...starts) - ALARM_GROUP_WINDOW_MS)
+    .where('alarms.started_at', '<=', Math.max(...starts) + ALARM_GROUP_WINDOW_MS)
     .execute();
   const devices = await trx
     .selectFrom('devices')
     .select(['id', 'parent_device_id', 'type'])
     .where('plant_id', 'in', plants)
     .execute();
-  const causes = assignCauses(
+  const links = assignCauses(
     raised,
     active.map((a) => ({
-      ...a,
+      id: a.id,
+      device_id: a.device_id,
       source: a.source as AlarmSource,
+      message: a.message,
       started_at: Number(a.started_at),
+      cause_alarm_id: a.cause_alarm_id,
+      decided:
+        Number(a.status_id) !== ALARM_STATUS.active || a.fault_id !== null || Boolean(a.decided_follower),
     })),
     upstreamDevices(devices.map((d) => ({ ...d, type: d.type as DeviceType }))),
   );
-  for (const [id, causeId] of causes)
+  for (const [id, causeId] of links.ofRaised)
     await trx.updateTable('alarms').set({ cause_alarm_id: causeId }).where('id', '=', id).execute();
+  for (const [id, causeId] of links.ofEarlier) await putUnderLaterCause(trx, id, causeId);
+}
+
+/** The alarms that follow `alarms` and were approved or rejected. */
+const decidedFollowerOf = (eb: ExpressionBuilder<Database, 'alarms'>) =>
+  eb
+    .selectFrom('alarms as follower')
+    .select('follower.id')
+    .whereRef('follower.cause_alarm_id', '=', 'alarms.id')
+    .where('follower.status_id', 'in', [ALARM_STATUS.approved, ALARM_STATUS.rejected]);
+
+/**
+ * Puts an alarm raised before its cause under it, with the alarms that followed it (groups stay one level
+ * deep). The statement checks again what the choice read: the alarm is still active, follows nothing and
+ * neither it nor a follower was decided. An operator's approval committed meanwhile wins (on PostgreSQL the
+ * row's condition is read again after its lock), and a second run changes nothing.
+ */
+async function putUnderLaterCause(trx: Db, id: number, causeId: number): Promise<void> {
+  const moved = await trx
+    .updateTable('alarms')
+    .set({ cause_alarm_id: causeId })
+    .where('id', '=', id)
+    .where('cause_alarm_id', 'is', null)
+    .where('cleared_at', 'is', null)
+    .where('status_id', '=', ALARM_STATUS.active)
+    .where('fault_id', 'is', null)
+    .where((eb) => eb.not(eb.exists(decidedFollowerOf(eb))))
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return;
+  await trx.updateTable('alarms').set({ cause_alarm_id: causeId }).where('cause_alarm_id', '=', id).execute();
 }
 
 /**

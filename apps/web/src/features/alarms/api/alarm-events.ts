@@ -26,6 +26,16 @@ export function mergeAlarm(list: readonly AlarmRecord[], alarm: AlarmRecord): Al
   return [alarm, ...list].sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at) || b.id - a.id);
 }
 
+/**
+ * True when the alarm names more consequences than the list holds under it: a cause raised after its
+ * consequences took them under it (docs/architecture.md, "Alarm groups"), and their records changed
+ * without an event of their own, so the list is read again.
+ */
+export function takesListedAlarms(list: readonly AlarmRecord[], alarm: AlarmRecord): boolean {
+  if (alarm.consequence_count === 0) return false;
+  return list.filter((a) => a.cause_alarm_id === alarm.id).length < alarm.consequence_count;
+}
+
 const isSubstation = (alarm: AlarmRecord) =>
   alarm.device_type !== null && (SUBSTATION_DEVICE_TYPES as readonly string[]).includes(alarm.device_type);
 
@@ -39,7 +49,12 @@ export function useLiveAlarmList(): LiveStatus {
   const client = useQueryClient();
   useAlarmEvents((event) => {
     const state = client.getQueryState(alarmKeys.list());
-    if (!state || state.fetchStatus === 'fetching' || state.data === undefined)
+    if (
+      !state ||
+      state.fetchStatus === 'fetching' ||
+      state.data === undefined ||
+      takesListedAlarms(state.data as AlarmRecord[], event.alarm)
+    )
       void client.invalidateQueries({ queryKey: alarmKeys.list() });
     else client.setQueryData<AlarmRecord[]>(alarmKeys.list(), (list) => mergeAlarm(list ?? [], event.alarm));
     if (isSubstation(event.alarm)) void client.invalidateQueries({ queryKey: alarmKeys.substation() });

@@ -2,20 +2,27 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Table from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import type { AlarmRecord } from '@solar/shared';
+import { useMemo } from 'react';
+import Space from 'antd/es/space';
 import { usePlantAlarms } from '../api/get-plant-alarms';
 import { useAlarmEvents } from '../api/alarm-events';
 import { PriorityTag, StateTag, useAlarmText } from './alarm-parts';
 import { useQueryClient } from '@tanstack/react-query';
 import { alarmKeys } from '../api/query-keys';
 import { PlantTime } from '../../../lib/plant-time-view';
+import { nestUnderCauses, type AlarmRow } from '../alarm-groups';
+import { AlarmGroupTag } from './alarm-group-tag';
 
-/** The alarms of one plant, newest first, refreshed when an alarm of that plant is pushed. */
+/**
+ * The alarms of one plant, newest first, refreshed when an alarm of that plant is pushed; each consequence
+ * under its cause, as on /alarms (a tree row opened by its cause's expander).
+ */
 export function PlantAlarms({ plantId }: { plantId: number }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const query = usePlantAlarms(plantId);
   const text = useAlarmText();
+  const rows = useMemo(() => nestUnderCauses(query.data ?? []), [query.data]);
   useAlarmEvents((event) => {
     if (event.alarm.plant_id === plantId)
       void client.invalidateQueries({ queryKey: alarmKeys.plant(plantId) });
@@ -31,12 +38,12 @@ export function PlantAlarms({ plantId }: { plantId: number }) {
       />
     );
   return (
-    <Table<AlarmRecord>
+    <Table<AlarmRow>
       data-testid="plant-alarms"
       size="small"
       rowKey="id"
       loading={query.isLoading}
-      dataSource={query.data ?? []}
+      dataSource={rows}
       pagination={{ pageSize: 10, hideOnSinglePage: true }}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: t('plantView.alarms.empty') }}
@@ -61,7 +68,12 @@ export function PlantAlarms({ plantId }: { plantId: number }) {
         {
           key: 'state',
           title: t('plantView.alarms.state'),
-          render: (_, a) => <StateTag alarm={a} />,
+          render: (_, a) => (
+            <Space size={4} wrap>
+              <StateTag alarm={a} />
+              <AlarmGroupTag alarm={a} />
+            </Space>
+          ),
         },
       ]}
     />
