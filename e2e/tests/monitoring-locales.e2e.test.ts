@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_ROUTES, LOCALES, type Locale } from '@solar/shared';
 import { collectPageErrors, DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
 import { ApiClient, expectText, t, tokenFor } from '../src/console';
@@ -82,13 +82,6 @@ function visibleTexts(page: Page): Promise<string[]> {
   });
 }
 
-/**
- * While the demo's one-day backfill holds the SQLite writer, a sign-in may answer 503 (database busy, with
- * Retry-After): asks again until it is through.
- */
-const untilNotBusy = <T>(signIn: () => Promise<T>): Promise<T> =>
-  vi.waitFor(signIn, { timeout: 120_000, interval: 1_000 });
-
 describe('monitoring pages in all four languages and both themes', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -107,7 +100,7 @@ describe('monitoring pages in all four languages and both themes', () => {
       startServer({ SIMULATOR: 'true', SIMULATOR_BACKFILL_DAYS: '1' }),
       launchBrowser(),
     ]);
-    const api = await untilNotBusy(() => ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password));
+    const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
     const devices = (
       await api.get<{ items: { id: number; type: string; plant_id: number }[] }>('devices?pageSize=200')
     ).items;
@@ -151,7 +144,7 @@ describe('monitoring pages in all four languages and both themes', () => {
             {
               origin: server.url,
               localStorage: [
-                { name: 'token', value: await untilNotBusy(() => tokenFor(server.url, DEMO.admin)) },
+                { name: 'token', value: await tokenFor(server.url, DEMO.admin) },
                 { name: 'locale', value: locale },
                 { name: 'theme', value: 'light' },
               ],

@@ -92,7 +92,9 @@ export function openDatabase(config: AppConfig['database'], options: OpenOptions
       // transactions begin immediate, and every write first waits its turn (sqlite-writer-gate.ts).
       dialect: new GatedSqliteDialect({ database: statements }, writerGate, {
         inTransaction: () => sqlite.inTransaction,
-        isRead: (text) => statements.prepare(text).reader,
+        // `readonly`, not `reader`: an INSERT … RETURNING (the sign-in's attempt count) returns rows but
+        // writes, and ungated it met the writer's lock and failed after the busy timeout (503).
+        isRead: (text) => statements.prepare(text).readonly,
       }),
       ...log,
     });

@@ -73,10 +73,29 @@ export function writerLeaves(gate: Int32Array): void {
   Atomics.notify(gate, WRITER_IN_TRANSACTION);
 }
 
+function isBusy(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * What the log of a write refused for a held lock says (plugins/errors.ts): the statement, whether it took
+ * its turn, and whether this process's writer thread was in a batch. A gated write that still met the lock
+ * means another process holds it; an ungated one means a writer slipped past the gate.
+ */
+function describeBusy(error: Error, text: string, gated: boolean, gate: Int32Array): void {
+  Object.assign(error, {
+    statement: text.length > 200 ? `${text.slice(0, 200)}…` : text,
+    tookTurn: gated,
+    writerThreadInBatch: Atomics.load(gate, WRITER_IN_TRANSACTION) === 1,
+  });
+}
+
 /**
  * Kysely's SQLite dialect whose queries on the main connection take their turn with the writer thread (see
  * above). `inTransaction` and `isRead` are the connection's own: better-sqlite3's flag, and whether a text
- * only reads (its prepared statement's `reader`).
+ * only reads (its prepared statement's `readonly`; a write with RETURNING also returns rows, so `reader`
+ * would let it past the gate: the sign-in's attempt count once met the writer's lock that way, 503).
  */
 export class GatedSqliteDialect extends SqliteDialect {
   constructor(
@@ -100,6 +119,9 @@ export class GatedSqliteDialect extends SqliteDialect {
             if (begins || alone) await mainWaitsForWriter(gate);
             try {
               return await inner.executeQuery(query);
+            } catch (error) {
+              if (isBusy(error)) describeBusy(error, query.sql, begins || alone, gate);
+              throw error;
             } finally {
               // A `begin` that failed has no end to lower the intent.
               if (ends || alone || (begins && !connection.inTransaction())) mainDone(gate);

@@ -42,7 +42,7 @@ describe('the SQLite statement cache under Kysely', () => {
     sqlite.exec("insert into t (v) values ('a'), ('b')");
     const cached = withStatementCache(sqlite);
     const text = 'select v from t order by id';
-    const iterating = cached.prepare(text) as unknown as SQLite.Statement;
+    const iterating = cached.prepare(text);
     const rows = iterating.iterate();
     rows.next();
     const other = cached.prepare(text);

@@ -24,7 +24,7 @@ export function withStatementCache(
   sqlite: SQLite.Database,
   size = STATEMENT_CACHE_SIZE,
   options: StatementCacheOptions = {},
-): SqliteDatabase {
+): Omit<SqliteDatabase, 'prepare'> & { prepare(text: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),

@@ -48,7 +48,8 @@ export const errorsPlugin = fp(
         return sendProblem(reply, 400, E.badRequest, fieldErrors(error));
       }
       if (isDatabaseBusy(error)) {
-        request.log.warn({ err: error }, 'database locked by another process');
+        // On SQLite the error names the statement and the writer thread's state (db/sqlite-writer-gate.ts).
+        request.log.warn({ err: error }, 'database locked: write refused');
         void reply.header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_S));
         return sendProblem(reply, 503, E.databaseBusy);
       }

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommState, DeviceType } from '@solar/shared';
-import { TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { FaultKind, FaultRates, TelemetryPoint, VirtualPlant } from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
@@ -71,6 +70,13 @@ export interface InProcessSimulatorOptions {
 
 const DEFAULT_INTERVAL_MS = 30_000;
 const DEFAULT_BACKFILL_STEP_MS = 5 * 60_000;
+/**
+ * Points per stored batch of the first start's history: each batch is one write transaction, and a
+ * sign-in's write waits for the one in progress (db/sqlite-writer-gate.ts). 10,000 (an ingest call's
+ * most) held the SQLite lock 1.3 s (median, up to 2.1 s) on a loaded two-core machine, 2,000 hold it
+ * 0.33 s (up to 1.2 s); the history takes longer to write (docs/operations.md, "SQLite: who writes").
+ */
+const BACKFILL_BATCH_POINTS = 2_000;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -263,7 +269,7 @@ export async function startInProcessSimulator(
 
   /**
    * Writes the history from `from` to `to` plant after plant (a batch then holds many sample times of few
-   * signals, which keeps the rollups cheap), in batches of one ingest call.
+   * signals, which keeps the rollups cheap), in short transactions of BACKFILL_BATCH_POINTS.
    */
   const backfill = async (from: number, to: number) => {
     let points = 0;
@@ -280,9 +286,9 @@ export async function startInProcessSimulator(
           options.history.observe(sampled.points);
           await options.history.tick(ts, plantId);
         }
-        while (buffer.length >= TELEMETRY_MAX_POINTS) {
-          const batch = buffer.slice(0, TELEMETRY_MAX_POINTS);
-          buffer = buffer.slice(TELEMETRY_MAX_POINTS);
+        while (buffer.length >= BACKFILL_BATCH_POINTS) {
+          const batch = buffer.slice(0, BACKFILL_BATCH_POINTS);
+          buffer = buffer.slice(BACKFILL_BATCH_POINTS);
           points += batch.length;
           await store(batch);
           // Let requests in between batches: the server answers while the history is written.
