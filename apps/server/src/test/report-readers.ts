@@ -70,3 +70,17 @@ print(json.dumps(bad))
 export function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 }
+
+/** Every sheet's cell values as openpyxl reads them (dates as ISO text), by sheet title, header row first. */
+export function xlsxValues(xlsx: Buffer): Record<string, (string | number | null)[][]> {
+  const script = `
+import io, json, sys, datetime
+from openpyxl import load_workbook
+wb = load_workbook(io.BytesIO(sys.stdin.buffer.read()))
+plain = lambda v: v.isoformat() if isinstance(v, (datetime.date, datetime.datetime)) else v
+print(json.dumps({ws.title: [[plain(c.value) for c in row] for row in ws.iter_rows()] for ws in wb.worksheets}))
+`;
+  return JSON.parse(
+    execFileSync('/usr/bin/python3', ['-c', script], { input: xlsx }).toString('utf8'),
+  ) as Record<string, (string | number | null)[][]>;
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EnergyAnswer, PlantKpisAnswer, PlantPowerAnswer, ProductionReportAnswer } from '@solar/shared';
 import { makeUser, save, type TestUser } from '../../test/org-fixtures';
+import { parseCsv, pdfText, strictXlsxProblems, xlsxValues } from '../../test/report-readers';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { makeReportPlant, pastDates, type ReportPlantFixture } from './report-fixture';
 
@@ -29,6 +30,8 @@ describe(`plant energy from one source (${dialectUnderTest})`, () => {
   let t: TestApp;
   let admin: TestUser;
   let plant: ReportPlantFixture;
+  /** A plant without a meter: its energy is its inverters' sum. */
+  let inverterOnly: ReportPlantFixture;
   const dates = pastDates(Date.now(), 2);
   const meterDayKwh = STEPS * 2 * STEP_KWH * METER_SHARE;
 
@@ -46,6 +49,7 @@ describe(`plant energy from one source (${dialectUnderTest})`, () => {
     t = await createTestApp();
     admin = await makeUser(t, { admin: true });
     plant = await makeReportPlant(t, admin, 'Sayaçlı Santral', dates);
+    inverterOnly = await makeReportPlant(t, admin, 'Централа Велес', dates);
     const meter = await save(t, admin.token, '/api/devices/0', {
       plant_id: plant.tree.plantId,
       name: 'SAYAÇ-1',
@@ -149,4 +153,92 @@ describe(`plant energy from one source (${dialectUnderTest})`, () => {
     // Before the first reading there is no meter figure: missing, not zero.
     expect(power.points[0]!.meter_power_kw).toBeNull();
   });
+
+  const sourceWords = {
+    tr_TR: {
+      header: 'Kaynak',
+      meter: 'Sayaç',
+      inverters: 'İnverter toplamı',
+      both: 'Sayaç ve inverter toplamı',
+      total: 'Toplam',
+    },
+    mk_MK: {
+      header: 'Извор',
+      meter: 'Броило',
+      inverters: 'Збир на инвертори',
+      both: 'Броило и збир на инвертори',
+      total: 'Вкупно',
+    },
+  } as const;
+
+  it.each(['tr_TR', 'mk_MK'] as const)(
+    "names each plant's energy source in the production and fleet files (PDF, XLSX, CSV) in %s",
+    async (lang) => {
+      const query = {
+        plant_ids: `${plant.tree.plantId},${inverterOnly.tree.plantId}`,
+        from: dates[0]!,
+        to: dates[1]!,
+      };
+      const file = async (type: string, format: string) => {
+        const res = await t.http.get(`/api/reports/${type}`, {
+          token: admin.token,
+          query: { ...query, lang, format },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res;
+      };
+      const word = sourceWords[lang];
+      const expected = new Map([
+        [plant.name, word.meter],
+        [inverterOnly.name, word.inverters],
+      ]);
+      for (const type of ['production', 'fleet']) {
+        const where = `${type} ${lang}`;
+        // CSV: every row of a plant names its source in the source column.
+        const csv = parseCsv((await file(type, 'csv')).body, ';');
+        const csvSource = csv[0]!.indexOf(word.header);
+        expect(csvSource, where).toBeGreaterThan(0);
+        for (const [name, source] of expected) {
+          const rows = csv.filter((r) => r[0] === name);
+          expect(rows.length, `${where} ${name}`).toBeGreaterThan(0);
+          expect(new Set(rows.map((r) => r[csvSource])), `${where} ${name}`).toEqual(new Set([source]));
+        }
+        // The total of a meter plant and one without: both sources named.
+        expect(csv.at(-1)![csvSource], where).toBe(word.both);
+
+        // XLSX, read by openpyxl: the summary's plant rows, and each plant's own sheet where there is one.
+        const xlsx = (await file(type, 'xlsx')).rawPayload;
+        expect(strictXlsxProblems(xlsx), where).toEqual([]);
+        const sheets = xlsxValues(xlsx);
+        const [summary] = Object.values(sheets);
+        const summarySource = summary![0]!.indexOf(word.header);
+        expect(summarySource, where).toBeGreaterThan(0);
+        for (const [name, source] of expected) {
+          expect(summary!.find((r) => r[0] === name)?.[summarySource], `${where} ${name}`).toBe(source);
+          const own = sheets[name];
+          if (type === 'fleet') continue;
+          const ownSource = own![0]!.indexOf(word.header);
+          const days = own!.slice(1).filter((r) => r[0] !== word.total);
+          expect(days.length, `${where} ${name}`).toBe(dates.length);
+          for (const day of days) expect(day[ownSource], `${where} ${name}`).toBe(source);
+        }
+
+        // PDF: the summary table's row of each plant names its source.
+        const pdfLines = pdfText((await file(type, 'pdf')).rawPayload).split('\n');
+        for (const [name, source] of expected) {
+          const row = pdfLines.findIndex((l) => l.trimStart().startsWith(name) && /\d/.test(l));
+          expect(row, `${where} ${name}`).toBeGreaterThanOrEqual(0);
+          // Words wider than the column wrap onto the row's next line, the first stays on the row's line.
+          const [first, ...rest] = source.split(' ');
+          expect(pdfLines[row], `${where} ${name}`).toContain(first);
+          const rowText = pdfLines.slice(row, row + 2).join(' ');
+          for (const w of rest) expect(rowText, `${where} ${name}`).toContain(w);
+          if (source === word.meter)
+            expect(pdfLines[row], `${where} ${name}`).not.toContain(word.inverters.split(' ')[0]);
+        }
+      }
+    },
+    // Six files, each read back by another program: more than the default 30 s on a busy machine.
+    240_000,
+  );
 });

@@ -3,6 +3,7 @@ import {
   isLowCoverage,
   LOSS_KINDS,
   type AlarmsReportAnswer,
+  type EnergySource,
   type FleetReportAnswer,
   type InvertersReportAnswer,
   type ProductionFigures,
@@ -125,9 +126,28 @@ const lossColumns = (t: T): Column[] => [
   lossCol(t('reportFile.loss.total')),
 ];
 
+/**
+ * Where a row's energy comes from, in words an owner reads ("Sayaç", "İnverter toplamı"): the KPI engine
+ * counts the grid meter when the plant has one with readings, else its inverters' sum, and the two differ
+ * by cable, transformer and own-use loss. Rows of several sources (a fleet's total, a month whose meter
+ * began mid-way) say both; nothing counted (`none`) leaves the cell empty, as its energy is.
+ */
+function sourceCell(sources: readonly EnergySource[], t: T): string | null {
+  const counted = new Set(sources.filter((s) => s !== 'none'));
+  if (counted.size > 1) return t('reportFile.source.mixed');
+  const [only] = counted;
+  return only ? t(`reportFile.source.${only}`) : null;
+}
+
+/** The energy column and, beside it, the column naming its source (sourceCell). */
+const energyColumns = (t: T): Column[] => [
+  col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+  col(t('reportFile.col.source'), 'text'),
+];
+
 function figureColumns(t: T): Column[] {
   return [
-    col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+    ...energyColumns(t),
     col(t('reportFile.col.specificYield'), 'number', 'kWh/kWp', 2),
     col(t('reportFile.col.irradiation'), 'number', 'kWh/m²', 2),
     col(t('reportFile.col.pr'), 'ratio', '%', 1),
@@ -143,9 +163,11 @@ function figureColumns(t: T): Column[] {
   ];
 }
 
-function figureCells(f: ProductionFigures): CellValue[] {
+/** A figure set's cells; `source` is sourceCell's, of the rows the set sums. */
+function figureCells(f: ProductionFigures, source: string | null): CellValue[] {
   return [
     f.energy_kwh,
+    source,
     f.specific_yield_kwh_kwp,
     f.irradiation_kwh_m2,
     f.pr,
@@ -196,28 +218,42 @@ function production(r: ProductionReportAnswer, t: T): Body {
     r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
   );
   const keyCell = (key: string): CellValue => (r.granularity === 'year' ? Number(key) : key);
+  // A total's source is that of the rows it sums, so a plant whose meter came mid-period reads as both.
+  const rowSources = (p: ProductionReportAnswer['plants'][number]) => p.rows.map((row) => row.energy_source);
+  const allSources = r.plants.flatMap(rowSources);
   const summary: Table = {
     name: t('reportFile.summary'),
     columns: [...plantColumns(t), ...figureColumns(t)],
-    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...figureCells(p.totals)]),
+    rows: r.plants.map((p) => [
+      p.name,
+      p.company_name,
+      p.dc_capacity_kwp,
+      ...figureCells(p.totals, sourceCell(rowSources(p), t)),
+    ]),
     totals: [
       t('reportFile.total'),
       null,
       sumOrNull(r.plants.map((p) => p.dc_capacity_kwp)),
-      ...figureCells(r.totals),
+      ...figureCells(r.totals, sourceCell(allSources, t)),
     ],
   };
   const perPlant: Table[] = r.plants.map((p) => ({
     name: p.name,
     columns: [keyColumn, ...figureColumns(t)],
-    rows: p.rows.map((row) => [keyCell(row.key), ...figureCells(row)]),
-    totals: [t('reportFile.total'), ...figureCells(p.totals)],
+    rows: p.rows.map((row) => [keyCell(row.key), ...figureCells(row, sourceCell([row.energy_source], t))]),
+    totals: [t('reportFile.total'), ...figureCells(p.totals, sourceCell(rowSources(p), t))],
   }));
   const csv: Table = {
     name: summary.name,
     columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
-    rows: r.plants.flatMap((p) => p.rows.map((row) => [p.name, keyCell(row.key), ...figureCells(row)])),
-    totals: [t('reportFile.total'), null, ...figureCells(r.totals)],
+    rows: r.plants.flatMap((p) =>
+      p.rows.map((row) => [
+        p.name,
+        keyCell(row.key),
+        ...figureCells(row, sourceCell([row.energy_source], t)),
+      ]),
+    ),
+    totals: [t('reportFile.total'), null, ...figureCells(r.totals, sourceCell(allSources, t))],
   };
   const single = r.plants.length === 1 ? r.plants[0]! : null;
   const chartOf = single
@@ -289,7 +325,7 @@ function fleet(r: FleetReportAnswer, t: T): Body {
   const columns = [
     ...plantColumns(t),
     col(t('reportFile.col.expectedEnergy'), 'number', 'kWh', 1),
-    col(t('reportFile.col.energy'), 'number', 'kWh', 1),
+    ...energyColumns(t),
     lossCol(t('reportFile.loss.total')),
     ...LOSS_KINDS.map((k) => lossCol(t(`reportFile.loss.${k}`))),
     col(t('reportFile.col.availability'), 'ratio', '%', 1),
@@ -314,12 +350,14 @@ function fleet(r: FleetReportAnswer, t: T): Body {
   const cells = (
     p: FleetReportAnswer['totals'] | FleetReportAnswer['plants'][number],
     top: string | null,
+    source: string | null,
   ): CellValue[] => {
     // Without any data the engine's expectation and losses are 0: unknown, not a perfect period.
     const known = Boolean(p.coverage);
     return [
       known ? p.expected_energy_kwh : null,
       p.energy_kwh,
+      source,
       known ? p.losses.total_kwh : null,
       ...LOSS_KINDS.map((k) => (known ? p.losses[`${k}_kwh`] : null)),
       p.availability,
@@ -339,8 +377,25 @@ function fleet(r: FleetReportAnswer, t: T): Body {
   const summary: Table = {
     name: t('reportFile.summary'),
     columns,
-    rows: r.plants.map((p) => [p.name, p.company_name, p.dc_capacity_kwp, ...cells(p, topLoss(p))]),
-    totals: [t('reportFile.total'), null, r.totals.dc_capacity_kwp, ...cells(r.totals, null)],
+    rows: r.plants.map((p) => [
+      p.name,
+      p.company_name,
+      p.dc_capacity_kwp,
+      ...cells(p, topLoss(p), sourceCell([p.energy_source], t)),
+    ]),
+    totals: [
+      t('reportFile.total'),
+      null,
+      r.totals.dc_capacity_kwp,
+      ...cells(
+        r.totals,
+        null,
+        sourceCell(
+          r.plants.map((p) => p.energy_source),
+          t,
+        ),
+      ),
+    ],
   };
   return {
     tiles: [

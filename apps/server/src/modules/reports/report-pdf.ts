@@ -22,7 +22,10 @@ const REGULAR = 'DejaVuSans';
 const BOLD = 'DejaVuSans-Bold';
 
 const MARGIN_PT = 36;
-/** Columns per printed table part: wider tables continue below with the first column repeated. */
+/**
+ * Most columns of a printed table part, its first included: wider tables continue below with the first
+ * column repeated. Eleven left 62 pt a column on A4 landscape, too narrow for Macedonian loss headers.
+ */
 const MAX_COLUMNS = 10;
 const ROW_PT = 13;
 /** Table header text size, and the least it shrinks to for a word wider than its column. */
@@ -74,12 +77,18 @@ export function generatedAtText(lang: ReportDocument['lang'], iso: string, timeZ
   return `${stamp} (${timeZone})`;
 }
 
-/** Splits a wide table into parts of at most MAX_COLUMNS, each starting with the first column. */
+/**
+ * Splits a wide table into as few parts of at most MAX_COLUMNS as it needs, each starting with the first
+ * column, the others shared evenly: filled in order, a 19-column table left a last part of one column.
+ */
 function parts(table: Table): number[][] {
   const rest = table.columns.map((_, i) => i).slice(1);
+  if (!rest.length) return [[0]];
+  const count = Math.ceil(rest.length / (MAX_COLUMNS - 1));
+  const size = Math.ceil(rest.length / count);
   const out: number[][] = [];
-  for (let i = 0; i < rest.length; i += MAX_COLUMNS - 1) out.push([0, ...rest.slice(i, i + MAX_COLUMNS - 1)]);
-  return out.length ? out : [[0]];
+  for (let i = 0; i < rest.length; i += size) out.push([0, ...rest.slice(i, i + size)]);
+  return out;
 }
 
 /** A report in its language as a PDF: heading, KPI tiles, server-rendered charts, tables, page numbers. */

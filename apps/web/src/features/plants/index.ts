@@ -8,7 +8,16 @@ export { plantsOverviewQueryOptions, usePlantsOverview } from './api/get-overvie
 export { useLiveOverview } from './components/live-overview';
 export { StatusTag, STATUS_RANK } from './components/status-tag';
 export { usePlantDeviceStatus, deviceStatusQueryOptions } from './api/get-device-status';
-export { AlarmCounts, EnergyWithSource, PowerBar, PrValue, YieldValue } from './components/plant-figures';
+export {
+  AlarmCounts,
+  CoverageValue,
+  EnergyWithSource,
+  LossHeading,
+  LossValue,
+  PowerBar,
+  PrValue,
+  YieldValue,
+} from './components/plant-figures';
 // A plant's day of power against expected power and its KPIs of a period, with the chart of the former
 // (the dashboard's plant widgets draw them too).
 export { plantPowerQueryOptions, usePlantPower } from './api/get-power';

@@ -1,4 +1,4 @@
-import type { ReportAnswer } from '@solar/shared';
+import { LOSS_KINDS, type FleetReportAnswer, type ReportAnswer } from '@solar/shared';
 import type { TranslationKey } from '../../lib/i18n-keys';
 
 /** A column of the preview table: a translated title, its unit, how to show its numbers. */
@@ -9,6 +9,12 @@ export interface PreviewColumn {
   /** Fraction digits; `percent` shows a 0…1 ratio as a percentage. */
   digits?: number;
   percent?: boolean;
+  /**
+   * A cell shown as the fleet loss view shows it rather than as a plain number: `loss` (a negative one in
+   * words, above expectation), `coverage` (marked when low), `energy` (with the row's `energy_source`
+   * under it), `key` (a translation key).
+   */
+  show?: 'loss' | 'coverage' | 'energy' | 'key';
 }
 
 export type PreviewCell = string | number | null;
@@ -35,7 +41,53 @@ const C = {
     digits: 1,
   },
   alarms: { key: 'alarm_count', title: 'reportPage.columns.alarmCount', digits: 0 },
+  totalLoss: { key: 'loss_total_kwh', title: 'plantView.fleetLoss.loss', digits: 1, show: 'loss' },
+  topLoss: { key: 'top_loss', title: 'plantView.fleetLoss.topCause', show: 'key' },
+  coverage: { key: 'coverage', title: 'plantView.fleetLoss.data', percent: true, show: 'coverage' },
 } as const satisfies Record<string, PreviewColumn>;
+
+/** The loss by cause, in the fleet loss view's order. */
+const LOSS_COLUMNS: PreviewColumn[] = LOSS_KINDS.map((kind) => ({
+  key: `loss_${kind}_kwh`,
+  title: `plantView.loss.${kind}`,
+  unit: 'kWh',
+  digits: 1,
+  show: 'loss',
+}));
+
+type FleetFigures = FleetReportAnswer['plants'][number] | FleetReportAnswer['totals'];
+
+/**
+ * A fleet report row with the fleet loss view's figures (GET reports/fleet carries those of
+ * FleetLossesService.periodLosses). Without any data in the period the expectation and the losses are
+ * unknown, not zero, as in the view and the report files; `topLoss` is null for the total row.
+ */
+function fleetRow(rowKey: string, name: string, f: FleetFigures, topLoss: string | null): PreviewRow {
+  const known = Boolean(f.coverage);
+  return {
+    rowKey,
+    plant: name,
+    expected_energy_kwh: known ? f.expected_energy_kwh : null,
+    energy_kwh: f.energy_kwh,
+    energy_source: f.energy_source,
+    loss_total_kwh: known ? f.losses.total_kwh : null,
+    top_loss: topLoss,
+    ...Object.fromEntries(LOSS_KINDS.map((k) => [`loss_${k}_kwh`, known ? f.losses[`${k}_kwh`] : null])),
+    availability: f.availability,
+    pr: f.pr,
+    coverage: f.coverage,
+    specific_yield_kwh_kwp: f.specific_yield_kwh_kwp,
+    alarm_count: f.alarm_count,
+  };
+}
+
+/** The largest loss's cause as the fleet loss view names it: none without data or without a loss. */
+const topLossKey = (p: FleetReportAnswer['plants'][number]) =>
+  !p.coverage
+    ? 'plantView.fleetLoss.noData'
+    : p.top_loss
+      ? `plantView.loss.${p.top_loss}`
+      : 'plantView.fleetLoss.noLoss';
 
 /**
  * The table and chart of a report answer: per plant for production and fleet (with a total row), the
@@ -82,26 +134,22 @@ export function previewOf(
     }
     case 'fleet':
       return {
-        columns: [C.plant, C.energy, C.yield, C.pr, C.availability, C.alarms],
+        columns: [
+          C.plant,
+          C.expected,
+          { ...C.energy, show: 'energy' },
+          C.totalLoss,
+          C.topLoss,
+          ...LOSS_COLUMNS,
+          C.availability,
+          C.pr,
+          C.coverage,
+          C.yield,
+          C.alarms,
+        ],
         rows: [
-          ...report.plants.map((p) => ({
-            rowKey: String(p.plant_id),
-            plant: p.name,
-            energy_kwh: p.energy_kwh,
-            specific_yield_kwh_kwp: p.specific_yield_kwh_kwp,
-            pr: p.pr,
-            availability: p.availability,
-            alarm_count: p.alarm_count,
-          })),
-          {
-            rowKey: 'total',
-            plant: totalLabel,
-            energy_kwh: report.totals.energy_kwh,
-            specific_yield_kwh_kwp: report.totals.specific_yield_kwh_kwp,
-            pr: report.totals.pr,
-            availability: report.totals.availability,
-            alarm_count: report.totals.alarm_count,
-          },
+          ...report.plants.map((p) => fleetRow(String(p.plant_id), p.name, p, topLossKey(p))),
+          fleetRow('total', totalLabel, report.totals, null),
         ],
         chart: {
           title: 'reportPage.charts.yieldByPlant',

@@ -8,25 +8,16 @@ import Segmented from 'antd/es/segmented';
 import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import type { ColumnsType } from 'antd/es/table';
-import Tag from 'antd/es/tag';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import {
-  isLowCoverage,
-  KPI_PERIODS,
-  LOSS_KINDS,
-  type FleetLossItem,
-  type KpiPeriod,
-  type LossKind,
-} from '@solar/shared';
+import { KPI_PERIODS, LOSS_KINDS, type FleetLossItem, type KpiPeriod, type LossKind } from '@solar/shared';
 import { LoadingSpin } from '../../../components';
 import { dateBounds } from '../../../lib/date-bounds';
-import { formatNumber } from '../../../lib/format';
 import { nullOrder } from '../../../lib/null-order';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/media-query';
 import { useFleetLosses } from '../api/get-fleet-losses';
-import { EnergyWithSource, Figure, PrValue } from './plant-figures';
+import { CoverageValue, EnergyWithSource, Figure, LossHeading, LossValue, PrValue } from './plant-figures';
 
 /** The date the API is asked for: the day itself, or the first day of the month or year holding it. */
 const periodDate = (period: KpiPeriod, day: Dayjs) =>
@@ -53,30 +44,8 @@ const totalLoss = (i: FleetLossItem) => (noData(i) ? null : i.losses.total_kwh);
 /** The plant's page at the period's day: its loss waterfall, power chart and alarms of that day. */
 const periodLink = (item: FleetLossItem) => `/santral-detay/${item.plant_id}?date=${item.date}`;
 
-/** A column heading that wraps between words, at most about two short words wide. */
-function Heading({ children }: { children: string }) {
-  return <span className="fleet-loss-heading">{children}</span>;
-}
-
 /** kWh without its unit (the column header names it), or a dash when unknown. */
 const Kwh = ({ value }: { value: number | null }) => <Figure value={value} />;
-
-/**
- * A loss in kWh; a negative one is energy above what the model expected, said in words rather than shown
- * as a negative loss (the tag's short text, the full sentence for screen readers and on hover).
- */
-function Loss({ kwh }: { kwh: number | null }) {
-  const { t, i18n } = useTranslation();
-  if (kwh === null || kwh >= 0) return <Kwh value={kwh} />;
-  const value = formatNumber(-kwh, i18n.language, 1);
-  const full = t('plantView.fleetLoss.above', { value });
-  return (
-    <Tag color="green" className="fleet-loss-above" data-testid="loss-above" title={full}>
-      <span aria-hidden="true">{t('plantView.fleetLoss.aboveShort', { value })}</span>
-      <span className="sr-only">{full}</span>
-    </Tag>
-  );
-}
 
 /** The largest loss's cause, linked to the plant's page for the period; none when nothing was lost. */
 function TopCause({ item }: { item: FleetLossItem }) {
@@ -94,18 +63,6 @@ function TopCause({ item }: { item: FleetLossItem }) {
     >
       {t(`plantView.loss.${item.top_loss}`)}
     </Link>
-  );
-}
-
-/** The share of the period that has data, marked when under the threshold every screen uses. */
-function CoverageValue({ item }: { item: FleetLossItem }) {
-  const { t } = useTranslation();
-  if (!isLowCoverage(item.coverage)) return <PrValue value={item.coverage} />;
-  return (
-    <Tag color="warning" title={t('plantView.fleetLoss.lowCoverage')} data-testid="low-coverage">
-      <PrValue value={item.coverage} />
-      <span className="sr-only"> {t('plantView.fleetLoss.lowCoverage')}</span>
-    </Tag>
   );
 }
 
@@ -143,59 +100,59 @@ export function FleetLosses() {
     },
     {
       key: 'expected',
-      title: <Heading>{t('plantView.fleetLoss.expected')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.expected')}</LossHeading>,
       align: 'right',
       sorter: byNumber(expectedOf),
       render: (_, i) => <Kwh value={expectedOf(i)} />,
     },
     {
       key: 'actual',
-      title: <Heading>{t('plantView.fleetLoss.actual')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.actual')}</LossHeading>,
       align: 'right',
       sorter: byNumber((i) => i.energy_kwh),
       render: (_, i) => <EnergyWithSource value={i.energy_kwh} source={i.energy_source} unit={null} />,
     },
     {
       key: 'loss',
-      title: <Heading>{t('plantView.fleetLoss.loss')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.loss')}</LossHeading>,
       align: 'right',
       defaultSortOrder: 'descend',
       sorter: byNumber(totalLoss),
-      render: (_, i) => <Loss kwh={totalLoss(i)} />,
+      render: (_, i) => <LossValue kwh={totalLoss(i)} />,
     },
     {
       key: 'top',
-      title: <Heading>{t('plantView.fleetLoss.topCause')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.topCause')}</LossHeading>,
       width: 130,
       render: (_, i) => <TopCause item={i} />,
     },
     ...LOSS_KINDS.map((kind) => ({
       key: kind,
-      title: <Heading>{t(`plantView.loss.${kind}`)}</Heading>,
+      title: <LossHeading>{t(`plantView.loss.${kind}`)}</LossHeading>,
       align: 'right' as const,
       sorter: byNumber(lossOf(kind)),
-      render: (_: unknown, i: FleetLossItem) => <Loss kwh={lossOf(kind)(i)} />,
+      render: (_: unknown, i: FleetLossItem) => <LossValue kwh={lossOf(kind)(i)} />,
     })),
     {
       key: 'availability',
-      title: <Heading>{t('plantView.kpi.availability')}</Heading>,
+      title: <LossHeading>{t('plantView.kpi.availability')}</LossHeading>,
       align: 'right',
       sorter: byNumber((i) => i.availability.time_based),
       render: (_, i) => <PrValue value={i.availability.time_based} />,
     },
     {
       key: 'pr',
-      title: <Heading>{t('plantView.fleetLoss.pr')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.pr')}</LossHeading>,
       align: 'right',
       sorter: byNumber((i) => i.pr),
       render: (_, i) => <PrValue value={i.pr} />,
     },
     {
       key: 'data',
-      title: <Heading>{t('plantView.fleetLoss.data')}</Heading>,
+      title: <LossHeading>{t('plantView.fleetLoss.data')}</LossHeading>,
       align: 'right',
       sorter: byNumber((i) => i.coverage),
-      render: (_, i) => <CoverageValue item={i} />,
+      render: (_, i) => <CoverageValue coverage={i.coverage} />,
     },
   ];
 
@@ -250,7 +207,7 @@ export function FleetLosses() {
                   size="small"
                   data-testid={`fleet-loss-row-${i.plant_id}`}
                   title={<Link to={periodLink(i)}>{i.name}</Link>}
-                  extra={<Loss kwh={totalLoss(i)} />}
+                  extra={<LossValue kwh={totalLoss(i)} />}
                 >
                   <div className="plant-card-company">{i.company_name}</div>
                   <dl className="plant-card-figures">
@@ -276,7 +233,7 @@ export function FleetLosses() {
                     </dd>
                     <dt>{t('plantView.fleetLoss.data')}</dt>
                     <dd>
-                      <CoverageValue item={i} />
+                      <CoverageValue coverage={i.coverage} />
                     </dd>
                   </dl>
                 </Card>

@@ -1,9 +1,10 @@
 import Tag from 'antd/es/tag';
 import theme from 'antd/es/theme';
 import { useTranslation } from 'react-i18next';
-import type { EnergySource, PlantOverviewItem } from '@solar/shared';
+import { isLowCoverage, type EnergySource, type PlantOverviewItem } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
 import { priorityKey } from '../../alarms';
+import './plant-figures.css';
 
 const DASH = '–';
 
@@ -40,7 +41,7 @@ export function EnergyWithSource({
   return (
     <div>
       <Figure value={value} unit={unit ?? undefined} />
-      <div className="plant-company" data-testid="energy-source">
+      <div className="plant-company energy-source" data-testid="energy-source">
         {t(`plantView.kpi.source.${source}`)}
       </div>
     </div>
@@ -53,6 +54,41 @@ export const YieldValue = ({ value }: { value: number | null }) => (
 export const PrValue = ({ value }: { value: number | null }) => (
   <Figure value={value === null ? null : value * 100} unit="%" />
 );
+
+/** A table's column heading that wraps between words, at most about two short words wide. */
+export function LossHeading({ children }: { children: string }) {
+  return <span className="fleet-loss-heading">{children}</span>;
+}
+
+/**
+ * A loss in kWh without its unit (the column header names it); a negative one is energy above what the
+ * model expected, said in words rather than shown as a negative loss (the tag's short text, the full
+ * sentence for screen readers and on hover). Unknown (no data in the period) is a dash.
+ */
+export function LossValue({ kwh }: { kwh: number | null }) {
+  const { t, i18n } = useTranslation();
+  if (kwh === null || kwh >= 0) return <Figure value={kwh} />;
+  const value = formatNumber(-kwh, i18n.language, 1);
+  const full = t('plantView.fleetLoss.above', { value });
+  return (
+    <Tag color="green" className="fleet-loss-above" data-testid="loss-above" title={full}>
+      <span aria-hidden="true">{t('plantView.fleetLoss.aboveShort', { value })}</span>
+      <span className="sr-only">{full}</span>
+    </Tag>
+  );
+}
+
+/** The share of a period that has data, marked when under the threshold every screen uses. */
+export function CoverageValue({ coverage }: { coverage: number | null }) {
+  const { t } = useTranslation();
+  if (!isLowCoverage(coverage)) return <PrValue value={coverage} />;
+  return (
+    <Tag color="warning" title={t('plantView.fleetLoss.lowCoverage')} data-testid="low-coverage">
+      <PrValue value={coverage} />
+      <span className="sr-only"> {t('plantView.fleetLoss.lowCoverage')}</span>
+    </Tag>
+  );
+}
 
 /** Live AC power with a bar of its share of the AC capacity (the text says the same, the bar only helps). */
 export function PowerBar({ plant }: { plant: PlantOverviewItem }) {
