@@ -8,6 +8,8 @@
  *   BENCH_PLANTS (10, of 10 inverters each)
  *   BENCH_MQTT_URL (unset: a Mosquitto of its own with
  *   .ci/mosquitto.conf, whose queues hold the whole burst; the machine's default broker would drop)
+ *   BENCH_PHASE_SECONDS (180) per setup phase, BENCH_STALL_SECONDS (60) without a point stored: past either,
+ *   the run fails with what it waited for (phases.ts) instead of waiting for good.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { startMqttCollector } from '../src/collectors/mqtt/mqtt-collector';
 import { startOwnMosquitto } from '../src/test/mosquitto';
 import { recordFigure } from './report';
+import { phase, runBench, waitWithProgress } from './phases';
 import { benchApp, rssMiB, seedPlants } from './setup';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -39,6 +42,9 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/** Load generators still running: a failed run ends them, or they would outlive it. */
+const loadChildren = new Set<ReturnType<typeof fork>>();
+
 /** Runs the load generator in its own process; resolves with what it printed. */
 function publishInChild(job: object): Promise<{ published: number; seconds: number }> {
   return new Promise((resolve, reject) => {
@@ -49,17 +55,21 @@ function publishInChild(job: object): Promise<{ published: number; seconds: numb
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
+    loadChildren.add(child);
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim()) as never) : reject(new Error(`load exited ${code}`)),
-    );
+    child.once('exit', (code) => {
+      loadChildren.delete(child);
+      if (code === 0) resolve(JSON.parse(out.trim()) as never);
+      else reject(new Error(`the load generator exited ${code}`));
+    });
   });
 }
 
 async function run(url: string, label: string, values: number, databaseUrl?: string) {
-  const { app, ctx, dispose } = await benchApp(databaseUrl);
-  await seedPlants(ctx.db, PLANTS, INVERTERS, values);
+  const step = `[${label}, ${values} value(s)]`;
+  const { app, ctx, dispose } = await phase(`${step} building the app`, () => benchApp(databaseUrl));
+  await phase(`${step} seeding the plants`, () => seedPlants(ctx.db, PLANTS, INVERTERS, values));
   const devices = await ctx.db.selectFrom('devices').select(['id', 'plant_id']).orderBy('id').execute();
   const keys = Array.from({ length: values }, (_, s) =>
     s === 0 ? 'total_energy' : s === 1 ? 'ac_power' : `sig_${s}`,
@@ -74,7 +84,7 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
     sessionExpiryS: 300,
     topicRoot: root,
   });
-  await collector.ready();
+  await phase(`${step} connecting and subscribing the collector to ${url}`, () => collector.ready());
   const expected = MESSAGES * values;
   let firstAt = 0;
   const watch = setInterval(() => {
@@ -90,10 +100,19 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
     startTs: Date.now() - 2 * 86_400_000,
     window: 500,
   });
-  while (collector.stats().stored < expected) await new Promise((r) => setTimeout(r, 5));
+  try {
+    await waitWithProgress({
+      name: `${step} storing ${expected} points`,
+      progress: () => collector.stats().stored + collector.stats().received,
+      done: () => collector.stats().stored >= expected,
+      describe: () => `collector ${JSON.stringify(collector.stats())}`,
+      failed: published,
+    });
+  } finally {
+    clearInterval(watch);
+  }
   const end = performance.now();
-  clearInterval(watch);
-  const sent = await published;
+  const sent = await phase(`${step} the load generator's end`, () => published);
   const s = collector.stats();
   const seconds = (end - (firstAt || loadStart)) / 1000;
   console.log(
@@ -124,23 +143,31 @@ async function run(url: string, label: string, values: number, databaseUrl?: str
     params,
     ...(values === 1 ? { aim: { op: '>=' as const, value: 5_000 } } : {}),
   });
-  await collector.stop();
-  await app.close();
-  await dispose();
+  await phase(`${step} stopping the collector and the app`, async () => {
+    await collector.stop();
+    await app.close();
+    await dispose();
+  });
   return { label, values, pointsPerS: s.stored / seconds, messagesPerS: s.received / seconds };
 }
 
-const own = process.env.BENCH_MQTT_URL ? undefined : await startOwnMosquitto();
-const url = process.env.BENCH_MQTT_URL ?? own!.url;
-console.log(
-  `bench:mqtt ${MESSAGES} messages over ${PLANTS * INVERTERS} devices, ${CONNECTIONS} connections, broker ${url}` +
-    `${own ? ' (own, .ci/mosquitto.conf)' : ''}; Node ${process.version}; load average ${load()}`,
+let own: Awaited<ReturnType<typeof startOwnMosquitto>> | undefined;
+await runBench(
+  'bench:mqtt',
+  async () => {
+    own = process.env.BENCH_MQTT_URL ? undefined : await startOwnMosquitto();
+    const url = process.env.BENCH_MQTT_URL ?? own!.url;
+    console.log(
+      `bench:mqtt ${MESSAGES} messages over ${PLANTS * INVERTERS} devices, ${CONNECTIONS} connections, broker ${url}` +
+        `${own ? ' (own, .ci/mosquitto.conf)' : ''}; Node ${process.version}; load average ${load()}`,
+    );
+    for (const values of VALUES) {
+      await run(url, 'sqlite', values);
+      if (process.env.DATABASE_URL) await run(url, 'postgres', values, process.env.DATABASE_URL);
+    }
+  },
+  async () => {
+    for (const child of loadChildren) child.kill('SIGKILL');
+    await own?.stop();
+  },
 );
-try {
-  for (const values of VALUES) {
-    await run(url, 'sqlite', values);
-    if (process.env.DATABASE_URL) await run(url, 'postgres', values, process.env.DATABASE_URL);
-  }
-} finally {
-  await own?.stop();
-}

@@ -2,32 +2,39 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app';
+import { listenerApplicationName } from './cluster/cluster-bus';
 import { loadConfig } from './config';
+import { TEST_DATABASE_URL, underSchemaLock } from './test/test-app';
 
 /**
  * The order buildApp starts its long-running parts in, which close runs backwards (docs/architecture.md,
  * "Long-running parts"). What depends on what at shutdown is held here, so that a part added in the
  * wrong place fails a test rather than a SIGTERM in production.
  */
+/** A quiet app's configuration on a data directory of its own: no demo, simulator or poller. */
+const configIn = (dataDir: string, env: Record<string, string>) =>
+  loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      DEMO: 'false',
+      SIMULATOR: 'false',
+      MODBUS_POLLER: 'false',
+      ...env,
+    },
+    {},
+  );
+
 describe('the app starts and stops its long-running parts in order', () => {
   it('stops the jobs before the lease and the bus, and the writer thread and the database last', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-lifecycle-'));
     try {
-      const config = loadConfig(
-        {
-          NODE_ENV: 'test',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          JWT_SECRET: randomBytes(32).toString('hex'),
-          DEMO: 'false',
-          SIMULATOR: 'false',
-          MODBUS_POLLER: 'false',
-          SQLITE_WRITER_THREAD: 'true',
-        },
-        {},
-      );
+      const config = configIn(dataDir, { SQLITE_WRITER_THREAD: 'true' });
       const { app, parts, telemetryWriter } = await buildApp(config);
       expect(telemetryWriter).toBeDefined();
       const stops = parts.order().reverse();
@@ -52,4 +59,42 @@ describe('the app starts and stops its long-running parts in order', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  // The PostgreSQL bus connects as it is built. An app closed without ever being ready (bench:mqtt drives
+  // its collector without HTTP) kept that connection open, and with it the process, for good.
+  it.runIf(TEST_DATABASE_URL)(
+    'ends the cluster bus connection at close even when the app was never ready',
+    async () => {
+      const databaseUrl = TEST_DATABASE_URL!;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-lifecycle-'));
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const observer = new pg.Client({ connectionString: databaseUrl });
+      await observer.connect();
+      try {
+        const config = configIn(dataDir, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
+        const { app, ctx } = await underSchemaLock(() => buildApp(config));
+        await ctx.cluster.ready();
+        const listeners = async () =>
+          Number(
+            (
+              await observer.query<{ n: string }>(
+                'select count(*) as n from pg_stat_activity where application_name = $1',
+                [listenerApplicationName(config.cluster.nodeId)],
+              )
+            ).rows[0]!.n,
+          );
+        expect(await listeners()).toBe(1);
+
+        await app.close();
+        // The backend leaves pg_stat_activity a moment after the client hung up.
+        const deadline = Date.now() + 5_000;
+        while ((await listeners()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        expect(await listeners()).toBe(0);
+      } finally {
+        await underSchemaLock(() => observer.query(`drop schema if exists "${schema}" cascade`));
+        await observer.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -162,10 +162,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const { cluster, lease } = ctx;
   const leader = () => lease.isHeld();
-  parts.onReady('cluster bus', async () => {
-    await cluster.ready();
-    return cluster;
-  });
+  // Built, not started on ready: the bus connects as it is made (createContext), so an app closed without
+  // ever being ready (a bench driving the collector itself, a failed start) must still end that connection.
+  parts.built('cluster bus', cluster, () => cluster.ready());
   // Released after the jobs: another node takes them over at once.
   parts.onReady('jobs lease', async () => {
     await lease.start();

@@ -8,14 +8,13 @@ import {
   type ProductionReportAnswer,
 } from '@solar/shared';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import {
+  istanbulDate,
+  istanbulInstant as utcOf,
+  makePlantWithDay,
+  type TelemetryPoint,
+} from '../../test/plant-day';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-
-const MIN = 60_000;
-/** Istanbul keeps UTC+3 all year. */
-const OFFSET_MS = 3 * 3_600_000;
-const utcOf = (date: string, minuteOfDay: number) =>
-  Date.parse(`${date}T00:00:00Z`) - OFFSET_MS + minuteOfDay * MIN;
-const istanbulDate = (ms: number) => new Date(ms + OFFSET_MS).toISOString().slice(0, 10);
 
 /** The month before this one in Istanbul (YYYY-MM), its number of days, and three of its dates. */
 function lastMonth(now: number) {
@@ -42,57 +41,19 @@ describe(`KPI coverage (${dialectUnderTest})`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Coverage');
-    await save(t, admin.token, `/api/plants/${tree.plantId}`, {
-      field_id: tree.fieldId,
-      name: 'Coverage Plant',
-      time_zone: 'Europe/Istanbul',
-      dc_capacity_kwp: 120,
-      ac_capacity_kw: 100,
-      latitude: 37.7,
-      longitude: 33.5,
-      tilt_deg: 30,
-      azimuth_deg: 180,
-    });
-    const device = (id: number, name: string, type: string, extra: Record<string, unknown> = {}) =>
-      save(t, admin.token, `/api/devices/${id}`, {
-        plant_id: tree.plantId,
-        name,
-        type,
-        protocol: 'http',
-        poll_interval_s: 300,
-        ...extra,
-      });
-    const inv1 = (await device(tree.deviceId, 'INV-01', 'inverter', { rated_power_kw: 50 })).id;
-    const inv2 = (await device(0, 'INV-02', 'inverter', { rated_power_kw: 50 })).id;
-    const ws = (await device(0, 'WS-1', 'weather_station')).id;
-    const signal = async (deviceId: number, key: string, counter = false) =>
-      (
-        await save(t, admin.token, '/api/signals/0', {
-          device_id: deviceId,
-          key,
-          name: key,
-          is_counter: counter,
-        })
-      ).id;
+    const plant = await makePlantWithDay(t, admin, { name: 'Coverage' });
+    tree = plant.tree;
     // INV-01's AC power signal of makeTree is dropped: every active signal of a device counts for it.
     await save(t, admin.token, `/api/signals/${tree.signalId}`, {
-      device_id: inv1,
+      device_id: tree.deviceId,
       key: 'ac_power',
       name: 'AC Power',
       is_active: false,
     });
-    const totals = [await signal(inv1, 'total_energy', true), await signal(inv2, 'total_energy', true)];
-    const poa = await signal(ws, 'irradiance');
-    const tmod = await signal(ws, 'module_temperature');
-    const key = (
-      await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token })
-    ).json<{
-      key: string;
-    }>().key;
+    const { totals, poa, moduleTemperature: tmod } = plant.signals;
 
     // Every 5 minutes all day; between 08:00 and 16:00 800 W/m² and 3 kWh per inverter and interval.
-    const points: { signal_id: number; ts: number; value: number }[] = [];
+    const points: TelemetryPoint[] = [];
     let counter = 1000;
     for (const date of dates) {
       for (let m = 0; m < 24 * 60; m += 5) {
@@ -104,12 +65,7 @@ describe(`KPI coverage (${dialectUnderTest})`, () => {
         points.push({ signal_id: tmod, ts, value: sunny ? 45 : 10 });
       }
     }
-    const res = await t.http.post(
-      '/api/telemetry',
-      { points },
-      { headers: { 'x-api-key': key }, xsrf: false },
-    );
-    expect(res.statusCode, res.body).toBe(200);
+    await plant.ingest(points);
   });
   afterAll(() => t.close());
 

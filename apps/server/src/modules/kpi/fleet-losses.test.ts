@@ -3,22 +3,19 @@ import ExcelJS from 'exceljs';
 import { translate } from '@solar/i18n';
 import type { FleetLossesAnswer, FleetLossItem, FleetReportAnswer, PlantKpisAnswer } from '@solar/shared';
 import { LOSS_KINDS } from '@solar/shared';
-import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
+import { istanbulDate, makePlantWithDay, MORNING, PLANT_DAY_KWP } from '../../test/plant-day';
 import { parseCsv, pdfText, strictXlsxProblems } from '../../test/report-readers';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 
-const MIN = 60_000;
 const DAY = 86_400_000;
-/** Istanbul keeps UTC+3 all year. */
-const istanbulDate = (ms: number) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
-const utcOf = (date: string, hh: number, mm: number) =>
-  Date.parse(`${date}T00:00:00Z`) - 3 * 3_600_000 + (hh * 60 + mm) * MIN;
 
-// Each plant: P0 120 kWp, two 50 kW inverters, the PVWatts defaults (γ −0.0037 /K, 14 % losses).
-const P0 = 120;
-const POA = 800;
-const T_MOD = 45;
-const INTERVALS = 24;
+// Each plant (test/plant-day.ts): P0 120 kWp, two 50 kW inverters, the PVWatts defaults (γ −0.0037 /K,
+// 14 % losses), a morning of 24 five-minute intervals at 800 W/m² and 45 °C.
+const P0 = PLANT_DAY_KWP;
+const POA = MORNING.poaWm2;
+const T_MOD = MORNING.moduleTemperatureC;
+const INTERVALS = MORNING.intervals;
 const expectedKw = P0 * (POA / 1000) * (1 - 0.0037 * (T_MOD - 25)) * (1 - 0.14);
 const expectedKwh = (INTERVALS * expectedKw * 5) / 60;
 
@@ -70,60 +67,15 @@ describe(`fleet losses (${dialectUnderTest})`, () => {
   let strong: Tree;
   const date = istanbulDate(Date.now() - 3 * DAY);
 
-  /** A plant with two inverters and a weather station, and one day of data: INV-2 stops after `inv2Steps`. */
-  async function plantDay(tree: Tree, stepKwh: number, inv2Steps: number) {
-    await save(t, admin.token, `/api/plants/${tree.plantId}`, {
-      field_id: tree.fieldId,
-      name: `Plant ${tree.plantId}`,
-      time_zone: 'Europe/Istanbul',
-      dc_capacity_kwp: P0,
-      ac_capacity_kw: 100,
-      latitude: 37.7,
-      longitude: 33.5,
-      tilt_deg: 30,
-      azimuth_deg: 180,
-    });
-    const device = (body: Record<string, unknown>) =>
-      save(t, admin.token, '/api/devices/0', { plant_id: tree.plantId, protocol: 'http', ...body });
-    const signal = async (deviceId: number, key: string, counter = false) =>
-      (
-        await save(t, admin.token, '/api/signals/0', {
-          device_id: deviceId,
-          key,
-          name: key,
-          is_counter: counter,
-        })
-      ).id;
-    const inv1 = (await device({ name: 'INV-A', type: 'inverter', rated_power_kw: 50, poll_interval_s: 300 }))
-      .id;
-    const inv2 = (await device({ name: 'INV-B', type: 'inverter', rated_power_kw: 50, poll_interval_s: 300 }))
-      .id;
-    const ws = (await device({ name: 'WS', type: 'weather_station', poll_interval_s: 300 })).id;
-    const [total1, total2, poa, tmod] = [
-      await signal(inv1, 'total_energy', true),
-      await signal(inv2, 'total_energy', true),
-      await signal(ws, 'irradiance'),
-      await signal(ws, 'module_temperature'),
-    ];
-    const points: { signal_id: number; ts: number; value: number }[] = [];
-    for (let i = 0; i <= INTERVALS; i++) {
-      const ts = utcOf(date, 10, 5 * i);
-      points.push({ signal_id: total1, ts, value: 1000 + i * stepKwh });
-      points.push({ signal_id: total2, ts, value: 1000 + Math.min(i, inv2Steps) * stepKwh });
-      if (i > 0) {
-        points.push({ signal_id: poa, ts: ts + MIN, value: POA });
-        points.push({ signal_id: tmod, ts: ts + MIN, value: T_MOD });
-      }
-    }
-    const keyRes = await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token });
-    const key = keyRes.json<{ key: string }>().key;
-    const res = await t.http.post(
-      '/api/telemetry',
-      { points },
-      { headers: { 'x-api-key': key }, xsrf: false },
-    );
-    expect(res.statusCode, res.body).toBe(200);
-  }
+  /** A plant with two inverters and a weather station, and one day of data: INV-B stops after `inv2Steps`. */
+  const plantDay = async (name: string, stepKwh: number, inv2Steps: number) =>
+    (
+      await makePlantWithDay(t, admin, {
+        name,
+        inverterNames: ['INV-A', 'INV-B'],
+        days: [{ date, stepKwh: [stepKwh, stepKwh], inv2Steps }],
+      })
+    ).tree;
 
   const losses = async (token: string, query: Record<string, string>) => {
     const res = await t.http.get('/api/plants/losses', { token, query });
@@ -142,12 +94,10 @@ describe(`fleet losses (${dialectUnderTest})`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await makeUser(t, { admin: true });
-    lossy = await makeTree(t, admin.token, 'Lossy');
-    strong = await makeTree(t, admin.token, 'Strong');
     // Lossy: 3.5 kWh per inverter and step, INV-B down for the second half of the day.
-    await plantDay(lossy, 3.5, INTERVALS / 2);
+    lossy = await plantDay('Lossy', 3.5, INTERVALS / 2);
     // Strong: 4 kWh per inverter and step all day, more than the model expects.
-    await plantDay(strong, 4, INTERVALS);
+    strong = await plantDay('Strong', 4, INTERVALS);
   });
   afterAll(() => t.close());
 

@@ -6,26 +6,35 @@ import type {
   PlantsOverviewAnswer,
 } from '@solar/shared';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import {
+  istanbulDate,
+  istanbulInstant,
+  makePlantWithDay,
+  MORNING,
+  morningPoints,
+  PLANT_DAY_KWP,
+  type PlantWithDay,
+  type TelemetryPoint,
+} from '../../test/plant-day';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { startKpiRefresh } from './jobs/kpi-refresh';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
 /** Istanbul keeps UTC+3 all year: local 10:00 is 07:00 UTC. */
-const istanbulDate = (ms: number) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
-const utcOf = (date: string, hh: number, mm: number) =>
-  Date.parse(`${date}T00:00:00Z`) - 3 * 3_600_000 + (hh * 60 + mm) * MIN;
+const utcOf = (date: string, hh: number, mm: number) => istanbulInstant(date, hh * 60 + mm);
 
-// The plant: P0 120 kWp, 100 kW AC, two 50 kW inverters, γ −0.0037 /K, 14 % losses (the defaults).
-const P0 = 120;
+// The plant (test/plant-day.ts): P0 120 kWp, 100 kW AC, two 50 kW inverters, γ −0.0037 /K, 14 % losses
+// (the defaults).
+const P0 = PLANT_DAY_KWP;
 const GAMMA = -0.0037;
 const LOSSES = 0.14;
-const POA = 800;
-const T_MOD = 45;
+const POA = MORNING.poaWm2;
+const T_MOD = MORNING.moduleTemperatureC;
 const STEP_KWH = 3.5;
 const INTERVAL_H = 5 / 60;
 /** 24 five-minute intervals 10:05…12:00 local carry data; INV-2 is down (no energy) in the last 4. */
-const INTERVALS = 24;
+const INTERVALS = MORNING.intervals;
 const DOWN = 4;
 
 // Every figure worked out here by hand from the points below, independently of the engine.
@@ -43,9 +52,9 @@ const timeAvailability = (INTERVALS + INTERVALS - DOWN) / (2 * INTERVALS);
 describe(`kpi (${dialectUnderTest})`, () => {
   let t: TestApp;
   let admin: TestUser;
+  let kpiPlant: PlantWithDay;
   let tree: Tree;
   let other: Tree;
-  let key: string;
   let inv1: number;
   let inv2: number;
   const sig: Record<string, number> = {};
@@ -53,110 +62,37 @@ describe(`kpi (${dialectUnderTest})`, () => {
   const d1 = istanbulDate(now - 3 * DAY);
   const d2 = istanbulDate(now - 2 * DAY);
 
-  const ingest = async (points: { signal_id: number; ts: number; value: number }[]) => {
-    const res = await t.http.post(
-      '/api/telemetry',
-      { points },
-      { headers: { 'x-api-key': key }, xsrf: false },
-    );
-    expect(res.statusCode, res.body).toBe(200);
-  };
+  const ingest = (points: TelemetryPoint[]) => kpiPlant.ingest(points);
   const get = async <T>(url: string, token = admin.token, query?: Record<string, string>) => {
     const res = await t.http.get(url, { token, query });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<T>();
   };
-  const signal = async (deviceId: number, k: string, counter = false) =>
-    (
-      await save(t, admin.token, '/api/signals/0', {
-        device_id: deviceId,
-        key: k,
-        name: k,
-        is_counter: counter,
-      })
-    ).id;
-
-  /**
-   * One day's points: counters from 10:00 (baseline) to 12:00; each weather sample lands in the 5-minute
-   * bucket of the counter reading that closes the step (the store credits a step to that bucket).
-   */
-  function dayPoints(date: string, inv1BaseKwh: number, inv2BaseKwh: number) {
-    const points: { signal_id: number; ts: number; value: number }[] = [];
-    for (let i = 0; i <= INTERVALS; i++) {
-      const ts = utcOf(date, 10, 5 * i);
-      points.push({ signal_id: sig.inv1Total!, ts, value: inv1BaseKwh + i * STEP_KWH });
-      points.push({
-        signal_id: sig.inv2Total!,
-        ts,
-        value: inv2BaseKwh + Math.min(i, INTERVALS - DOWN) * STEP_KWH,
-      });
-      if (i > 0) {
-        points.push({ signal_id: sig.poa!, ts: ts + MIN, value: POA });
-        points.push({ signal_id: sig.tmod!, ts: ts + MIN, value: T_MOD });
-      }
-    }
-    return points;
-  }
+  const signal = (deviceId: number, k: string) => kpiPlant.addSignal(deviceId, k);
 
   beforeAll(async () => {
     t = await createTestApp();
     admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Kpi');
+    kpiPlant = await makePlantWithDay(t, admin, { name: 'Kpi' });
+    tree = kpiPlant.tree;
     other = await makeTree(t, admin.token, 'OtherKpi');
-    await save(t, admin.token, `/api/plants/${tree.plantId}`, {
-      field_id: tree.fieldId,
-      name: 'Kpi Plant',
-      time_zone: 'Europe/Istanbul',
-      dc_capacity_kwp: P0,
-      ac_capacity_kw: 100,
-      latitude: 37.7,
-      longitude: 33.5,
-      tilt_deg: 30,
-      azimuth_deg: 180,
-    });
-    inv1 = tree.deviceId;
-    await save(t, admin.token, `/api/devices/${inv1}`, {
-      plant_id: tree.plantId,
-      name: 'INV-01',
-      type: 'inverter',
-      protocol: 'http',
-      rated_power_kw: 50,
-      poll_interval_s: 300,
-    });
-    inv2 = (
-      await save(t, admin.token, '/api/devices/0', {
-        plant_id: tree.plantId,
-        name: 'INV-02',
-        type: 'inverter',
-        protocol: 'http',
-        rated_power_kw: 50,
-        poll_interval_s: 300,
-      })
-    ).id;
-    const ws = (
-      await save(t, admin.token, '/api/devices/0', {
-        plant_id: tree.plantId,
-        name: 'WS-1',
-        type: 'weather_station',
-        protocol: 'http',
-        poll_interval_s: 300,
-      })
-    ).id;
+    [inv1, inv2] = kpiPlant.inverters;
     sig.inv1Ac = tree.signalId;
-    sig.inv1Total = await signal(inv1, 'total_energy', true);
+    [sig.inv1Total, sig.inv2Total] = kpiPlant.signals.totals;
+    sig.poa = kpiPlant.signals.poa;
+    sig.tmod = kpiPlant.signals.moduleTemperature;
     sig.inv1Dc = await signal(inv1, 'dc_power');
     sig.inv1Status = await signal(inv1, 'status_code');
     sig.inv1Mppt1V = await signal(inv1, 'mppt1_dc_voltage');
     sig.inv1Mppt2V = await signal(inv1, 'mppt2_dc_voltage');
     sig.inv2Ac = await signal(inv2, 'ac_power');
-    sig.inv2Total = await signal(inv2, 'total_energy', true);
-    sig.poa = await signal(ws, 'irradiance');
-    sig.tmod = await signal(ws, 'module_temperature');
-    const res = await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token });
-    expect(res.statusCode, res.body).toBe(200);
-    key = res.json<{ key: string }>().key;
     // Day 2 continues day 1's counters, so each day holds exactly its own steps.
-    await ingest([...dayPoints(d1, 1000, 1000), ...dayPoints(d2, 1000 + inv1Kwh, 1000 + inv2Kwh)]);
+    const day = (date: string) => ({
+      date,
+      stepKwh: [STEP_KWH, STEP_KWH] as const,
+      inv2Steps: INTERVALS - DOWN,
+    });
+    await ingest(morningPoints(kpiPlant, [day(d1), day(d2)]));
   });
   afterAll(() => t.close());
 
