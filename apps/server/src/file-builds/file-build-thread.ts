@@ -13,7 +13,18 @@ import { reportDocument } from '../modules/reports/report-document';
 import { toReportPdf } from '../modules/reports/report-pdf';
 import { toReportXlsx } from '../modules/reports/report-xlsx';
 import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
-import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
+import { lowerThreadPriority } from '../lib/thread-priority';
+import {
+  FILE_BUILD_THREAD_NICE,
+  type FileBuildJob,
+  type FileBuildPart,
+  type FromThread,
+  type ToThread,
+} from './file-build-protocol';
+
+// A build keeps its core busy for minutes; where the machine has no core to spare (the database, other
+// processes), the event loop's short requests go first and the build takes what is left.
+lowerThreadPriority(FILE_BUILD_THREAD_NICE);
 
 const port = parentPort!;
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
