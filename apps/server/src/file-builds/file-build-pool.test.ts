@@ -40,4 +40,19 @@ describe.runIf(process.platform === 'linux')('file-build threads', () => {
     expect(started.map(([, nice]) => nice)).toContain(FILE_BUILD_THREAD_NICE);
     expect(threadNiceValues().get(process.pid)).toBe(before.get(process.pid));
   });
+
+  it('keep the process’s priority with FILE_BUILD_NICE=0', async () => {
+    const even = new FileBuildPool({ ...defaultFileBuildLimits(), threads: 1, nice: 0 });
+    try {
+      const before = threadNiceValues();
+      await even.build(null, { kind: 'telemetry', format: 'csv', delimiter: 'comma' }, () =>
+        Promise.resolve(),
+      );
+      const started = [...threadNiceValues()].filter(([tid]) => !before.has(tid));
+      expect(started.length).toBeGreaterThan(0);
+      expect(started.map(([, nice]) => nice)).not.toContain(FILE_BUILD_THREAD_NICE);
+    } finally {
+      await even.close();
+    }
+  });
 });

@@ -23,12 +23,14 @@ export interface TelemetryBuild {
 
 export type FileBuildJob = ReportBuild | TelemetryBuild;
 
-/**
- * The nice value a file-build thread gives itself (Linux, per thread): when it and the event loop both want
- * a core, the event loop gets about nine tenths of it (CFS weights 1024 against 110), so /api/health and
- * light calls stay fast while a build runs on a loaded machine (docs/security.md, "Report and export builds").
- */
+/** The nice value a file-build thread gives itself by default (FILE_BUILD_NICE; FileBuildLimits.nice). */
 export const FILE_BUILD_THREAD_NICE = 10;
+
+/** What a file-build thread is started with. */
+export interface FileBuildThreadData {
+  /** Its nice value; 0 keeps the process's priority. */
+  nice: number;
+}
 
 /** The report without its plants, a slice of its plants, or one signal's points of an export. */
 export type FileBuildPart =

@@ -4,7 +4,7 @@
  * and export builds"). It runs one build at a time, messages in order (file-build-protocol.ts).
  */
 import { Writable } from 'node:stream';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ReportAnswer } from '@solar/shared';
 // A thread's entry, bundled on its own (build.mjs): it loads the file builders alone, not the modules'
 // indexes, which would bring the database drivers and the KPI engine into every file-build thread.
@@ -14,17 +14,18 @@ import { toReportPdf } from '../modules/reports/report-pdf';
 import { toReportXlsx } from '../modules/reports/report-xlsx';
 import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
 import { lowerThreadPriority } from '../lib/thread-priority';
-import {
-  FILE_BUILD_THREAD_NICE,
-  type FileBuildJob,
-  type FileBuildPart,
-  type FromThread,
-  type ToThread,
+import type {
+  FileBuildJob,
+  FileBuildPart,
+  FileBuildThreadData,
+  FromThread,
+  ToThread,
 } from './file-build-protocol';
 
 // A build keeps its core busy for minutes; where the machine has no core to spare (the database, other
 // processes), the event loop's short requests go first and the build takes what is left.
-lowerThreadPriority(FILE_BUILD_THREAD_NICE);
+const { nice } = workerData as FileBuildThreadData;
+if (nice > 0) lowerThreadPriority(nice);
 
 const port = parentPort!;
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
