@@ -87,7 +87,7 @@ const envSchema = z.object({
   SQLITE_WRITER_THREAD: z.enum(['true', 'false']).default('true'),
   FILE_BUILD_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   FILE_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
-  FILE_BUILD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  FILE_BUILD_NICE: z.coerce.number().int().min(0).max(19).default(0),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
   MAP_TILE_URL: z

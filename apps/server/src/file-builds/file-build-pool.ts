@@ -45,7 +45,8 @@ export interface FileBuildLimits {
    * The threads' nice value (Linux, per thread; 0 keeps the process's priority): when a thread and the event
    * loop both want a core, the event loop gets about nine tenths of it at 10 (CFS weights 1024 against 110),
    * so light requests stay fast while a build runs. A build then takes only what the event loop, the
-   * database and any other work on the machine leave (docs/security.md, "Report and export builds").
+   * database and any other work on the machine leave: on a machine shared with other busy processes it
+   * crawls, hence 0 by default (docs/security.md, "Report and export builds").
    */
   nice: number;
 }
@@ -57,7 +58,7 @@ export const defaultFileBuildLimits = (): FileBuildLimits => ({
   queueMax: 16,
   heapMb: 512,
   retryAfterS: 10,
-  nice: FILE_BUILD_THREAD_NICE,
+  nice: 0,
 });
 
 /** Sends one part of a build's data; resolves when the thread may take another. */

@@ -23,7 +23,11 @@ export interface TelemetryBuild {
 
 export type FileBuildJob = ReportBuild | TelemetryBuild;
 
-/** The nice value a file-build thread gives itself by default (FILE_BUILD_NICE; FileBuildLimits.nice). */
+/**
+ * The nice value for file-build threads on a machine of the console's own (FILE_BUILD_NICE=10). Not the
+ * default: where other work keeps the cores busy, it starves the builds (docs/security.md, "Report and
+ * export builds").
+ */
 export const FILE_BUILD_THREAD_NICE = 10;
 
 /** What a file-build thread is started with. */
