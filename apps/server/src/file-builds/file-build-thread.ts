@@ -22,8 +22,8 @@ import type {
   ToThread,
 } from './file-build-protocol';
 
-// A build keeps its core busy for minutes; where the machine has no core to spare (the database, other
-// processes), the event loop's short requests go first and the build takes what is left.
+// A build keeps its core busy for minutes. With FILE_BUILD_NICE set, where the machine has no core to spare,
+// the event loop's short requests go first and the build takes what is left (file-build-pool.ts).
 const { nice } = workerData as FileBuildThreadData;
 if (nice > 0) lowerThreadPriority(nice);
 
