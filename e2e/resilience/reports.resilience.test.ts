@@ -230,6 +230,8 @@ describe(`report and export builds (built server, ${databaseEnv().DATABASE_URL ?
     const loadBefore = loadavg()[0]!;
     const blocksBefore = (await eventLoop()).blocks;
     const latenciesMs: number[] = [];
+    // Counted, not asserted here: the figures are recorded whatever happens, then judged.
+    let probeFailures = 0;
     let running = true;
     const probe = (async () => {
       while (running) {
@@ -240,7 +242,7 @@ describe(`report and export builds (built server, ${databaseEnv().DATABASE_URL ?
           });
           await res.arrayBuffer();
           latenciesMs.push(performance.now() - started);
-          expect(res.status).toBe(200);
+          if (res.status !== 200) probeFailures++;
         }
         await sleep(20);
       }
@@ -256,6 +258,7 @@ describe(`report and export builds (built server, ${databaseEnv().DATABASE_URL ?
       result,
       duration_ms: durationMs,
       probe_calls: sorted.length,
+      probe_failures: probeFailures,
       probe_p50_ms: Math.round(percentile(sorted, 50)),
       probe_p99_ms: Math.round(percentile(sorted, 99)),
       probe_max_ms: Math.round(sorted[sorted.length - 1] ?? NaN),
@@ -272,6 +275,7 @@ describe(`report and export builds (built server, ${databaseEnv().DATABASE_URL ?
   /** What a measurement must keep: the light calls' p99, the memory bound, no task holding the loop 1 s. */
   const expectResponsive = (m: Awaited<ReturnType<typeof measuredDuring>>) => {
     expect(m.probe_calls).toBeGreaterThan(0);
+    expect(m.probe_failures).toBe(0);
     expect(m.probe_p99_ms).toBeLessThan(P99_LIMIT_MS);
     expect(m.peak_rss_mib).toBeLessThan(RSS_LIMIT_MIB);
     expect(m.event_loop_blocks).toBe(0);
