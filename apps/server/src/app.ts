@@ -397,6 +397,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       ...defaultFileBuildLimits(),
       ...(config.fileBuilds.threads ? { threads: config.fileBuilds.threads } : {}),
       perUser: config.fileBuilds.perUser,
+      nice: config.fileBuilds.nice,
     }),
     budgetImportSlots: createImportSlots(
       cluster.redis,

@@ -87,6 +87,7 @@ const envSchema = z.object({
   SQLITE_WRITER_THREAD: z.enum(['true', 'false']).default('true'),
   FILE_BUILD_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   FILE_BUILDS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  FILE_BUILD_NICE: z.coerce.number().int().min(0).max(19).default(0),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
   MAP_TILE_URL: z
@@ -171,9 +172,10 @@ export interface AppConfig {
   sqliteWriterThread: boolean;
   /**
    * Report and export files: threads building at once (default one per core beyond the first, at most
-   * two) and builds one user may have running or queued (file-builds/file-build-pool.ts).
+   * two), builds one user may have running or queued, and the threads' nice value (0: the process's own
+   * priority) (file-builds/file-build-pool.ts).
    */
-  fileBuilds: { threads: number | undefined; perUser: number };
+  fileBuilds: { threads: number | undefined; perUser: number; nice: number };
   /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
   simulator: { enabled: boolean; backfillDays: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
@@ -280,7 +282,7 @@ export function loadConfig(
       : undefined,
     modbusPoller: e.MODBUS_POLLER === 'true',
     sqliteWriterThread: e.SQLITE_WRITER_THREAD === 'true',
-    fileBuilds: { threads: e.FILE_BUILD_THREADS, perUser: e.FILE_BUILDS_PER_USER },
+    fileBuilds: { threads: e.FILE_BUILD_THREADS, perUser: e.FILE_BUILDS_PER_USER, nice: e.FILE_BUILD_NICE },
     // On by default exactly when the demo is: a fresh `npm start` shows live plants.
     simulator: {
       enabled: simulatorEnabled,

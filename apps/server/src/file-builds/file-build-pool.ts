@@ -16,7 +16,14 @@ import { Worker } from 'node:worker_threads';
 import { E } from '@solar/shared';
 import { threadEntry } from '../lib/thread-entry';
 import { HttpError } from '../lib/http-errors';
-import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
+import {
+  FILE_BUILD_THREAD_NICE,
+  type FileBuildJob,
+  type FileBuildPart,
+  type FileBuildThreadData,
+  type FromThread,
+  type ToThread,
+} from './file-build-protocol';
 
 export type { FileBuildJob, FileBuildPart } from './file-build-protocol';
 
@@ -34,6 +41,14 @@ export interface FileBuildLimits {
   heapMb: number;
   /** Retry-After of a refused build, seconds. */
   retryAfterS: number;
+  /**
+   * The threads' nice value (Linux, per thread; 0 keeps the process's priority): when a thread and the event
+   * loop both want a core, the event loop gets about nine tenths of it at 10 (CFS weights 1024 against 110),
+   * so light requests stay fast while a build runs. A build then takes only what the event loop, the
+   * database and any other work on the machine leave: on a machine shared with other busy processes it
+   * crawls, hence 0 by default (docs/security.md, "Report and export builds").
+   */
+  nice: number;
 }
 
 /** One thread on a 2-core machine, so that the event loop keeps a core; at most two. */
@@ -43,6 +58,7 @@ export const defaultFileBuildLimits = (): FileBuildLimits => ({
   queueMax: 16,
   heapMb: 512,
   retryAfterS: 10,
+  nice: 0,
 });
 
 /** Sends one part of a build's data; resolves when the thread may take another. */
@@ -55,10 +71,11 @@ class BuildThread {
   private onDeath: ((error: Error) => void) | undefined;
   dead = false;
 
-  constructor(heapMb: number, exited: (thread: BuildThread) => void) {
+  constructor(limits: FileBuildLimits, exited: (thread: BuildThread) => void) {
+    const workerData: FileBuildThreadData = { nice: limits.nice };
     this.worker = new Worker(
       threadEntry('file-builder.js', new URL('./file-build-thread.ts', import.meta.url)),
-      { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+      { resourceLimits: { maxOldGenerationSizeMb: limits.heapMb }, workerData },
     );
     this.worker.on('message', (m: FromThread) => this.listener?.(m));
     const die = (error: Error) => {
@@ -146,7 +163,7 @@ export class FileBuildPool {
     const thread = this.idle.pop();
     if (thread) return Promise.resolve(thread);
     if (this.threads.size < this.limits.threads) {
-      const fresh = new BuildThread(this.limits.heapMb, (t) => this.threads.delete(t));
+      const fresh = new BuildThread(this.limits, (t) => this.threads.delete(t));
       this.threads.add(fresh);
       return Promise.resolve(fresh);
     }
@@ -165,7 +182,7 @@ export class FileBuildPool {
 
   private spawn(): BuildThread | undefined {
     if (this.closed) return undefined;
-    const fresh = new BuildThread(this.limits.heapMb, (t) => this.threads.delete(t));
+    const fresh = new BuildThread(this.limits, (t) => this.threads.delete(t));
     this.threads.add(fresh);
     return fresh;
   }

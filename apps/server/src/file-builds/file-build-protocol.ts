@@ -23,6 +23,19 @@ export interface TelemetryBuild {
 
 export type FileBuildJob = ReportBuild | TelemetryBuild;
 
+/**
+ * The nice value for file-build threads on a machine of the console's own (FILE_BUILD_NICE=10). Not the
+ * default: where other work keeps the cores busy, it starves the builds (docs/security.md, "Report and
+ * export builds").
+ */
+export const FILE_BUILD_THREAD_NICE = 10;
+
+/** What a file-build thread is started with. */
+export interface FileBuildThreadData {
+  /** Its nice value; 0 keeps the process's priority. */
+  nice: number;
+}
+
 /** The report without its plants, a slice of its plants, or one signal's points of an export. */
 export type FileBuildPart =
   { head: ReportAnswer } | { plants: ReportAnswer['plants'] } | { series: ExportSeriesPart };

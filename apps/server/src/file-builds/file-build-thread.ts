@@ -4,7 +4,7 @@
  * and export builds"). It runs one build at a time, messages in order (file-build-protocol.ts).
  */
 import { Writable } from 'node:stream';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ReportAnswer } from '@solar/shared';
 // A thread's entry, bundled on its own (build.mjs): it loads the file builders alone, not the modules'
 // indexes, which would bring the database drivers and the KPI engine into every file-build thread.
@@ -13,7 +13,19 @@ import { reportDocument } from '../modules/reports/report-document';
 import { toReportPdf } from '../modules/reports/report-pdf';
 import { toReportXlsx } from '../modules/reports/report-xlsx';
 import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
-import type { FileBuildJob, FileBuildPart, FromThread, ToThread } from './file-build-protocol';
+import { lowerThreadPriority } from '../lib/thread-priority';
+import type {
+  FileBuildJob,
+  FileBuildPart,
+  FileBuildThreadData,
+  FromThread,
+  ToThread,
+} from './file-build-protocol';
+
+// A build keeps its core busy for minutes. With FILE_BUILD_NICE set, where the machine has no core to spare,
+// the event loop's short requests go first and the build takes what is left (file-build-pool.ts).
+const { nice } = workerData as FileBuildThreadData;
+if (nice > 0) lowerThreadPriority(nice);
 
 const port = parentPort!;
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
