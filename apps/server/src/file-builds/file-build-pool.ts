@@ -17,7 +17,6 @@ import { E } from '@solar/shared';
 import { threadEntry } from '../lib/thread-entry';
 import { HttpError } from '../lib/http-errors';
 import {
-  FILE_BUILD_THREAD_NICE,
   type FileBuildJob,
   type FileBuildPart,
   type FileBuildThreadData,
