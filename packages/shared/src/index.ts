@@ -11,6 +11,7 @@ export * from './plants';
 export * from './devices';
 export * from './signals';
 export * from './signal-bounds';
+export * from './data-quality';
 export * from './roles';
 export * from './audit';
 export * from './telemetry';

@@ -1,0 +1,2 @@
+export { detectGaps, detectPlantDay, detectSignalDay } from './detectors';
+export type * from './detectors/types';
