@@ -131,6 +131,20 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
   const cell = (page: Page, title: string): Locator =>
     page.locator(`.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) td[title="${title}"]`).first();
 
+  /**
+   * Clicks the picker `testId` until `target` shows in its open dropdown. One click is not enough: a dropdown
+   * that is closing (Escape, a theme change, a resize) still matches for its leave animation and then hides.
+   */
+  async function openUntilShown(page: Page, testId: string, target: Locator): Promise<void> {
+    await vi.waitFor(
+      async () => {
+        if (!(await target.isVisible())) await page.getByTestId(testId).click({ timeout: 2_000 });
+        await target.waitFor({ timeout: 2_000 });
+      },
+      { timeout: 20_000, interval: 300 },
+    );
+  }
+
   /** The text input of a picker, whether its test id sits on the input or on the picker around it. */
   const inputOf = (page: Page, testId: string): Locator =>
     page.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
@@ -204,15 +218,11 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
     let { page, context } = await openIn(path, { now: plantNewDay });
     try {
       await page.getByTestId('inverter-day').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
-      await page.getByTestId('inverter-day').click();
       const [y, m, d] = plantToday.split('-');
       const today = cell(page, `${d}.${m}.${y}`);
-      await today.waitFor();
+      await openUntilShown(page, 'inverter-day', today);
       expect(await disabled(today)).toBe(false);
-      await look(page, 'plant-time-inverter-picker', async () => {
-        if (!(await today.isVisible())) await page.getByTestId('inverter-day').click();
-        await today.waitFor();
-      });
+      await look(page, 'plant-time-inverter-picker', () => openUntilShown(page, 'inverter-day', today));
     } finally {
       await context.close();
     }
@@ -224,10 +234,9 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
     ({ page, context } = await openIn(path, { timezoneId: EAST, now: browserNewDay }));
     try {
       await page.getByTestId('inverter-day').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
-      await page.getByTestId('inverter-day').click();
       const [y, m, d] = tomorrow.split('-');
       const next = cell(page, `${d}.${m}.${y}`);
-      await next.waitFor();
+      await openUntilShown(page, 'inverter-day', next);
       expect(await disabled(next)).toBe(true);
     } finally {
       await context.close();
