@@ -6,35 +6,19 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { listenerApplicationName } from './cluster/cluster-bus';
-import { loadConfig } from './config';
-import { TEST_DATABASE_URL, underSchemaLock } from './test/test-app';
+import { quietConfigIn, TEST_DATABASE_URL, underSchemaLock } from './test/test-app';
 
 /**
  * The order buildApp starts its long-running parts in, which close runs backwards (docs/architecture.md,
  * "Long-running parts"). What depends on what at shutdown is held here, so that a part added in the
  * wrong place fails a test rather than a SIGTERM in production.
  */
-/** A quiet app's configuration on a data directory of its own: no demo, simulator or poller. */
-const configIn = (dataDir: string, env: Record<string, string>) =>
-  loadConfig(
-    {
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      DEMO: 'false',
-      SIMULATOR: 'false',
-      MODBUS_POLLER: 'false',
-      ...env,
-    },
-    {},
-  );
 
 describe('the app starts and stops its long-running parts in order', () => {
   it('stops the jobs before the lease and the bus, and the writer thread and the database last', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-lifecycle-'));
     try {
-      const config = configIn(dataDir, { SQLITE_WRITER_THREAD: 'true' });
+      const config = quietConfigIn(dataDir, { SQLITE_WRITER_THREAD: 'true' });
       const { app, parts, telemetryWriter } = await buildApp(config);
       expect(telemetryWriter).toBeDefined();
       const stops = parts.order().reverse();
@@ -71,7 +55,7 @@ describe('the app starts and stops its long-running parts in order', () => {
       const observer = new pg.Client({ connectionString: databaseUrl });
       await observer.connect();
       try {
-        const config = configIn(dataDir, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
+        const config = quietConfigIn(dataDir, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema });
         const { app, ctx } = await underSchemaLock(() => buildApp(config));
         await ctx.cluster.ready();
         const listeners = async () =>

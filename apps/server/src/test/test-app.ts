@@ -147,6 +147,25 @@ async function contractViolations(app: FastifyInstance, answers: Answer[]): Prom
 }
 
 /**
+ * The configuration of a quiet app on a data directory of its own, as an operator's start would read it:
+ * its own SQLite file and secret, no demo, simulator or poller; `env` adds to or overrides the variables.
+ */
+export const quietConfigIn = (dataDir: string, env: Record<string, string> = {}): AppConfig =>
+  loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      DEMO: 'false',
+      SIMULATOR: 'false',
+      MODBUS_POLLER: 'false',
+      ...env,
+    },
+    {},
+  );
+
+/**
  * Builds the real app on a fresh database: a new SQLite file in a temporary directory, or a new schema in
  * the PostgreSQL of TEST_DATABASE_URL, dropped again on close.
  */

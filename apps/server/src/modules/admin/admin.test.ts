@@ -14,11 +14,17 @@ import type {
   SystemSettingsBody,
 } from '@solar/shared';
 import { buildApp } from '../../app';
-import { loadConfig } from '../../config';
 import { migrations } from '../../db/migrations';
 import { deleteExpiredRaw } from '../../telemetry-store/retention';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { DEMO, TestClient, createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import {
+  DEMO,
+  TestClient,
+  createTestApp,
+  dialectUnderTest,
+  quietConfigIn,
+  type TestApp,
+} from '../../test/test-app';
 
 const DAY_MS = 86_400_000;
 
@@ -505,15 +511,7 @@ describe(`admin panel (${dialectUnderTest})`, () => {
         // The procedure: stop, put the file in DATA_DIR as solar.db, start.
         const dataDir = mkdtempSync(path.join(tmpdir(), 'solar-restore-'));
         writeFileSync(path.join(dataDir, 'solar.db'), res.rawPayload);
-        const config = loadConfig({
-          NODE_ENV: 'test',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          JWT_SECRET: randomBytes(32).toString('hex'),
-          DEMO: 'false',
-          SIMULATOR: 'false',
-          MODBUS_POLLER: 'false',
-        });
+        const config = quietConfigIn(dataDir);
         const restored = await buildApp(config);
         await restored.app.ready();
         try {
