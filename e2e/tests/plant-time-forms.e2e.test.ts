@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
-import { ApiClient, expectText, pickOption, t, tokenFor, tr } from '../src/console';
+import { ApiClient, expectText, pickOption, t, tr } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
+import { localDay, lookInBothThemes, openZonedPage, wall } from '../src/zoned-page';
 
 interface OverviewItem {
   plant_id: number;
@@ -32,24 +33,6 @@ const WEST = 'America/New_York';
 const EAST = 'Asia/Tokyo';
 const HOUR = 3_600_000;
 
-/** YYYY-MM-DD of an instant in a zone. */
-const localDay = (ms: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(ms);
-
-/** The wall-clock parts of an instant in a zone, two digits each (the year four). */
-function wall(ms: number, timeZone: string): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
-  const of = (type: string) => parts.find((p) => p.type === type)!.value;
-  return { day: of('day'), month: of('month'), year: of('year'), hour: of('hour'), minute: of('minute') };
-}
-
 /** An instant as the Turkish page writes it on a zone's clock (Intl's short date and time: `1.12.2026 08:00`). */
 const turkish = (ms: number, timeZone: string): string =>
   new Intl.DateTimeFormat('tr-TR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(ms);
@@ -71,61 +54,9 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
   let plant: OverviewItem;
   let inverter: CatalogDevice;
 
-  /**
-   * A signed-in page with the browser's clock in `timezoneId`, Turkish unless told, light, at 1440 px;
-   * `now` sets the page's clock to that instant, from which it runs on.
-   */
-  async function openIn(
-    path: string,
-    { timezoneId = WEST, locale = 'tr_TR', now }: { timezoneId?: string; locale?: string; now?: number } = {},
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const token = await tokenFor(server.url, DEMO.admin);
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1440, height: 900 },
-      locale: locale.replace('_', '-'),
-      timezoneId,
-      storageState: {
-        cookies: [],
-        origins: [
-          {
-            origin: server.url,
-            localStorage: [
-              { name: 'token', value: token },
-              { name: 'locale', value: locale },
-            ],
-          },
-        ],
-      },
-    });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error('[page error]', error.message));
-    if (now !== undefined) await page.clock.install({ time: now });
-    await page.goto(path);
-    await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
-    return { page, context };
-  }
-
-  /** Screenshots at 1440 and 390 px, light then dark; `ready` brings back what the pictures should show. */
-  async function look(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
-    for (const theme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width: 1440, height: 900 });
-      if (theme === 'dark') {
-        await page.keyboard.press('Escape');
-        await page.getByTestId('theme-toggle').click();
-        await vi.waitFor(async () =>
-          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark'),
-        );
-      }
-      await ready();
-      await screenshot(page, `${name}-${theme}-1440`);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await ready();
-      await screenshot(page, `${name}-${theme}-390`);
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-  }
+  /** A signed-in page with the browser's clock in `timezoneId` (New York unless told); see openZonedPage. */
+  const openIn = (path: string, options: { timezoneId?: string; locale?: string; now?: number } = {}) =>
+    openZonedPage(browser, server.url, path, { timezoneId: WEST, ...options });
 
   /** The calendar cell of a date in the open picker, by the title antd gives it (the field's format). */
   const cell = (page: Page, title: string): Locator =>
@@ -200,7 +131,7 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
           .getByTestId('fleet-loss-period')
           .getByText(t(locale, 'plantView.fleetLoss.periods.month'))
           .click();
-        await look(page, `plant-time-month-picker-${locale}`, async () => {
+        await lookInBothThemes(page, `plant-time-month-picker-${locale}`, async () => {
           await picker.waitFor();
         });
       } finally {
@@ -222,7 +153,9 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
       const today = cell(page, `${d}.${m}.${y}`);
       await openUntilShown(page, 'inverter-day', today);
       expect(await disabled(today)).toBe(false);
-      await look(page, 'plant-time-inverter-picker', () => openUntilShown(page, 'inverter-day', today));
+      await lookInBothThemes(page, 'plant-time-inverter-picker', () =>
+        openUntilShown(page, 'inverter-day', today),
+      );
     } finally {
       await context.close();
     }
@@ -288,7 +221,7 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
         end_at: '2026-12-02T14:00:00.000Z',
       });
 
-      await look(page, 'plant-time-custom-alarm-window', async () => {
+      await lookInBothThemes(page, 'plant-time-custom-alarm-window', async () => {
         if (!(await form.isVisible())) await page.getByTestId(`custom-alarm-edit-${rule.id}`).click();
         await page.getByTestId('custom-alarm-window-zone').waitFor();
       });
@@ -329,7 +262,7 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
         page.getByTestId(`report-schedule-next-${id}`),
         `${turkish(Date.parse(schedule.next_run_at!), PLANT_ZONE)} (${PLANT_ZONE})`,
       );
-      await look(page, 'plant-time-report-schedule', async () => {
+      await lookInBothThemes(page, 'plant-time-report-schedule', async () => {
         await page.getByTestId(`report-schedule-when-${schedule.id}`).waitFor();
       });
       await page.getByTestId(`report-schedule-edit-${id}`).click();

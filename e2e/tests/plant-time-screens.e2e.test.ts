@@ -1,10 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
-import { ApiClient, expectText, pickOption, tokenFor, tr } from '../src/console';
+import { ApiClient, expectText, pickOption, tr } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
+import { localDay, lookInBothThemes, openZonedPage, wall } from '../src/zoned-page';
 
 interface OverviewItem {
   plant_id: number;
@@ -32,32 +33,6 @@ const PNG = Buffer.from(
   'base64',
 );
 
-/** The wall-clock parts of an instant in a zone. */
-function wall(
-  ms: number,
-  timeZone: string,
-): Record<'day' | 'month' | 'year' | 'hour' | 'minute' | 'second', string> {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
-  const of = (type: string) => parts.find((p) => p.type === type)!.value;
-  return {
-    day: of('day'),
-    month: of('month'),
-    year: of('year'),
-    hour: of('hour'),
-    minute: of('minute'),
-    second: of('second'),
-  };
-}
-
 /** An instant as a Turkish reader sees it on a zone's clock: `29.11.2026 14:33[:05]`, or the time alone. */
 function turkish(ms: number, timeZone: string, shape: 'dateTime' | 'dateTimeSeconds' | 'time'): string {
   const w = wall(ms, timeZone);
@@ -66,8 +41,6 @@ function turkish(ms: number, timeZone: string, shape: 'dateTime' | 'dateTimeSeco
   const date = `${w.day}.${w.month}.${w.year}`;
   return shape === 'dateTime' ? `${date} ${time}` : `${date} ${time}:${w.second}`;
 }
-
-const localDay = (ms: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(ms);
 
 describe('plant time on the data page, dashboard widgets, inverter chart, single-line drawer and cameras', () => {
   let server: RunningServer;
@@ -82,62 +55,9 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
   /** The instants of the inverter's AC power readings (value 101 + index), oldest first. */
   const readings: number[] = [];
 
-  /** A signed-in page in the browser zone `timezoneId`, Turkish unless told, light, at 1440 px. */
-  async function openIn(
-    path: string,
-    { timezoneId = BROWSER_ZONE, locale = 'tr_TR' }: { timezoneId?: string; locale?: string } = {},
-  ): Promise<{ page: Page; context: BrowserContext }> {
-    const token = await tokenFor(server.url, DEMO.admin);
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1440, height: 900 },
-      locale: locale.replace('_', '-'),
-      timezoneId,
-      storageState: {
-        cookies: [],
-        origins: [
-          {
-            origin: server.url,
-            localStorage: [
-              { name: 'token', value: token },
-              { name: 'locale', value: locale },
-            ],
-          },
-        ],
-      },
-    });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error('[page error]', error.message));
-    await page.goto(path);
-    await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
-    return { page, context };
-  }
-
-  /**
-   * Screenshots of the page at 1440 and 390 px in the light theme, then in the dark one; `ready` waits
-   * for (or brings back) what the pictures should show.
-   */
-  async function look(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
-    for (const theme of ['light', 'dark'] as const) {
-      // The theme switch is in the header at desktop width.
-      await page.setViewportSize({ width: 1440, height: 900 });
-      if (theme === 'dark') {
-        // A drawer's mask covers the header: closed first, `ready` opens it again.
-        await page.keyboard.press('Escape');
-        await page.getByTestId('theme-toggle').click();
-        await vi.waitFor(async () =>
-          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark'),
-        );
-      }
-      await ready();
-      await screenshot(page, `${name}-${theme}-1440`);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await ready();
-      await screenshot(page, `${name}-${theme}-390`);
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-  }
+  /** A signed-in page in the browser zone `timezoneId` (BROWSER_ZONE unless told); see openZonedPage. */
+  const openIn = (path: string, options: { timezoneId?: string; locale?: string } = {}) =>
+    openZonedPage(browser, server.url, path, { timezoneId: BROWSER_ZONE, ...options });
 
   beforeAll(async () => {
     // No simulator: the only readings are the ones this test sends.
@@ -214,7 +134,7 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
       // The tooltip names the plant's clock time of the reading under the pointer (its value says which).
       const { header, value } = await tooltipOf(chart);
       expect(header).toBe(`${turkish(readings[value - 101]!, zone, 'dateTimeSeconds')} (${zone})`);
-      await look(page, 'plant-time-data', async () => {
+      await lookInBothThemes(page, 'plant-time-data', async () => {
         await chart.locator('canvas').first().waitFor();
       });
     } finally {
@@ -256,7 +176,7 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
       await chart.locator('canvas').first().waitFor();
       const { header, value } = await tooltipOf(chart);
       expect(header).toBe(`${turkish(readings[value - 101]!, zone, 'dateTime')} (${zone})`);
-      await look(page, 'plant-time-dashboard-signal', async () => {
+      await lookInBothThemes(page, 'plant-time-dashboard-signal', async () => {
         await chart.locator('canvas').first().waitFor();
       });
     } finally {
@@ -286,7 +206,7 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
       );
       const { header } = await tooltipOf(chart, () => true);
       expect([...buckets]).toContain(header);
-      await look(page, 'plant-time-inverter', async () => {
+      await lookInBothThemes(page, 'plant-time-inverter', async () => {
         await chart.locator('canvas').first().waitFor();
       });
     } finally {
@@ -309,7 +229,7 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
         page.getByTestId('sl-drawer-last-data'),
         `${turkish(Date.parse(last), zone, 'dateTime')} (${zone})`,
       );
-      await look(page, 'plant-time-single-line-drawer', async () => {
+      await lookInBothThemes(page, 'plant-time-single-line-drawer', async () => {
         const last = page.getByTestId('sl-drawer-last-data');
         if (!(await last.isVisible())) await page.locator(`[data-device-id="${meter.id}"]`).first().click();
         await last.waitFor();
@@ -341,7 +261,7 @@ describe('plant time on the data page, dashboard widgets, inverter chart, single
         },
         { timeout: 15_000, interval: 250 },
       );
-      await look(page, 'plant-time-camera', async () => {
+      await lookInBothThemes(page, 'plant-time-camera', async () => {
         await page.getByTestId('camera-image').waitFor();
       });
     } finally {

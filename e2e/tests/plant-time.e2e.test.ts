@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, PAGE_LOAD_TIMEOUT, screenshot } from '../src/browser';
-import { ApiClient, tokenFor } from '../src/console';
+import { DEMO, launchBrowser, screenshot } from '../src/browser';
+import { ApiClient } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
+import { openZonedPage } from '../src/zoned-page';
 
 interface OverviewItem {
   plant_id: number;
@@ -44,26 +45,9 @@ describe("plant time: every plant's time on the plant's clock, labelled when the
   /** The instant of each plant's alarm (its start) and the alarm's id. */
   const alarms = new Map<number, { at: number; id: number }>();
 
-  /** A signed-in page in the browser zone `timezoneId`, Turkish, at 1440 px. */
-  async function openIn(timezoneId: string, path: string): Promise<{ page: Page; context: BrowserContext }> {
-    const token = await tokenFor(server.url, DEMO.admin);
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1440, height: 900 },
-      locale: 'tr-TR',
-      timezoneId,
-      storageState: {
-        cookies: [],
-        origins: [{ origin: server.url, localStorage: [{ name: 'token', value: token }] }],
-      },
-    });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error('[page error]', error.message));
-    await page.goto(path);
-    await page.getByTestId('menu').waitFor({ timeout: PAGE_LOAD_TIMEOUT });
-    return { page, context };
-  }
+  /** A signed-in page in the browser zone `timezoneId`, Turkish, at 1440 px (openZonedPage). */
+  const openIn = (timezoneId: string, path: string) =>
+    openZonedPage(browser, server.url, path, { timezoneId });
 
   /** The AC power signal of a plant's first inverter. */
   async function acPower(plantId: number): Promise<number> {
