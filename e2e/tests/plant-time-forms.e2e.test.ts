@@ -156,6 +156,13 @@ describe("times and dates on the plant's clock in pickers, forms and schedules",
       await lookInBothThemes(page, 'plant-time-inverter-picker', () =>
         openUntilShown(page, 'inverter-day', today),
       );
+      // Its "Today" is the plant's day, which New York reaches only hours later.
+      const todayLink = page.getByTestId('inverter-day-today');
+      await openUntilShown(page, 'inverter-day', todayLink);
+      await todayLink.click();
+      await vi.waitFor(async () =>
+        expect(await inputOf(page, 'inverter-day').inputValue()).toBe(`${d}.${m}.${y}`),
+      );
     } finally {
       await context.close();
     }

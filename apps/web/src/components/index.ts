@@ -23,3 +23,4 @@ export {
   type OptionChartProps,
   type TelemetryChartProps,
 } from './telemetry-chart';
+export { PlantDayPicker, type PlantDayPickerProps } from './plant-day-picker';

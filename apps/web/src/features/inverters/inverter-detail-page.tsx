@@ -2,7 +2,6 @@ import { Suspense, useMemo, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
-import DatePicker from 'antd/es/date-picker';
 import Descriptions from 'antd/es/descriptions';
 import Empty from 'antd/es/empty';
 import Row from 'antd/es/row';
@@ -10,11 +9,10 @@ import Spin from 'antd/es/spin';
 import Statistic from 'antd/es/statistic';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
-import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { InverterSummaryAnswer, TelemetrySeries } from '@solar/shared';
-import { BarChart, NotFoundPage, TelemetryChart } from '../../components';
+import { BarChart, NotFoundPage, PlantDayPicker, TelemetryChart } from '../../components';
 import { errorMessageOf } from '../../lib/api-errors';
 import { formatNumber } from '../../lib/format';
 import { isTranslationKey } from '../../lib/i18n-keys';
@@ -27,8 +25,7 @@ import { useInverterSummary } from './api/get-inverter-summary';
 import { OperatingStatusTag } from './components/status-tag';
 import { dayRange } from './day-range';
 import './inverters.css';
-import { dateBounds } from '../../lib/date-bounds';
-import { plantToday, zoneLabel } from '../../lib/plant-time';
+import { zoneLabel } from '../../lib/plant-time';
 import { PlantClockNote, PlantTime } from '../../lib/plant-time-view';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
@@ -184,14 +181,11 @@ export default function InverterDetailPage() {
         />
         <label className="device-day">
           <span>{t('devicePages.day')}</span>
-          <DatePicker
-            {...dateBounds}
-            data-testid="inverter-day"
-            allowClear={false}
-            value={dayjs(data.date)}
-            // The picker's days stand for the plant's: its today, not the browser's, is the last one.
-            disabledDate={(d: Dayjs) => d.format('YYYY-MM-DD') > plantToday(data.time_zone)}
-            onChange={(d: Dayjs | null) => setDate(d ? d.format('YYYY-MM-DD') : null)}
+          <PlantDayPicker
+            timeZone={data.time_zone}
+            testId="inverter-day"
+            value={data.date}
+            onChange={setDate}
           />
         </label>
       </Card>

@@ -2,7 +2,6 @@ import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
-import DatePicker from 'antd/es/date-picker';
 import Empty from 'antd/es/empty';
 import Segmented from 'antd/es/segmented';
 import Select from 'antd/es/select';
@@ -12,7 +11,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { PlantKpisAnswer } from '@solar/shared';
-import { LoadingSpin, OptionChart } from '../../components';
+import { LoadingSpin, OptionChart, PlantDayPicker } from '../../components';
 import { formatNumber } from '../../lib/format';
 import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
@@ -37,7 +36,6 @@ import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
 import { monthName } from '../../lib/intl';
-import { dateBounds } from '../../lib/date-bounds';
 import { useCan } from '../../lib/permissions';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/media-query';
 
@@ -247,15 +245,13 @@ export default function PlantDetailPage() {
           {plant && <PlantStatus plant={plant} />}
         </Space>
         <Space wrap>
-          <DatePicker
-            {...dateBounds}
-            aria-label={t('plantView.detail.day')}
-            data-testid="plant-day"
-            allowClear={false}
-            value={dayjs(day ?? today)}
-            // Compared as the plant's calendar dates: the picker's days stand for the plant's.
-            disabledDate={(d) => d.format('YYYY-MM-DD') > today}
-            onChange={(d) => setDay(d && d.format('YYYY-MM-DD') < today ? d.format('YYYY-MM-DD') : null)}
+          <PlantDayPicker
+            timeZone={timeZone}
+            ariaLabel={t('plantView.detail.day')}
+            testId="plant-day"
+            value={day ?? today}
+            // Today is the live view: no day in the address.
+            onChange={(d) => setDay(d < today ? d : null)}
           />
           {canSeeSingleLine && (
             <Link to={`/single-line?plant=${plantId}`} data-testid="plant-single-line">
