@@ -18,16 +18,28 @@ interface Named {
 }
 
 /**
- * A signed-in page of its own (the shared helper waits 10 s for the menu, too short for a loaded
- * machine): the account's token and the theme in localStorage, as the login form and toggle leave them.
+ * Opens the report page on a signed-in page of its own (the shared helper waits 10 s for the menu, too short
+ * for a loaded machine: the account's token and the theme in localStorage, as the login form and toggle leave
+ * them) and runs `body` on it; a failure leaves a screenshot named `failed-<name>`.
  */
-async function openPage(
-  browser: Browser,
-  baseURL: string,
-  account: { email: string; password: string },
-  viewport: { width: number; height: number },
-  theme: 'light' | 'dark',
-) {
+async function onReportPage(
+  {
+    browser,
+    baseURL,
+    account,
+    viewport,
+    theme,
+    name,
+  }: {
+    browser: Browser;
+    baseURL: string;
+    account: { email: string; password: string };
+    viewport: { width: number; height: number };
+    theme: 'light' | 'dark';
+    name: string;
+  },
+  body: (page: Page) => Promise<void>,
+): Promise<void> {
   const token = await tokenFor(baseURL, account);
   const context = await browser.newContext({
     baseURL,
@@ -50,18 +62,14 @@ async function openPage(
   context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('[page error]', error.message));
-  return { context, page };
-}
-
-/** Runs `body` on the page; a failure leaves a screenshot named after the test. */
-async function run(page: Page, name: string, close: () => Promise<void>, body: () => Promise<void>) {
   try {
-    await body();
+    await page.goto('/report');
+    await body(page);
   } catch (error) {
     await screenshot(page, `failed-${name}`).catch(() => undefined);
     throw error;
   } finally {
-    await close();
+    await context.close();
   }
 }
 
@@ -99,19 +107,16 @@ describe('reports page', () => {
   });
 
   it('previews a report and downloads it in every format', async () => {
-    const { context, page } = await openPage(
-      browser,
-      server.url,
-      DEMO.admin,
-      { width: 1440, height: 900 },
-      'light',
-    );
-    await run(
-      page,
-      'reports-formats',
-      () => context.close(),
-      async () => {
-        await page.goto('/report');
+    await onReportPage(
+      {
+        browser,
+        baseURL: server.url,
+        account: DEMO.admin,
+        viewport: { width: 1440, height: 900 },
+        theme: 'light',
+        name: 'reports-formats',
+      },
+      async (page) => {
         await expectText(page.getByTestId('page-title'), tr('pages.report'), 30_000);
         await pickOption(page, 'report-plants', plants[0]!.name, { escape: true });
         await pickOption(page, 'report-plants', plants[1]!.name, { escape: true });
@@ -179,19 +184,16 @@ describe('reports page', () => {
       }).flat();
       await api.post('telemetry', { points });
     }
-    const { context, page } = await openPage(
-      browser,
-      server.url,
-      DEMO.admin,
-      { width: 1440, height: 900 },
-      'light',
-    );
-    await run(
-      page,
-      'reports-fleet-losses',
-      () => context.close(),
-      async () => {
-        await page.goto('/report');
+    await onReportPage(
+      {
+        browser,
+        baseURL: server.url,
+        account: DEMO.admin,
+        viewport: { width: 1440, height: 900 },
+        theme: 'light',
+        name: 'reports-fleet-losses',
+      },
+      async (page) => {
         await expectText(page.getByTestId('page-title'), tr('pages.report'), 30_000);
         // Chosen by hand with a long wait: pickOption's ten seconds ran out on a loaded machine.
         await page.getByTestId('report-type').click();
@@ -274,19 +276,16 @@ describe('reports page', () => {
   it('subscribes to a report, pauses and removes it, and fits a 390 px phone in the dark theme', async () => {
     const operator = await ApiClient.login(server.url, DEMO.operator.email, DEMO.operator.password);
     const plant = (await operator.get<{ plants: Named[] }>('telemetry/catalog')).plants[0]!;
-    const { context, page } = await openPage(
-      browser,
-      server.url,
-      DEMO.operator,
-      { width: 390, height: 844 },
-      'dark',
-    );
-    await run(
-      page,
-      'reports-390',
-      () => context.close(),
-      async () => {
-        await page.goto('/report');
+    await onReportPage(
+      {
+        browser,
+        baseURL: server.url,
+        account: DEMO.operator,
+        viewport: { width: 390, height: 844 },
+        theme: 'dark',
+        name: 'reports-390',
+      },
+      async (page) => {
         await page.getByTestId('report-schedules').waitFor();
         await page.getByTestId('report-schedule-create').click();
         await page.getByTestId('report-schedule-drawer').waitFor();
