@@ -1,0 +1,31 @@
+import type { DetectedFlag, PlantDay, SignalSeries } from './types';
+
+/**
+ * Missing readings: every stretch between two readings (or between the day's edges and its first and last
+ * reading) longer than twice the expected interval is a gap; `detail.missing` is how many readings it lacks.
+ * The day's edges are the plant's local midnights in UTC milliseconds, so a 23 h or 25 h DST day expects
+ * 276 or 300 five-minute readings without any special case (IEC 61724-1:2021 §5.4 data availability counts
+ * against the interval, not against a 24 h clock).
+ */
+export function detectGaps(series: SignalSeries, plant: PlantDay): DetectedFlag[] {
+  const step = series.expectedIntervalMs;
+  if (step === null || step <= 0) return [];
+  const flags: DetectedFlag[] = [];
+  const edges = [plant.dayStartMs - step, ...series.readings.map((r) => r.ts), plant.dayEndMs];
+  for (let i = 1; i < edges.length; i++) {
+    const fromMs = edges[i - 1]! + step;
+    const toMs = edges[i]!;
+    const missing = Math.round((toMs - fromMs) / step);
+    if (toMs - edges[i - 1]! > 2 * step && missing > 0)
+      flags.push({
+        signalId: series.signalId,
+        deviceId: series.deviceId,
+        reason: 'gap',
+        fromMs,
+        toMs,
+        readings: 0,
+        detail: { missing },
+      });
+  }
+  return flags;
+}

@@ -1,0 +1,99 @@
+import { IRRADIANCE_KINDS, POWER_KINDS, SOLAR_KINDS, flagOver, round, stepMs } from './common';
+import { elevationAt, sunDay } from './sun';
+import type { DetectedFlag, PlantDay, SignalSeries } from './types';
+
+/** Half-width of the Hampel window in readings (7 readings: 35 minutes at 5-minute data). */
+export const HAMPEL_HALF_WINDOW = 3;
+/** Scale factor from the median absolute deviation to σ for Gaussian data (Hampel 1974; Pearson et al. 2016). */
+const MAD_TO_SIGMA = 1.4826;
+/** Below this elevation irradiance and power ramp steeply at sunrise and sunset: not judged. */
+export const SPIKE_MIN_ELEVATION_DEG = 5;
+
+/**
+ * The smallest jump that may be a spike, per kind: the Hampel test alone fires on any step from a flat run
+ * (MAD = 0), so a reading must also be this far from the window's median.
+ */
+function floorFor(series: SignalSeries, values: Float64Array): number {
+  let max = -Infinity;
+  let min = Infinity;
+  for (const v of values) {
+    if (v > max) max = v;
+    if (v < min) min = v;
+  }
+  const range = max - min;
+  if (POWER_KINDS.has(series.kind))
+    return 0.1 * (series.ratedPowerKw !== null ? series.ratedPowerKw : Math.max(Math.abs(max), 1e-6));
+  if (IRRADIANCE_KINDS.has(series.kind)) return 50;
+  switch (series.kind) {
+    case 'temperature_ambient':
+    case 'temperature_module':
+    case 'temperature_device':
+      return 5;
+    case 'frequency':
+      return 0.5;
+    case 'voltage':
+      return 0.05 * Math.max(Math.abs(max), 1);
+    default:
+      return 0.1 * Math.max(range, 1e-9);
+  }
+}
+
+/**
+ * Spikes, by the Hampel filter (Hampel 1974, J. Am. Stat. Assoc. 69:383; as in Pearson, Neuvo, Astola &
+ * Gabbouj 2016, "Generalized Hampel filters", EURASIP J. Adv. Signal Process. 2016:87): a reading more
+ * than t·1.4826·MAD from the median of its 7-reading window, and more than the kind's floor (10 % of the
+ * rating for power, 50 W/m², 5 °C, 0.5 Hz, 5 % of the voltage), is a spike. t = 3 in general; t = 4 for
+ * irradiance and power, whose clouds make the distribution heavy-tailed, and those are not judged with the
+ * sun below 5° (the sunrise and sunset ramp). Counters are judged by counters.ts. O(n · w log w).
+ * `detail`: the reading's value, the window median and the deviation in robust σ.
+ */
+export function detectSpikes(series: SignalSeries, plant: PlantDay): DetectedFlag[] {
+  if (series.kind === 'energy_counter') return [];
+  const r = series.readings;
+  const n = r.length;
+  if (n < 2 * HAMPEL_HALF_WINDOW + 1) return [];
+  const step = stepMs(series) ?? 60_000;
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = r[i]!.value;
+  const floor = floorFor(series, values);
+  const solar = SOLAR_KINDS.has(series.kind);
+  const t = solar ? 4 : 3;
+  const sun = solar ? sunDay(plant) : null;
+  const win = new Float64Array(2 * HAMPEL_HALF_WINDOW + 1);
+  const dev = new Float64Array(2 * HAMPEL_HALF_WINDOW + 1);
+  const flags: DetectedFlag[] = [];
+  for (let i = 0; i < n; i++) {
+    if (sun && elevationAt(sun, r[i]!.ts) < SPIKE_MIN_ELEVATION_DEG) continue;
+    const lo = Math.max(0, i - HAMPEL_HALF_WINDOW);
+    const hi = Math.min(n - 1, i + HAMPEL_HALF_WINDOW);
+    const m = hi - lo + 1;
+    for (let j = 0; j < m; j++) win[j] = values[lo + j]!;
+    const med = sortedMedian(win, m);
+    for (let j = 0; j < m; j++) dev[j] = Math.abs(win[j]! - med);
+    const mad = sortedMedian(dev, m);
+    const distance = Math.abs(values[i]! - med);
+    if (distance > floor && distance > t * MAD_TO_SIGMA * mad)
+      flags.push(
+        flagOver(series, 'spike', r, i, i, step, {
+          value: values[i]!,
+          median: round(med),
+          sigmas: mad > 0 ? round(distance / (MAD_TO_SIGMA * mad), 1) : 999,
+        }),
+      );
+  }
+  return flags;
+}
+
+/** Median of the first m items of a small buffer, sorted in place by insertion (m ≤ 7: faster than sort()). */
+function sortedMedian(a: Float64Array, m: number): number {
+  for (let i = 1; i < m; i++) {
+    const v = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > v) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = v;
+  }
+  return m % 2 ? a[(m - 1) / 2]! : (a[m / 2 - 1]! + a[m / 2]!) / 2;
+}
