@@ -1,4 +1,4 @@
-import { IRRADIANCE_KINDS, POWER_KINDS, round } from './common';
+import { IRRADIANCE_KINDS, round } from './common';
 import { SUN_MARGIN_MS, SUN_STEP_MS, sunDay } from './sun';
 import type { DetectedFlag, PlantDay, SignalSeries } from './types';
 
@@ -136,7 +136,8 @@ function observesDst(timeZone: string, ts: number): boolean {
  * hour on the day the clocks change; otherwise a clock_shift. `detail`: shiftMinutes, correlation.
  */
 export function detectClockFault(series: SignalSeries, plant: PlantDay): DetectedFlag[] {
-  if (!POWER_KINDS.has(series.kind) && !IRRADIANCE_KINDS.has(series.kind)) return [];
+  // AC power stands for its device (its DC power shares the logger's clock); irradiance for its sensor.
+  if (series.kind !== 'ac_power' && !IRRADIANCE_KINDS.has(series.kind)) return [];
   const found = profileShift(series, plant);
   if (!found) return [];
   const { shiftMinutes, correlation } = found;

@@ -11,12 +11,17 @@ export function detectGaps(series: SignalSeries, plant: PlantDay): DetectedFlag[
   const step = series.expectedIntervalMs;
   if (step === null || step <= 0) return [];
   const flags: DetectedFlag[] = [];
-  const edges = [plant.dayStartMs - step, ...series.readings.map((r) => r.ts), plant.dayEndMs];
-  for (let i = 1; i < edges.length; i++) {
-    const fromMs = edges[i - 1]! + step;
-    const toMs = edges[i]!;
+  const r = series.readings;
+  // Edges: the slot before the day, every reading, the day's end; walked without building the list.
+  let before = plant.dayStartMs - step;
+  for (let i = 0; i <= r.length; i++) {
+    const toMs = i < r.length ? r[i]!.ts : plant.dayEndMs;
+    const fromMs = before + step;
+    const gapMs = toMs - before;
+    before = toMs;
+    if (gapMs <= 2 * step) continue;
     const missing = Math.round((toMs - fromMs) / step);
-    if (toMs - edges[i - 1]! > 2 * step && missing > 0)
+    if (missing > 0)
       flags.push({
         signalId: series.signalId,
         deviceId: series.deviceId,

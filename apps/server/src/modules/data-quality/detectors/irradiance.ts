@@ -98,15 +98,15 @@ export function detectPowerDrift(
   const dcKwp = plant.dcCapacityKwp ?? (ratedKw !== null ? ratedKw * 1.2 : null);
   if (dcKwp === null) return [];
   const slot = (ts: number): number => Math.round((ts - plant.dayStartMs) / step);
-  const total = new Map<number, { kw: number; n: number }>();
+  const slots = Math.ceil((plant.dayEndMs - plant.dayStartMs) / step) + 1;
+  const totalKw = new Float64Array(slots);
+  const present = new Uint16Array(slots);
   for (const p of power)
     for (const x of p.readings) {
       const k = slot(x.ts);
-      const cur = total.get(k);
-      if (cur) {
-        cur.kw += x.value;
-        cur.n++;
-      } else total.set(k, { kw: x.value, n: 1 });
+      if (k < 0 || k >= slots) continue;
+      totalKw[k] = totalKw[k]! + x.value;
+      present[k] = present[k]! + 1;
     }
   const r = irradiance.readings;
   const kt = r.map((x) => {
@@ -123,10 +123,11 @@ export function detectPowerDrift(
     const k = kt[i]!;
     if (!(k >= 0.6 && k <= 1.3)) continue;
     if (!(Math.abs(kt[i - 1]! / k - 1) < 0.03 && Math.abs(kt[i + 1]! / k - 1) < 0.03)) continue;
-    const p = total.get(slot(x.ts));
-    if (!p || p.n !== power.length) continue;
-    if (ratedKw !== null && p.kw >= 0.95 * ratedKw) continue;
-    const ratio = p.kw / ((x.value / 1000) * dcKwp);
+    const at = slot(x.ts);
+    if (at < 0 || at >= slots || present[at] !== power.length) continue;
+    const kw = totalKw[at]!;
+    if (ratedKw !== null && kw >= 0.95 * ratedKw) continue;
+    const ratio = kw / ((x.value / 1000) * dcKwp);
     (x.ts < sun.solarNoonMs ? am : pm).push(ratio);
     if (first < 0) first = i;
     last = i;

@@ -66,6 +66,16 @@ export function detectSpikes(series: SignalSeries, plant: PlantDay): DetectedFla
     if (sun && elevationAt(sun, r[i]!.ts) < SPIKE_MIN_ELEVATION_DEG) continue;
     const lo = Math.max(0, i - HAMPEL_HALF_WINDOW);
     const hi = Math.min(n - 1, i + HAMPEL_HALF_WINDOW);
+    // The median lies within the window's range: a reading within the floor of every neighbour cannot be
+    // a spike, which spares the two sorts on nearly every reading of a smooth day.
+    const x = values[i]!;
+    let far = false;
+    for (let j = lo; j <= hi; j++)
+      if (Math.abs(values[j]! - x) > floor) {
+        far = true;
+        break;
+      }
+    if (!far) continue;
     const m = hi - lo + 1;
     for (let j = 0; j < m; j++) win[j] = values[lo + j]!;
     const med = sortedMedian(win, m);
