@@ -23,10 +23,24 @@ const DC_KWP = 66;
  * and DC power, a lifetime counter, its temperature and the grid frequency, plus a POA sensor and an
  * ambient thermometer: 102 signals with a little noise, as a real logger sends them.
  */
-function plantInput(plant: PlantDay, seed = 1): PlantDayInput {
+function plantInput(plant: PlantDay, seed = 1, cloudy = false): PlantDayInput {
   const rnd = random(seed);
   const ts = timestamps(plant);
-  const poa = ts.map((t) => clearPoa(plant, t));
+  // Broken clouds: the sun goes behind a cloud (clear-sky index 0.25…0.6) and out again every few
+  // readings, with a little cloud enhancement (1.0…1.15) at the edges.
+  let behind = false;
+  const poa = ts.map((t) => {
+    if (cloudy && rnd() < 0.3) behind = !behind;
+    const k = !cloudy ? 1 : behind ? 0.25 + 0.35 * rnd() : 1 + 0.15 * rnd();
+    return clearPoa(plant, t) * k;
+  });
+  // Temperatures follow the sun through a thermal lag of about 20 minutes (first order, 5-minute steps).
+  const lagged = (gain: number): number[] => {
+    let t = 0;
+    return poa.map((g) => (t += (g * gain - t) * 0.25));
+  };
+  const heat = lagged(1 / 50);
+  const warm = lagged(1 / 100);
   const out: SignalSeries[] = [];
   for (let d = 1; d <= INVERTERS; d++) {
     const ac = poa.map((g) => Math.min(RATED_KW, (g / 1000) * DC_KWP * 0.85 * (1 + 0.004 * (rnd() - 0.5))));
@@ -59,7 +73,7 @@ function plantInput(plant: PlantDay, seed = 1): PlantDayInput {
     out.push(
       series(
         'temperature_device',
-        ts.map((t, i) => ({ ts: t, value: Math.round((25 + poa[i]! / 50 + rnd()) * 10) / 10 })),
+        ts.map((t, i) => ({ ts: t, value: Math.round((25 + heat[i]! + rnd()) * 10) / 10 })),
         { ...extra, signalId: d * 10 + 4 },
       ),
     );
@@ -81,7 +95,7 @@ function plantInput(plant: PlantDay, seed = 1): PlantDayInput {
   out.push(
     series(
       'temperature_ambient',
-      ts.map((t, i) => ({ ts: t, value: Math.round((15 + poa[i]! / 100 + 0.3 * rnd()) * 10) / 10 })),
+      ts.map((t, i) => ({ ts: t, value: Math.round((15 + warm[i]! + 0.3 * rnd()) * 10) / 10 })),
       { signalId: 1002, deviceId: 1000 },
     ),
   );
@@ -92,11 +106,18 @@ const faults = (flags: DetectedFlag[]) => flags.filter((f) => f.reason !== 'clip
 const get = (input: PlantDayInput, signalId: number) => input.series.find((s) => s.signalId === signalId)!;
 
 describe('a plant day through every detector', () => {
-  it('finds no fault on a clean, noisy clear day of 102 signals, only the noon clipping', () => {
+  it('finds no fault on clean, noisy clear and broken-cloud days of 102 signals, only the noon clipping', () => {
     for (const date of ['2026-01-15', '2026-04-15', '2026-06-21', '2026-10-01']) {
       const input = plantInput(konyaDay(date));
       const flags = detectPlantDay(input);
       expect(faults(flags), date).toEqual([]);
+    }
+    for (const seed of [2, 3, 4]) {
+      const flags = faults(detectPlantDay(plantInput(konyaDay('2026-05-10'), seed, true)));
+      expect(
+        flags.map((f) => [f.signalId, f.reason, f.detail]),
+        `cloudy ${seed}`,
+      ).toEqual([]);
     }
     const summer = detectPlantDay(plantInput(konyaDay('2026-06-21')));
     expect(new Set(summer.map((f) => f.signalId)).size).toBe(INVERTERS);
@@ -117,6 +138,8 @@ describe('a plant day through every detector', () => {
     // Inverter 4: the logger dropped 14:00–15:00.
     const p4 = get(input, 41);
     p4.readings.splice(at(plant, 14), 12);
+    // Inverter 5: one AC power reading drops to zero at 11:00 (a glitch: the others do not).
+    get(input, 51).readings[at(plant, 11)]!.value = 0;
     // The POA sensor: 30 W/m² at night before 02:00.
     const poa = get(input, 1001);
     for (let i = 0; i < at(plant, 2); i++) poa.readings[i]!.value = 30;
@@ -132,10 +155,20 @@ describe('a plant day through every detector', () => {
         [34, 'spike', 3 * HOUR],
         [41, 'gap', 14 * HOUR],
         [1001, 'irradiance_night_offset', 0],
+        [51, 'spike', 11 * HOUR],
       ]),
     );
     // The jump's 83 kWh also make inverter 1's day impossible only if it exceeds 50 kW × daylight: it does not.
-    expect(flags).toHaveLength(5);
+    expect(flags).toHaveLength(6);
+  });
+
+  it('takes a cloud that darkens every inverter and the sensor for one reading for a cloud, not a spike', () => {
+    const plant = konyaDay('2026-04-15');
+    const input = plantInput(plant);
+    for (const s of input.series)
+      if (s.kind === 'ac_power' || s.kind === 'dc_power' || s.kind === 'irradiance_poa')
+        s.readings[at(plant, 11)]!.value *= 0.3;
+    expect(faults(detectPlantDay(input)).filter((f) => f.reason === 'spike')).toEqual([]);
   });
 
   it('merges overlapping flags of one reason on one signal and clamps them to the day', () => {

@@ -13,14 +13,14 @@ import {
 import { detectInterpolated } from './interpolated';
 import { detectOutOfRange } from './range';
 import { detectReplayedDays } from './replay';
-import { detectSpikes } from './spike';
+import { confirmSolarSpikes, detectSpikes } from './spike';
 import { detectStale, detectStaleCounter } from './stale';
 import type { DetectedFlag, PlantDay, PlantDayInput, SignalSeries } from './types';
 
 export type * from './types';
 export { detectGaps } from './gaps';
 export { detectStale, detectStaleCounter } from './stale';
-export { detectSpikes } from './spike';
+export { confirmSolarSpikes, detectSpikes } from './spike';
 export { detectInterpolated } from './interpolated';
 export { detectOutOfRange } from './range';
 export { detectCounterFaults } from './counters';
@@ -61,14 +61,19 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
 }
 
 /**
- * Every flag of a plant's local day: each signal's own, then those found by comparing signals and days —
- * a counter that stands still while its device's power flows, irradiance against the plant's power and
+ * Every flag of a plant's local day: each signal's own (less the power and irradiance spikes the plant's
+ * other such signals share at the same time: a cloud), then those found by comparing signals and days — a
+ * counter that stands still while its device's power flows, irradiance against the plant's power and
  * against neighbours, the clock against the sun, replayed days, impossible day energy and clipping.
  * Overlapping flags of one reason on one signal are merged (docs/data-quality.md, "Detectors").
  */
 export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
   const { plant, series } = input;
-  const flags: DetectedFlag[] = series.flatMap((s) => detectSignalDay(s, plant));
+  // A spike of irradiance or power that every peer shares at the same time is a cloud, not a glitch.
+  const flags: DetectedFlag[] = confirmSolarSpikes(
+    series.flatMap((s) => detectSignalDay(s, plant)),
+    series,
+  );
   const acPower = series.filter((s) => s.kind === 'ac_power');
   for (const s of series) {
     if (s.kind === 'energy_counter') {

@@ -74,7 +74,8 @@ export function detectStaleCounter(counter: SignalSeries, power: SignalSeries): 
   }
   const minPairs = Math.max(2, Math.ceil((STALE_MIN_MINUTES * 60_000) / step));
   const flags: DetectedFlag[] = [];
-  for (const [from, to0] of runsWhere(r.length - 1, (i) => same(r[i]!.value, r[i + 1]!.value), minPairs)) {
+  // Exact equality: a relative tolerance on a lifetime counter of 10⁵ kWh would hide real kWh steps.
+  for (const [from, to0] of runsWhere(r.length - 1, (i) => r[i]!.value === r[i + 1]!.value, minPairs)) {
     const to = to0 + 1;
     const t0 = r[from]!.ts;
     const t1 = r[to]!.ts;
