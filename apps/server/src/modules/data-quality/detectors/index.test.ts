@@ -171,6 +171,41 @@ describe('a plant day through every detector', () => {
     expect(faults(detectPlantDay(input)).filter((f) => f.reason === 'spike')).toEqual([]);
   });
 
+  it('copes with empty series and a plant without tilt or capacities: only the gaps', () => {
+    const plant: PlantDay = {
+      ...konyaDay(),
+      tiltDeg: null,
+      azimuthDeg: null,
+      acCapacityKw: null,
+      dcCapacityKwp: null,
+    };
+    const kinds = [
+      'ac_power',
+      'dc_power',
+      'energy_counter',
+      'irradiance_poa',
+      'irradiance_ghi',
+      'frequency',
+      'voltage',
+      'other',
+    ] as const;
+    const empty = kinds.map((kind, i) => series(kind, [], { signalId: i + 1, deviceId: 1 }));
+    const flags = detectPlantDay({
+      plant,
+      series: empty,
+      earlierDays: [{ dayStartMs: plant.dayStartMs - 86_400_000, series: empty }],
+      neighbours: [{ plantId: 2, distanceKm: 1, series: empty[3]! }],
+    });
+    expect(flags.map((f) => f.reason)).toEqual(kinds.map(() => 'gap'));
+    const single = kinds.map((kind, i) =>
+      series(kind, [{ ts: plant.dayStartMs + 12 * HOUR, value: 50 }], {
+        signalId: i + 1,
+        expectedIntervalMs: null,
+      }),
+    );
+    expect(detectPlantDay({ plant, series: single, earlierDays: [], neighbours: [] })).toEqual([]);
+  });
+
   it('merges overlapping flags of one reason on one signal and clamps them to the day', () => {
     const plant = konyaDay();
     const s = series(
