@@ -68,5 +68,12 @@ describe('clock faults', () => {
     const start = Date.parse('2026-03-28T23:00:00Z');
     const spring: PlantDay = { ...bavaria('2026-03-29', 1), dayStartMs: start, dayEndMs: start + 23 * HOUR };
     expect(detectClockFault(poaSeries(spring, {}, HOUR), spring).map((f) => f.reason)).toEqual(['dst_error']);
+    expect(detectClockFault(poaSeries(spring), spring)).toEqual([]);
+    const autumnStart = Date.parse('2026-10-24T22:00:00Z');
+    const autumn: PlantDay = { ...spring, dayStartMs: autumnStart, dayEndMs: autumnStart + 25 * HOUR };
+    expect(detectClockFault(poaSeries(autumn), autumn)).toEqual([]);
+    expect(detectClockFault(poaSeries(autumn, {}, -HOUR), autumn).map((f) => f.reason)).toEqual([
+      'dst_error',
+    ]);
   });
 });
