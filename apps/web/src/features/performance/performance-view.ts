@@ -15,9 +15,7 @@ export function sparklinePoints(
   const low = Math.min(...values, 0.9);
   const span = 1 - low || 1;
   const dx = values.length > 1 ? width / (values.length - 1) : 0;
-  return values
-    .map((v, i) => `${(i * dx).toFixed(1)},${(((1 - v) / span) * height).toFixed(1)}`)
-    .join(' ');
+  return values.map((v, i) => `${(i * dx).toFixed(1)},${(((1 - v) / span) * height).toFixed(1)}`).join(' ');
 }
 
 /** A fraction as a percentage for the form (0.14 → 14), rounded to hide float noise. */

@@ -4,7 +4,10 @@ import { api } from '../../../lib/api-client';
 import { performanceKeys } from './query-keys';
 
 /** GET plants/{id}/performance */
-export async function getPlantPerformance(plantId: number, signal?: AbortSignal): Promise<PlantPerformanceAnswer> {
+export async function getPlantPerformance(
+  plantId: number,
+  signal?: AbortSignal,
+): Promise<PlantPerformanceAnswer> {
   return plantPerformanceAnswer.parse(await api.get<unknown>(`plants/${plantId}/performance`, { signal }));
 }
 
