@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlantModelAnswer, PlantModelFitAnswer, PlantPerformanceAnswer } from '@solar/shared';
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
+import { istanbulInstant, makePlantWithDay, type TelemetryPoint } from '../../test/plant-day';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { dateOfDay, dayNumber, normalDraw, seededRandom } from './engine';
 
@@ -107,7 +108,8 @@ describe(`performance (${dialectUnderTest})`, () => {
   let truth: ReturnType<typeof degradingPlant>;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Three years of daily counter readings are ingested: the raw window must reach back that far.
+    t = await createTestApp({ telemetry: { rawRetentionDays: 3650 } });
     admin = await makeUser(t, { admin: true });
     a = await makeTree(t, admin.token, 'PerfA');
     b = await makeTree(t, admin.token, 'PerfB');
@@ -155,6 +157,56 @@ describe(`performance (${dialectUnderTest})`, () => {
     expect(p.soiling.current_rate_per_day).toBeCloseTo(-0.003, 3);
     expect(p.payback).toMatchObject({ cleaning_cost: 50, energy_price_per_kwh: 0.1, currency: 'EUR' });
     expect(p.payback!.date).not.toBeNull();
+  });
+
+  it("finds each inverter's own rate from its energy counter", async () => {
+    const plant = await makePlantWithDay(t, admin, { name: 'PerfInv' });
+    const random = seededRandom(12);
+    const start = dayNumber('2022-01-01');
+    const rates = [-1, -2];
+    const counters = [1000, 1000];
+    const points: TelemetryPoint[] = [];
+    const days: SyntheticDay[] = [];
+    for (let i = 0; i < 3 * 365; i++) {
+      const date = dateOfDay(start + i);
+      const h = 5 + 1.5 * Math.sin((2 * Math.PI * i) / 365.25);
+      const correctedReferenceKwh = 120 * h * 0.97;
+      const expectedEnergyKwh = 0.86 * correctedReferenceKwh;
+      const kwh = rates.map(
+        (r) => 0.5 * expectedEnergyKwh * (1 + r / 100) ** (i / 365) * (1 + 0.01 * normalDraw(random)),
+      );
+      // One reading a day at local noon: the day's counter delta is the energy since the day before.
+      for (const n of [0, 1]) {
+        counters[n]! += kwh[n]!;
+        points.push({
+          signal_id: plant.signals.totals[n]!,
+          ts: istanbulInstant(date, 720),
+          value: counters[n]!,
+        });
+      }
+      days.push({
+        date,
+        energyKwh: kwh[0]! + kwh[1]!,
+        irradiationKwhM2: h,
+        correctedReferenceKwh,
+        expectedEnergyKwh,
+      });
+    }
+    for (let i = 0; i < points.length; i += 1000) await plant.ingest(points.slice(i, i + 1000));
+    await storeDays(plant.tree.plantId, days);
+    // The readings marked their days for the KPI refresh; the stored days stand for them here.
+    await t.ctx.db.deleteFrom('kpi_dirty_days').where('plant_id', '=', plant.tree.plantId).execute();
+    const res = await t.http.get(`/api/plants/${plant.tree.plantId}/performance`, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json<PlantPerformanceAnswer>();
+    const rateOf = (r: PlantPerformanceAnswer['degradation']['plant']) => {
+      if (r.status !== 'ok') throw new Error(JSON.stringify(r));
+      return r.rate_pct_per_year;
+    };
+    expect(Math.abs(rateOf(p.degradation.plant) + 1.5)).toBeLessThan(0.2);
+    const byDevice = new Map(p.degradation.inverters.map((inv) => [inv.device_id, inv.result]));
+    expect(Math.abs(rateOf(byDevice.get(plant.inverters[0])!) + 1)).toBeLessThan(0.2);
+    expect(Math.abs(rateOf(byDevice.get(plant.inverters[1])!) + 2)).toBeLessThan(0.2);
   });
 
   it('says how much data there is when there is too little', async () => {
