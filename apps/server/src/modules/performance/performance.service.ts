@@ -142,11 +142,12 @@ export class PerformanceService {
     const energySignals: repo.InverterEnergySignal[] = [];
     for (const inv of signals.inverters) {
       const s = inv.energyTotal ?? inv.energyToday;
+      // A daily counter's day is its last value, whatever its reset makes of the delta.
       if (s)
         energySignals.push({
           deviceId: inv.deviceId,
           signalId: s.signalId,
-          isCounter: s.isCounter,
+          isCounter: inv.energyTotal ? s.isCounter : false,
           kwhPerUnit: s.kwhPerUnit,
         });
     }
