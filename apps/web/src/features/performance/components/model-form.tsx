@@ -159,7 +159,9 @@ export function ModelForm({
               data-testid="model-notice"
             />
           )}
-          <Divider titlePlacement="start" plain>{t('performance.model.designSection')}</Divider>
+          <Divider titlePlacement="start" plain>
+            {t('performance.model.designSection')}
+          </Divider>
           <Form<DesignValues>
             form={design}
             layout="vertical"
@@ -223,7 +225,9 @@ export function ModelForm({
               {t('performance.model.saveDesign')}
             </Button>
           </Form>
-          <Divider titlePlacement="start" plain>{t('performance.model.costSection')}</Divider>
+          <Divider titlePlacement="start" plain>
+            {t('performance.model.costSection')}
+          </Divider>
           <Form<CostValues>
             form={costs}
             layout="vertical"
@@ -250,7 +254,9 @@ export function ModelForm({
               {t('performance.model.saveCosts')}
             </Button>
           </Form>
-          <Divider titlePlacement="start" plain>{t('performance.model.fitSection')}</Divider>
+          <Divider titlePlacement="start" plain>
+            {t('performance.model.fitSection')}
+          </Divider>
           <Typography.Paragraph type="secondary">{t('performance.model.fitHint')}</Typography.Paragraph>
           <Space wrap>
             <DatePicker.RangePicker
