@@ -460,6 +460,26 @@ export const schemaColumns = {
     created_at: 'not null',
     updated_at: 'not null',
   },
+  plant_model_parameters: {
+    plant_id: 'not null',
+    source: 'not null',
+    system_loss_fraction: 'not null',
+    temperature_coefficient_per_k: 'not null',
+    system_loss_fraction_se: 'null',
+    temperature_coefficient_per_k_se: 'null',
+    loss_factors: 'not null',
+    inverter_efficiency: 'null',
+    ac_limit_kw: 'null',
+    fitted_from: 'null',
+    fitted_to: 'null',
+    fit_days: 'null',
+    fit_rmse_kwh: 'null',
+    cleaning_cost: 'null',
+    energy_price_per_kwh: 'null',
+    currency: 'null',
+    updated_by: 'null',
+    updated_at: 'not null',
+  },
 } as const satisfies SchemaDescription;
 
 /** True when A and B are the same type (not merely assignable either way). */

@@ -559,6 +559,7 @@ export interface Database {
   plant_budgets: PlantBudgetsTable;
   report_schedules: ReportSchedulesTable;
   cluster_leases: ClusterLeasesTable;
+  plant_model_parameters: PlantModelParametersTable;
 }
 
 /** Who runs the cluster's singleton jobs, and until when (migration 0021). */
@@ -580,6 +581,33 @@ export interface PlantBudgetsTable {
   month: number;
   energy_kwh: number;
   irradiation_kwh_m2: number | null;
+  /** Epoch ms. */
+  updated_at: number;
+}
+
+/** A plant's expected-power parameters from a design or a fit, and its cleaning economics (migration 0104). */
+export interface PlantModelParametersTable {
+  plant_id: number;
+  /** 'design' | 'fitted' ('default' when no row exists). */
+  source: string;
+  system_loss_fraction: number;
+  temperature_coefficient_per_k: number;
+  /** Standard errors of a fit. */
+  system_loss_fraction_se: number | null;
+  temperature_coefficient_per_k_se: number | null;
+  /** JSON array of { name, fraction } from the design report. */
+  loss_factors: Generated<string>;
+  inverter_efficiency: number | null;
+  ac_limit_kw: number | null;
+  /** Local dates (YYYY-MM-DD) of the fit's window, inclusive. */
+  fitted_from: string | null;
+  fitted_to: string | null;
+  fit_days: number | null;
+  fit_rmse_kwh: number | null;
+  cleaning_cost: number | null;
+  energy_price_per_kwh: number | null;
+  currency: string | null;
+  updated_by: number | null;
   /** Epoch ms. */
   updated_at: number;
 }

@@ -225,6 +225,8 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/plants/:id/power', `/api/plants/${tree.plantId}/power`, { date: today });
     await get('/api/inverters/:id/summary', `/api/inverters/${tree.deviceId}/summary`, { date: today });
     await get('/api/plants/:id/budgets', `/api/plants/${tree.plantId}/budgets`, { year: today.slice(0, 4) });
+    await get('/api/plants/:id/performance', `/api/plants/${tree.plantId}/performance`);
+    await get('/api/plants/:id/model', `/api/plants/${tree.plantId}/model`);
     for (const type of ['production', 'fleet', 'alarms', 'inverters']) {
       const report = { plant_ids: String(tree.plantId), from: today, to: today };
       await get('/api/reports/:type', `/api/reports/${type}`, report);

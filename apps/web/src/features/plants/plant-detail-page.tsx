@@ -16,6 +16,7 @@ import { formatNumber } from '../../lib/format';
 import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
+import { PerformanceCard } from '../performance';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
@@ -420,6 +421,8 @@ export default function PlantDetailPage() {
             )}
           </QueryState>
         </Card>
+
+        <PerformanceCard plantId={plantId} />
 
         <Card title={t('plantView.devices.title')} className="plant-card-wide">
           <DeviceList plantId={plantId} />

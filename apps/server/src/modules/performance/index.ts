@@ -1,0 +1,11 @@
+/**
+ * The performance module's public face: code outside modules/performance/ imports only from here
+ * (docs/architecture.md, "Module boundaries"). Its routes are registered by modules/index.ts.
+ */
+export { PerformanceService } from './performance.service';
+export {
+  cleaningPayback,
+  fitPvwattsParameters,
+  soilingStochasticRateRecovery,
+  yearOnYearDegradation,
+} from './engine';

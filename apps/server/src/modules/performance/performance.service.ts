@@ -1,0 +1,396 @@
+import type {
+  PlantModelAnswer,
+  PlantModelBody,
+  PlantModelFitAnswer,
+  PlantModelFitBody,
+  PlantPerformanceAnswer,
+} from '@solar/shared';
+import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import { dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
+import { recordAudit } from '../audit';
+import { findKpiPlants, KpiService, loadPlantSignals, type DayFigures, type KpiPlant } from '../kpi';
+import {
+  calibrationDayOf,
+  cleaningPayback,
+  dateOfDay,
+  dayNumber,
+  fitPvwattsParameters,
+  lumpedSystemLoss,
+  soilingStochasticRateRecovery,
+  yearOnYearDegradation,
+  type NormalizedDay,
+  type YoyResult,
+} from './engine';
+import * as repo from './performance.repository';
+
+/** How far back the analysis reads: five years of days (the year-on-year pairs need two). */
+const HISTORY_DAYS = 5 * 366;
+/** A day with fewer than this share of its expected samples is left out (too incomplete to normalise). */
+const MIN_COMPLETENESS = 0.9;
+/** A daily temperature-corrected PR above this is impossible for a sound day (counter jump, bad sensor). */
+const MAX_DAILY_PR = 1.5;
+/** Seed of the bootstrap and Monte-Carlo draws: the same data gives the same answer. */
+const SEED = 24;
+
+type ExclusionReason = 'no_energy' | 'incomplete_data' | 'impossible_energy';
+
+/**
+ * A fit is held within the ranges the plant form accepts (loss 0…50 %, γ −1…0 %/K), so the KPIs and the plant
+ * form keep working; a fit at a bound says the data disagrees with the model (a low irradiance sensor makes
+ * the loss negative) and its standard errors show how far.
+ */
+const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
+
+/** A day of the KPI figures judged for the methods: its normalised energy or why it is left out. */
+interface JudgedDay {
+  date: string;
+  figures: DayFigures;
+  normalizedEnergy: number | null;
+  excludedBecause: ExclusionReason | null;
+}
+
+/**
+ * Judges each day: normalised energy = energy / temperature-corrected reference (the daily PR_corr of
+ * IEC 61724-1, proportional to energy / expected energy of the PVWatts model, so the same rates follow);
+ * left out without energy or irradiance, below 90 % of the expected samples, or when the energy is more
+ * than the AC capacity can make in 24 h or the PR_corr is impossibly high. When the data-quality module
+ * stores flags per day, they join these reasons here.
+ */
+function judge(plant: KpiPlant, days: Map<string, DayFigures>): JudgedDay[] {
+  return [...days.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, figures]) => {
+      const { sums, samples } = figures;
+      const ref = sums.prCorrectedReferenceKwh;
+      const normalized = ref > 0 && sums.prEnergyKwh > 0 ? sums.prEnergyKwh / ref : null;
+      let excludedBecause: ExclusionReason | null = null;
+      if (normalized === null || sums.energyKwh === null) excludedBecause = 'no_energy';
+      else if (
+        samples.expectedSamples > 0 &&
+        samples.receivedSamples / samples.expectedSamples < MIN_COMPLETENESS
+      )
+        excludedBecause = 'incomplete_data';
+      else if (
+        normalized > MAX_DAILY_PR ||
+        (plant.acCapacityKw !== null && plant.acCapacityKw > 0 && sums.energyKwh > plant.acCapacityKw * 24)
+      )
+        excludedBecause = 'impossible_energy';
+      return { date, figures, normalizedEnergy: normalized, excludedBecause };
+    });
+}
+
+/** The engine's YoY answer in the contract's words. */
+function degradationOf(r: YoyResult): PlantPerformanceAnswer['degradation']['plant'] {
+  if (r.status === 'ok')
+    return {
+      status: 'ok',
+      rate_pct_per_year: r.ratePctPerYear,
+      ci_low_pct_per_year: r.ciLowPctPerYear,
+      ci_high_pct_per_year: r.ciHighPctPerYear,
+      confidence_level: r.confidenceLevel,
+      pairs: r.pairs,
+      from: r.from,
+      to: r.to,
+      span_days: r.spanDays,
+    };
+  return {
+    status: 'insufficient_data',
+    from: r.from,
+    to: r.to,
+    span_days: r.spanDays,
+    months_found: r.monthsFound,
+    months_needed: r.monthsNeeded,
+  };
+}
+
+/** Degradation, soiling and the plant's model parameters (docs/performance.md). */
+export class PerformanceService {
+  private readonly kpi: KpiService;
+
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'settings'>) {
+    this.kpi = new KpiService(ctx);
+  }
+
+  private async plant(actor: Actor, id: number) {
+    const [plant] = await findKpiPlants(this.ctx.db, scopeOf(actor), id);
+    if (!plant) throw notFound();
+    const signals = (await loadPlantSignals(this.ctx.db, [id])).get(id)!;
+    return { plant, signals };
+  }
+
+  /** GET plants/{id}/performance */
+  async performance(actor: Actor, id: number): Promise<PlantPerformanceAnswer> {
+    const { plant, signals } = await this.plant(actor, id);
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    const from = dateOfDay(dayNumber(today) - HISTORY_DAYS);
+    const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, today));
+    const model = await repo.readModel(this.ctx.db, id);
+    const excluded = { no_energy: 0, incomplete_data: 0, impossible_energy: 0 };
+    for (const d of judged) if (d.excludedBecause) excluded[d.excludedBecause]++;
+    const normalized: NormalizedDay[] = judged.map((d) => ({
+      date: d.date,
+      normalizedEnergy: d.normalizedEnergy,
+      excluded: d.excludedBecause !== null,
+    }));
+    const plantYoy = yearOnYearDegradation(normalized, { seed: SEED });
+
+    // Per inverter: its daily energy over the plant's temperature-corrected reference of the same day
+    // (a constant share of it, which the year-on-year ratio cancels), on the plant's usable days.
+    const energySignals: repo.InverterEnergySignal[] = [];
+    for (const inv of signals.inverters) {
+      const s = inv.energyTotal ?? inv.energyToday;
+      // A daily counter's day is its last value, whatever its reset makes of the delta.
+      if (s)
+        energySignals.push({
+          deviceId: inv.deviceId,
+          signalId: s.signalId,
+          isCounter: inv.energyTotal ? s.isCounter : false,
+          kwhPerUnit: s.kwhPerUnit,
+        });
+    }
+    const inverterEnergy = await repo.readInverterDailyEnergy(
+      this.ctx.db,
+      energySignals,
+      dayStart(from, plant.timeZone),
+      dayStart(today, plant.timeZone),
+    );
+    const usable = new Map(judged.filter((d) => d.excludedBecause === null).map((d) => [d.date, d]));
+    const inverters = signals.inverters
+      .filter((inv) => inverterEnergy.has(inv.deviceId))
+      .map((inv) => {
+        const days: NormalizedDay[] = [];
+        for (const [bucket, kwh] of inverterEnergy.get(inv.deviceId)!) {
+          const date = localDate(bucket, plant.timeZone);
+          const day = usable.get(date);
+          const ref = day?.figures.sums.prCorrectedReferenceKwh ?? 0;
+          days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? kwh / ref : null });
+        }
+        return {
+          device_id: inv.deviceId,
+          name: inv.name,
+          result: degradationOf(yearOnYearDegradation(days, { seed: SEED })),
+        };
+      });
+
+    const soiling = soilingStochasticRateRecovery(
+      judged.map((d) => ({
+        date: d.date,
+        performanceIndex: d.normalizedEnergy,
+        expectedEnergyKwh: d.figures.sums.expectedEnergyKwh,
+        excluded: d.excludedBecause !== null,
+      })),
+      { seed: SEED },
+    );
+    let payback: PlantPerformanceAnswer['payback'] = null;
+    if (soiling.status === 'ok' && model?.cleaningCost != null && model.energyPricePerKwh != null) {
+      const p = cleaningPayback({
+        soiling,
+        expectedByDate: new Map(judged.map((d) => [d.date, d.figures.sums.expectedEnergyKwh])),
+        cleaningCost: model.cleaningCost,
+        energyPricePerKwh: model.energyPricePerKwh,
+      });
+      payback = {
+        date: p.date,
+        projected: p.projected,
+        lost_since_recovery: p.lostSinceRecovery,
+        cleaning_cost: model.cleaningCost,
+        energy_price_per_kwh: model.energyPricePerKwh,
+        currency: model.currency,
+      };
+    }
+    const withEnergy = judged.filter((d) => d.excludedBecause !== 'no_energy');
+    const spanFrom = withEnergy[0]?.date ?? null;
+    const spanTo = withEnergy[withEnergy.length - 1]?.date ?? null;
+    return {
+      plant_id: id,
+      model_source: model?.source ?? 'default',
+      span: {
+        from: spanFrom,
+        to: spanTo,
+        days: spanFrom && spanTo ? dayNumber(spanTo) - dayNumber(spanFrom) + 1 : 0,
+      },
+      excluded_days: excluded,
+      degradation: { plant: degradationOf(plantYoy), inverters },
+      soiling:
+        soiling.status === 'ok'
+          ? {
+              status: 'ok',
+              ratio_series: soiling.series,
+              mean_ratio: soiling.meanRatio,
+              mean_ratio_low: soiling.meanRatioLow,
+              mean_ratio_high: soiling.meanRatioHigh,
+              loss_kwh: soiling.lossKwh,
+              loss_kwh_low: soiling.lossKwhLow,
+              loss_kwh_high: soiling.lossKwhHigh,
+              recoveries: soiling.recoveries,
+              current_rate_per_day: soiling.intervals[soiling.intervals.length - 1]!.ratePerDay,
+              from: soiling.from,
+              to: soiling.to,
+            }
+          : { status: 'insufficient_data', from: soiling.from, to: soiling.to, span_days: soiling.spanDays },
+      payback,
+    };
+  }
+
+  /** The stored row, or the plant's own defaults as one. */
+  private async current(plant: KpiPlant): Promise<repo.ModelRow | undefined> {
+    return repo.readModel(this.ctx.db, plant.id);
+  }
+
+  private answerOf(plant: KpiPlant, row: repo.ModelRow | undefined): PlantModelAnswer {
+    return {
+      plant_id: plant.id,
+      source: row?.source ?? 'default',
+      system_loss_fraction: row ? row.systemLossFraction : plant.systemLossFraction,
+      temperature_coefficient_per_k: row ? row.gammaPerK : plant.gammaPerK,
+      system_loss_fraction_se: row?.systemLossFractionSe ?? null,
+      temperature_coefficient_per_k_se: row?.gammaPerKSe ?? null,
+      loss_factors: row?.lossFactors ?? [],
+      inverter_efficiency: row?.inverterEfficiency ?? null,
+      ac_limit_kw: row?.acLimitKw ?? null,
+      fitted_from: row?.fittedFrom ?? null,
+      fitted_to: row?.fittedTo ?? null,
+      fit_days: row?.fitDays ?? null,
+      fit_rmse_kwh: row?.fitRmseKwh ?? null,
+      cleaning_cost: row?.cleaningCost ?? null,
+      energy_price_per_kwh: row?.energyPricePerKwh ?? null,
+      currency: row?.currency ?? null,
+      updated_by: row?.updatedBy ?? null,
+      updated_at: row ? new Date(row.updatedAt).toISOString() : null,
+    };
+  }
+
+  /** GET plants/{id}/model */
+  async model(actor: Actor, id: number): Promise<PlantModelAnswer> {
+    const { plant } = await this.plant(actor, id);
+    return this.answerOf(plant, await this.current(plant));
+  }
+
+  /** Stores the row (applied to the plant's KPI parameters when `apply`), audited with before and after. */
+  private async save(actor: Actor, plant: KpiPlant, row: repo.ModelRow, apply: boolean, action: string) {
+    const before = this.answerOf(plant, await this.current(plant));
+    await repo.writeModel(this.ctx.db, row, apply);
+    const after = this.answerOf(plant, row);
+    await recordAudit(this.ctx.db, {
+      userId: actor.userId,
+      action,
+      entity: 'plant_model',
+      entityId: plant.id,
+      before,
+      after,
+      ip: actor.ip,
+      at: row.updatedAt,
+    });
+    return after;
+  }
+
+  /**
+   * PUT plants/{id}/model: a design's parameters (lumped loss 1 − Π(1 − lᵢ)·η_inv) replace the model and
+   * become the KPIs'; with `design` null only the cleaning cost and energy price change.
+   */
+  async saveModel(actor: Actor, id: number, body: PlantModelBody): Promise<PlantModelAnswer> {
+    const { plant } = await this.plant(actor, id);
+    const old = await this.current(plant);
+    const design = body.design;
+    const base: repo.ModelRow = old ?? {
+      plantId: id,
+      source: 'default',
+      systemLossFraction: plant.systemLossFraction,
+      gammaPerK: plant.gammaPerK,
+      systemLossFractionSe: null,
+      gammaPerKSe: null,
+      lossFactors: [],
+      inverterEfficiency: null,
+      acLimitKw: null,
+      fittedFrom: null,
+      fittedTo: null,
+      fitDays: null,
+      fitRmseKwh: null,
+      cleaningCost: null,
+      energyPricePerKwh: null,
+      currency: null,
+      updatedBy: null,
+      updatedAt: 0,
+    };
+    const row: repo.ModelRow = {
+      ...base,
+      ...(design
+        ? {
+            source: 'design' as const,
+            systemLossFraction: lumpedSystemLoss({
+              lossFractions: design.loss_factors.map((l) => l.fraction),
+              inverterEfficiency: design.inverter_efficiency,
+            }),
+            gammaPerK: design.temperature_coefficient_per_k,
+            systemLossFractionSe: null,
+            gammaPerKSe: null,
+            lossFactors: design.loss_factors,
+            inverterEfficiency: design.inverter_efficiency,
+            acLimitKw: design.ac_limit_kw,
+            fittedFrom: null,
+            fittedTo: null,
+            fitDays: null,
+            fitRmseKwh: null,
+          }
+        : {}),
+      cleaningCost: body.cleaning_cost,
+      energyPricePerKwh: body.energy_price_per_kwh,
+      currency: body.currency ?? null,
+      updatedBy: actor.userId,
+      updatedAt: this.ctx.now(),
+    };
+    return this.save(actor, plant, row, design !== null, 'update');
+  }
+
+  /**
+   * POST plants/{id}/model/fit: least squares of the PVWatts model on the clear days of [from, to]
+   * (engine/calibration.ts); the fitted loss and γ become the KPIs'. Too few clear days changes nothing.
+   */
+  async fit(actor: Actor, id: number, body: PlantModelFitBody): Promise<PlantModelFitAnswer> {
+    const { plant, signals } = await this.plant(actor, id);
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    const end = nextDate(body.to) < today ? nextDate(body.to) : today;
+    const judged = judge(plant, await this.kpi.daysBetween(plant, signals, body.from, end));
+    const days = judged.flatMap((d) => {
+      const c = calibrationDayOf({
+        date: d.date,
+        energyKwh: d.figures.sums.prEnergyKwh > 0 ? d.figures.sums.prEnergyKwh : null,
+        capacityKwp: plant.dcCapacityKwp ?? 0,
+        irradiationKwhM2: d.figures.sums.prIrradiationKwhM2,
+        correctedReferenceKwh: d.figures.sums.prCorrectedReferenceKwh,
+        gammaPerK: plant.gammaPerK,
+        clippingLossKwh: d.figures.sums.lossesKwh.clipping,
+        excluded: d.excludedBecause !== null,
+      });
+      return c ? [c] : [];
+    });
+    const result = fitPvwattsParameters(days);
+    if (result.status !== 'ok')
+      return { status: 'insufficient_data', days: result.days, days_needed: result.daysNeeded };
+    const old = await this.current(plant);
+    const row: repo.ModelRow = {
+      plantId: id,
+      source: 'fitted',
+      systemLossFraction: clamp(result.systemLossFraction, 0, 0.5),
+      gammaPerK: clamp(result.gammaPerK, -0.01, 0),
+      systemLossFractionSe: result.systemLossFractionSe,
+      gammaPerKSe: result.gammaPerKSe,
+      lossFactors: [],
+      inverterEfficiency: null,
+      acLimitKw: old?.acLimitKw ?? null,
+      fittedFrom: body.from,
+      fittedTo: body.to,
+      fitDays: result.days,
+      fitRmseKwh: result.rmseKwh,
+      cleaningCost: old?.cleaningCost ?? null,
+      energyPricePerKwh: old?.energyPricePerKwh ?? null,
+      currency: old?.currency ?? null,
+      updatedBy: actor.userId,
+      updatedAt: this.ctx.now(),
+    };
+    return { status: 'fitted', model: await this.save(actor, plant, row, true, 'fit') };
+  }
+}
