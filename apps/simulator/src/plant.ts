@@ -167,6 +167,10 @@ export interface PlantWeather {
   ghiWm2: number;
   poaWm2: number;
   cloudCover: number;
+  /** GHI / clear-sky GHI: the field's clouds at this instant. */
+  clearSkyIndex: number;
+  /** It rains on the field today (solar day). */
+  rainDay: boolean;
   ambientC: number;
   moduleC: number;
   windSpeedMs: number;
@@ -396,6 +400,8 @@ export function createVirtualPlant(
       ghiWm2: ghi,
       poaWm2: poa,
       cloudCover: sky.cover,
+      clearSkyIndex: sky.clearSkyIndex,
+      rainDay: cloudy && fieldSky.rainDay,
       ambientC,
       moduleC,
       windSpeedMs: windMs,
@@ -691,7 +697,7 @@ export function createVirtualPlant(
         if (rate === undefined) throw new RangeError(`Plant ${definition.plantId} has no inverter ${deviceId}`);
         return commissionedMs === undefined ? 1 : degradationFactor(rate, commissionedMs, tsMs);
       },
-      soilingRatePerDay: soiling ? soilingRate : 0,
+      soilingRatePerDay: soilingRate,
       soilingRatio: (tsMs) => (soiling ? soiling.ratio(dayOf(tsMs)) : 1),
       soilingResets: (fromMs, toMs) =>
         soiling
