@@ -132,7 +132,11 @@ export interface PlantTruth {
   /** Whether it rains on the field on the solar day holding `tsMs`. */
   rainOn(tsMs: number): boolean;
   /** The inverters' part-load efficiency curve (./physics/power.ts inverterEfficiency). */
-  inverterEfficiency: { model: 'pvwatts-v5'; nominalEfficiency: number; curve(dcLoadFraction: number): number };
+  inverterEfficiency: {
+    model: 'pvwatts-v5';
+    nominalEfficiency: number;
+    curve(dcLoadFraction: number): number;
+  };
   /** Losses as shares: DC lumped (mismatch, wiring, LID), cables and transformer to the meter, auxiliaries. */
   losses: {
     dcLumpedFraction: number;
@@ -686,7 +690,8 @@ export function createVirtualPlant(
   function truth(): PlantTruth {
     const dayOf = (ts: number) => solarDayIndex(ts, definition.longitude);
     // The solar day d starts at UTC midnight shifted by the longitude (see solarDayIndex).
-    const dayStartMs = (day: number) => Math.round(day * 86_400_000 - (definition.longitude / 360) * 86_400_000);
+    const dayStartMs = (day: number) =>
+      Math.round(day * 86_400_000 - (definition.longitude / 360) * 86_400_000);
     return {
       plantId: definition.plantId,
       fieldId: field.id,
@@ -694,14 +699,17 @@ export function createVirtualPlant(
       degradationPerYear: { ...degradationRates },
       degradationFactor(deviceId, tsMs) {
         const rate = degradationRates[String(deviceId)];
-        if (rate === undefined) throw new RangeError(`Plant ${definition.plantId} has no inverter ${deviceId}`);
+        if (rate === undefined)
+          throw new RangeError(`Plant ${definition.plantId} has no inverter ${deviceId}`);
         return commissionedMs === undefined ? 1 : degradationFactor(rate, commissionedMs, tsMs);
       },
       soilingRatePerDay: soilingRate,
       soilingRatio: (tsMs) => (soiling ? soiling.ratio(dayOf(tsMs)) : 1),
       soilingResets: (fromMs, toMs) =>
         soiling
-          ? soiling.resets(dayOf(fromMs), dayOf(toMs)).map((r) => ({ dayStartMs: dayStartMs(r.day), kind: r.kind }))
+          ? soiling
+              .resets(dayOf(fromMs), dayOf(toMs))
+              .map((r) => ({ dayStartMs: dayStartMs(r.day), kind: r.kind }))
           : [],
       rainOn: (tsMs) => rainOnDay(dayOf(tsMs)),
       inverterEfficiency: {

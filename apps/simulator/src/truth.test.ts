@@ -45,7 +45,9 @@ describe('degradation per inverter (ground truth)', () => {
     const definition = { ...karapinar1, commissioningDate: '2022-03-10' };
     const years = (MARCH_MORNING - Date.parse('2022-03-10T00:00:00Z')) / YEAR;
     const base: VirtualPlantOptions = { seed: 5, clouds: false, faults: false, soiling: false };
-    const fresh = createVirtualPlant(definition, { ...base, degradationPerYear: false }).sample(MARCH_MORNING);
+    const fresh = createVirtualPlant(definition, { ...base, degradationPerYear: false }).sample(
+      MARCH_MORNING,
+    );
     const aged = createVirtualPlant(definition, { ...base, degradationPerYear: -0.006 });
     const agedSamples = aged.sample(MARCH_MORNING);
     expect(degradationFactor(-0.006, 0, 4 * YEAR)).toBeCloseTo(0.976, 12);
@@ -65,7 +67,9 @@ describe('degradation per inverter (ground truth)', () => {
   it('applies each inverter its own drawn rate', () => {
     const definition = { ...karapinar1, commissioningDate: '2023-03-10' };
     const base: VirtualPlantOptions = { seed: 9, clouds: false, faults: false, soiling: false };
-    const fresh = createVirtualPlant(definition, { ...base, degradationPerYear: false }).sample(MARCH_MORNING);
+    const fresh = createVirtualPlant(definition, { ...base, degradationPerYear: false }).sample(
+      MARCH_MORNING,
+    );
     const plant = createVirtualPlant(definition, base);
     const samples = plant.sample(MARCH_MORNING);
     const truth = plant.truth();
@@ -125,7 +129,8 @@ describe('soiling (ground truth)', () => {
     }
     expect(compared).toBeGreaterThan(10);
     const ratios: number[] = [];
-    for (let ts = Date.UTC(2025, 0, 1, 9); ts < Date.UTC(2026, 0, 1); ts += DAY) ratios.push(truth.soilingRatio(ts));
+    for (let ts = Date.UTC(2025, 0, 1, 9); ts < Date.UTC(2026, 0, 1); ts += DAY)
+      ratios.push(truth.soilingRatio(ts));
     const resets = truth.soilingResets(Date.UTC(2025, 0, 1), Date.UTC(2025, 11, 31));
     const rains = resets.filter((r) => r.kind === 'rain');
     const cleanings = resets.filter((r) => r.kind === 'cleaning');
@@ -292,7 +297,8 @@ describe('data faults injected on a schedule (ground truth)', () => {
   it('shifts the clock by an hour: each reading is stamped an hour late', () => {
     const f = faults[3]!;
     for (const { ts, f: faulty, c } of series) {
-      if (inside(f, ts)) expect(byId(faulty, 'inv-04').values).toEqual(byId(at(ts - HOUR).c, 'inv-04').values);
+      if (inside(f, ts))
+        expect(byId(faulty, 'inv-04').values).toEqual(byId(at(ts - HOUR).c, 'inv-04').values);
       else expect(byId(faulty, 'inv-04').values).toEqual(byId(c, 'inv-04').values);
     }
   });

@@ -106,11 +106,7 @@ describe('in-process simulator: ground truth and one weather per field', () => {
   });
 
   it('gives the two plants of the Karapınar field the same sky: their pyranometers agree at every sample', async () => {
-    const plants = await t.ctx.db
-      .selectFrom('plants')
-      .select(['id', 'field_id'])
-      .orderBy('id')
-      .execute();
+    const plants = await t.ctx.db.selectFrom('plants').select(['id', 'field_id']).orderBy('id').execute();
     const [a, b] = plants;
     expect(a!.field_id).toBe(b!.field_id);
     const stationOf = async (plantId: number) =>

@@ -15,12 +15,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export type DataFaultKind =
-  | 'stuck_sensor'
-  | 'spikes'
-  | 'counter_reset'
-  | 'clock_shift'
-  | 'replayed_day'
-  | 'soiled_irradiance_sensor';
+  'stuck_sensor' | 'spikes' | 'counter_reset' | 'clock_shift' | 'replayed_day' | 'soiled_irradiance_sensor';
 
 export const DATA_FAULT_KINDS: readonly DataFaultKind[] = [
   'stuck_sensor',
@@ -171,7 +166,8 @@ export class DataFaultInjector {
         out = { ...out, [signal]: stuck };
       } else if (f.kind === 'spikes') {
         const spiked =
-          value !== 0 && hashUniform(hashString(`spike:${this.seed}:${key}:${signal}`), ts / 1000) < SPIKE_SHARE;
+          value !== 0 &&
+          hashUniform(hashString(`spike:${this.seed}:${key}:${signal}`), ts / 1000) < SPIKE_SHARE;
         if (spiked) {
           out = { ...out, [signal]: Math.round(value * (f.magnitude ?? 2.5) * 1000) / 1000 };
           f.instantsMs.push(ts);
