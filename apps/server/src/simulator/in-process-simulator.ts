@@ -193,8 +193,8 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
  * The demo's faults of the data, all on the third plant (the others' data stay clean, so the demo's KPIs
  * elsewhere are untouched): its pyranometer sticks for three hours 3 days before the end, an inverter's AC
  * power spikes during a morning 4 days before, another inverter's lifetime counter resets 5 days before,
- * a third one's logger clock runs an hour late for a local day 6 days before, a fourth replays the day
- * before 8 days before, and the pyranometer gets dirty (1 %/day) from 20 to 10 days before the end.
+ * a third one's logger clock runs an hour late for a local day 6 days before, the pyranometer's logger
+ * replays the day before 8 days before, and the pyranometer gets dirty (1 %/day) from 20 to 10 days before the end.
  * Each is in the plant's ground truth (InProcessSimulator.truth) with its period.
  */
 export function demoDataFaultSchedule(backfillEndMs: number): ScheduledDataFault[] {
@@ -235,7 +235,9 @@ export function demoDataFaultSchedule(backfillEndMs: number): ScheduledDataFault
     },
     {
       plant: 2,
-      device: { type: 'inverter', index: 3 },
+      // On the pyranometer, not an inverter: a replayed lifetime counter drops by a day at the replay's
+      // start, which a KPI engine that reads every drop as a reset would count as the whole lifetime.
+      device: { type: 'weather_station', index: 0 },
       kind: 'replayed_day',
       fromMs: day10Utc(8),
       toMs: day10Utc(8),
