@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exampleTopology } from './example-topology';
-import { DATA_FAULT_KINDS, SPIKE_SHARE } from './physics/data-faults';
+import { DATA_FAULT_KINDS, SPIKE_SHARE, exampleDataFaults } from './physics/data-faults';
 import type { DataFault } from './physics/data-faults';
 import { DEGRADATION_RANGE_PER_YEAR, degradationFactor } from './physics/degradation';
 import { lifetimeEnergyEstimateKwh } from './physics/energy';
@@ -322,6 +322,20 @@ describe('data faults injected on a schedule (ground truth)', () => {
       expect(v / clean).toBeCloseTo(1 - 0.02 * ((ts - f.fromMs) / DAY), 2);
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it("gives the CLI's example schedule one fault of each kind, on the plant's devices, after the start", () => {
+    const startMs = Date.UTC(2026, 10, 24, 15, 27);
+    const example = exampleDataFaults(karapinar1, startMs);
+    expect(new Set(example.map((f) => f.kind))).toEqual(new Set(DATA_FAULT_KINDS));
+    const ids = new Set(karapinar1.devices.map((d) => d.deviceId));
+    for (const f of example) {
+      expect(ids.has(f.deviceId)).toBe(true);
+      expect(f.fromMs).toBeGreaterThan(startMs);
+      expect(f.toMs).toBeGreaterThanOrEqual(f.fromMs);
+    }
+    const stuck = example.find((f) => f.kind === 'stuck_sensor')!;
+    expect(stuck.fromMs).toBe(Date.UTC(2026, 10, 25, 7));
   });
 
   it('injects the same faults again for the same seed', () => {

@@ -182,3 +182,76 @@ export class DataFaultInjector {
     return out;
   }
 }
+
+/** The devices a schedule of data faults needs from a plant: ids and types. */
+interface PlantDevices {
+  devices: readonly { deviceId: number | string; type: string }[];
+}
+
+/**
+ * One fault of each kind on one plant, in the UTC days after `startMs` (the standalone simulator's
+ * `--data-faults`; times suit plants around 20–40° E, where 07:00–10:00 UTC is daylight): day 1 a stuck
+ * pyranometer from 07:00 to 10:00 and spikes on the first inverter's AC power all day, day 2 the second
+ * inverter's counter reset at 09:00 and the third's clock an hour late all day, day 3 the pyranometer's
+ * logger replaying day 2, days 4 to 10 the pyranometer dirtying at 1 %/day. Kinds whose device the plant
+ * lacks are left out.
+ */
+export function exampleDataFaults(plant: PlantDevices, startMs: number): DataFault[] {
+  const inverters = plant.devices.filter((d) => d.type === 'inverter');
+  const station = plant.devices.find((d) => d.type === 'weather_station');
+  const faults: DataFault[] = [];
+  const day1 = Math.floor(startMs / DAY_MS) * DAY_MS + DAY_MS;
+  if (station) {
+    faults.push(
+      {
+        kind: 'stuck_sensor',
+        deviceId: station.deviceId,
+        signalKey: 'irradiance',
+        fromMs: day1 + 7 * HOUR_MS,
+        toMs: day1 + 10 * HOUR_MS,
+      },
+      {
+        kind: 'replayed_day',
+        deviceId: station.deviceId,
+        fromMs: day1 + 2 * DAY_MS,
+        toMs: day1 + 3 * DAY_MS,
+      },
+      {
+        kind: 'soiled_irradiance_sensor',
+        deviceId: station.deviceId,
+        signalKey: 'irradiance',
+        fromMs: day1 + 3 * DAY_MS,
+        toMs: day1 + 10 * DAY_MS,
+        magnitude: 0.01,
+      },
+    );
+  }
+  const [first, second, third] = inverters;
+  if (first) {
+    faults.push({
+      kind: 'spikes',
+      deviceId: first.deviceId,
+      signalKey: 'ac_power',
+      fromMs: day1,
+      toMs: day1 + DAY_MS,
+    });
+  }
+  if (second) {
+    faults.push({
+      kind: 'counter_reset',
+      deviceId: second.deviceId,
+      signalKey: 'total_energy',
+      fromMs: day1 + DAY_MS + 9 * HOUR_MS,
+      toMs: day1 + DAY_MS + 9 * HOUR_MS,
+    });
+  }
+  if (third) {
+    faults.push({
+      kind: 'clock_shift',
+      deviceId: third.deviceId,
+      fromMs: day1 + DAY_MS,
+      toMs: day1 + 2 * DAY_MS,
+    });
+  }
+  return faults;
+}
