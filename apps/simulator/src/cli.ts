@@ -3,7 +3,9 @@
  *   tsx apps/simulator/src/cli.ts mqtt --url mqtt://127.0.0.1:1883 [--plants plants.json] [--interval 10000]
  *   tsx apps/simulator/src/cli.ts modbus [--port 1502] [--host 127.0.0.1] [--plants plants.json] [--plant <id>]
  *   tsx apps/simulator/src/cli.ts backfill [--days 30] [--step 300] [--plants plants.json]   (measures speed)
- * Common: --seed <n>, --no-faults, --no-clouds. Without --plants, the built-in six demo plants.
+ * Common: --seed <n>, --no-faults, --no-clouds, --data-faults (one fault of each data kind on the first plant,
+ * from the start: physics/data-faults.ts exampleDataFaults; printed with their periods). Without --plants,
+ * the built-in six demo plants.
  * A plants file is a JSON array of VirtualPlantDefinition.
  */
 import { readFileSync } from 'node:fs';
@@ -13,11 +15,12 @@ import { driveSunSpecFromPlant } from './modbus/drive';
 import { startSunSpecServer } from './modbus/sunspec-server';
 import type { SunSpecUnit } from './modbus/sunspec-server';
 import { startMqttPublisher } from './mqtt-publisher';
+import { exampleDataFaults } from './physics/data-faults';
 import { backfillPlants, createVirtualPlant } from './plant';
 import type { VirtualPlantDefinition } from './plant';
 
 const USAGE = `usage: cli.ts <mqtt|modbus|backfill> [--url URL] [--plants FILE] [--interval MS] [--port N]
-  [--host H] [--plant ID] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds]`;
+  [--host H] [--plant ID] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds] [--data-faults]`;
 
 /** Prints a line of progress (the CLI's whole purpose is to report what it runs). */
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
       seed: { type: 'string', default: '1' },
       'no-faults': { type: 'boolean', default: false },
       'no-clouds': { type: 'boolean', default: false },
+      'data-faults': { type: 'boolean', default: false },
     },
   });
   const command = positionals[0];
@@ -46,6 +50,16 @@ async function main(argv: string[]): Promise<void> {
     : exampleTopology();
   const options = { seed: Number(values.seed), faults: !values['no-faults'], clouds: !values['no-clouds'] };
   const plants = definitions.map((d) => createVirtualPlant(d, options));
+  const startMs = command === 'backfill' ? Date.now() - Number(values.days) * 86_400_000 : Date.now();
+  if (values['data-faults'] && plants[0]) {
+    for (const fault of exampleDataFaults(plants[0].definition, startMs)) plants[0].injectDataFault(fault);
+    for (const f of plants[0].truth().dataFaults) {
+      log(
+        `data fault ${f.kind} (${f.reason}) on ${plants[0].definition.plantId}/${f.deviceId}` +
+          `${f.signalKey ? `/${f.signalKey}` : ''}: ${new Date(f.fromMs).toISOString()} → ${new Date(f.toMs).toISOString()}`,
+      );
+    }
+  }
   const stopOnSignal = (stop: () => Promise<void>) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => void stop().then(() => process.exit(0)));
@@ -107,8 +121,8 @@ async function main(argv: string[]): Promise<void> {
       await server.close();
     });
   } else if (command === 'backfill') {
-    const to = Date.now();
-    const from = to - Number(values.days) * 86_400_000;
+    const from = startMs;
+    const to = from + Number(values.days) * 86_400_000;
     const result = await backfillPlants(plants, from, to, Number(values.step) * 1000, () => undefined);
     log(
       `backfilled ${plants.length} plants × ${values.days} days at ${values.step} s: ${result.samples} plant samples, ` +

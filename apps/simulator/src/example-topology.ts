@@ -1,6 +1,6 @@
 /**
  * A built-in topology like the demo seed (apps/server/src/seed/organisation.ts): six plants in Konya,
- * Antalya and Štip with 100 kW inverters, a meter, a weather station and a transformer each. Signal ids
+ * Antalya and Štip (three fields, as the seed has them) with 100 kW inverters, a meter, a weather station and a transformer each. Signal ids
  * are made up (plant × 10000 + device × 100 + n); the server passes real ones.
  */
 import type { VirtualDeviceDefinition, VirtualPlantDefinition } from './plant';
@@ -37,6 +37,8 @@ type ExampleType = keyof typeof SIGNAL_KEYS;
 const PLANTS = [
   {
     name: 'karapinar-ges-1',
+    commissioning: '2021-06-15',
+    field: { id: 'karapinar', latitude: 37.7161, longitude: 33.551 },
     latitude: 37.7182,
     longitude: 33.5471,
     inverters: 8,
@@ -46,6 +48,8 @@ const PLANTS = [
   },
   {
     name: 'karapinar-ges-2',
+    commissioning: '2022-04-01',
+    field: { id: 'karapinar', latitude: 37.7161, longitude: 33.551 },
     latitude: 37.7123,
     longitude: 33.5566,
     inverters: 6,
@@ -55,6 +59,8 @@ const PLANTS = [
   },
   {
     name: 'serik-ges-1',
+    commissioning: '2023-03-20',
+    field: { id: 'serik', latitude: 36.9162, longitude: 31.0993 },
     latitude: 36.9171,
     longitude: 31.1008,
     inverters: 4,
@@ -64,6 +70,8 @@ const PLANTS = [
   },
   {
     name: 'stip-spp-1',
+    commissioning: '2020-09-10',
+    field: { id: 'stip', latitude: 41.7358, longitude: 22.1914 },
     latitude: 41.7392,
     longitude: 22.1861,
     inverters: 12,
@@ -73,6 +81,8 @@ const PLANTS = [
   },
   {
     name: 'stip-spp-2',
+    commissioning: '2022-07-05',
+    field: { id: 'stip', latitude: 41.7358, longitude: 22.1914 },
     latitude: 41.7331,
     longitude: 22.1985,
     inverters: 10,
@@ -82,6 +92,8 @@ const PLANTS = [
   },
   {
     name: 'karbinci-spp',
+    commissioning: '2024-05-17',
+    field: { id: 'stip', latitude: 41.7358, longitude: 22.1914 },
     latitude: 41.8164,
     longitude: 22.2367,
     inverters: 5,
@@ -123,6 +135,9 @@ export function exampleTopology(count = PLANTS.length): VirtualPlantDefinition[]
       tiltDeg: p.tilt,
       azimuthDeg: p.azimuth,
       dcCapacityKwp: acKw * DC_AC_RATIO,
+      // Lifetime counters start at what the plant produced since (plant.ts startCounters).
+      commissioningDate: p.commissioning,
+      field: p.field,
       devices: [
         device('tr-1', 'transformer', Math.ceil((acKw * 1.1) / 50) * 50),
         ...Array.from({ length: p.inverters }, (_, i) =>

@@ -15,3 +15,7 @@ export * from './modbus/drive';
 export * from './camera/png';
 export * from './camera/font';
 export * from './camera/scene';
+export * from './physics/field-weather';
+export * from './physics/soiling';
+export * from './physics/degradation';
+export * from './physics/data-faults';

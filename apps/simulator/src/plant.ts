@@ -1,8 +1,9 @@
 /**
  * A virtual PV plant: its devices' readings at any instant from @solar/pv-model's physics and the effects in
- * ./physics (clouds, faults, inverters), stateful so that
- * energy counters integrate from one sample to the next. Plain data in (the topology the server passes),
- * numbers out; no database, no I/O.
+ * ./physics (the field's weather, soiling, degradation, inverters, faults of the plant and of its data),
+ * stateful so that energy counters integrate from one sample to the next. Plain data in (the topology the
+ * server passes), numbers out; no database, no I/O. What the KPI model does not know is ground truth,
+ * readable through `truth()` (docs/simulator.md).
  */
 import {
   clearSkyGhiHaurwitz,
@@ -14,11 +15,23 @@ import {
 } from '@solar/pv-model';
 import { SUNSPEC_INVERTER_EVENT1_BITS, SUNSPEC_INVERTER_STATES, TELEMETRY_MAX_POINTS } from '@solar/shared';
 import type { DeviceType } from '@solar/shared';
-import { CloudProcess } from './physics/clouds';
+import { DataFaultInjector } from './physics/data-faults';
+import type { DataFault, InjectedDataFault } from './physics/data-faults';
+import { degradationFactor, degradationRateFromSeed } from './physics/degradation';
 import { EnergyCounter, lifetimeEnergyEstimateKwh, trapezoidKwh } from './physics/energy';
+import { FieldWeather, solarDayIndex } from './physics/field-weather';
+import { SoilingModel, soilingRateFromSeed } from './physics/soiling';
+import type { SoilingOptions, SoilingResetKind } from './physics/soiling';
 import { DEFAULT_FAULT_RATES, FaultProcess, NO_FAULTS } from './physics/faults';
 import type { FaultKind, FaultRates } from './physics/faults';
-import { dcPowerKw, dcVoltage, inverterAcPower, inverterEfficiency } from './physics/power';
+import {
+  DC_LOSS_FRACTION,
+  NOMINAL_INVERTER_EFFICIENCY,
+  dcPowerKw,
+  dcVoltage,
+  inverterAcPower,
+  inverterEfficiency,
+} from './physics/power';
 import { OrnsteinUhlenbeck, createRandom, gaussian, hashString } from './physics/random';
 import type { Random } from './physics/random';
 import {
@@ -68,6 +81,11 @@ export interface VirtualPlantDefinition {
    * have produced since (unless `initialTotalEnergyKwh` says otherwise). Unknown: they start as new.
    */
   commissioningDate?: string | null;
+  /**
+   * The field the plant stands on: plants of one field share one weather (clouds, rain, air temperature,
+   * wind), computed at the field's place. Absent: the plant is a field of its own.
+   */
+  field?: { id: number | string; latitude: number; longitude: number } | null;
   devices: VirtualDeviceDefinition[];
   /** Overrides the climate guessed from latitude. */
   climate?: Partial<Climate>;
@@ -78,8 +96,57 @@ export interface VirtualPlantOptions {
   seed?: number;
   /** false: no faults; true or omitted: DEFAULT_FAULT_RATES; an object overrides some rates. */
   faults?: boolean | Partial<FaultRates>;
-  /** false: a clear sky all the time. */
+  /** false: a clear sky all the time (and no rain). */
   clouds?: boolean;
+  /**
+   * Module degradation per year (negative: −0.005 is −0.5 %/yr) by inverter device id, or one rate for
+   * all; inverters not named draw theirs from the seed (DEGRADATION_RANGE_PER_YEAR). false: none.
+   */
+  degradationPerYear?: false | number | Record<string, number>;
+  /** Soiling rate and cleaning schedule; false: the modules stay clean. Default: a rate from the seed, cleaning every 90 days. */
+  soiling?: false | SoilingOptions;
+  /** Data faults injected into what the devices report (none by default). */
+  dataFaults?: readonly DataFault[];
+}
+
+/** Default cleaning schedule of a plant: once a season. */
+export const DEFAULT_CLEANING_EVERY_DAYS = 90;
+
+/** What the simulator knows and the KPI model does not: the ground truth an engine is tested against. */
+export interface PlantTruth {
+  plantId: number | string;
+  /** The field whose weather the plant shares. */
+  fieldId: number | string;
+  /** When the plant's modules started (commissioning date, else the first sample); undefined before it. */
+  commissionedMs: number | undefined;
+  /** Module degradation per year by inverter device id (−0.005 = −0.5 %/yr), linear from commissioning. */
+  degradationPerYear: Record<string, number>;
+  /** The share of its first-year power an inverter's array keeps at an instant. */
+  degradationFactor(deviceId: number | string, tsMs: number): number;
+  /** Loss of transmission per dry day (0.002 = 0.2 %/day); 0 without soiling. */
+  soilingRatePerDay: number;
+  /** The soiling ratio (1 = clean) of the solar day holding `tsMs`. */
+  soilingRatio(tsMs: number): number;
+  /** Rains and cleanings (and the commissioning) that washed the modules, by solar day, in [fromMs, toMs]. */
+  soilingResets(fromMs: number, toMs: number): { dayStartMs: number; kind: SoilingResetKind }[];
+  /** Whether it rains on the field on the solar day holding `tsMs`. */
+  rainOn(tsMs: number): boolean;
+  /** The inverters' part-load efficiency curve (./physics/power.ts inverterEfficiency). */
+  inverterEfficiency: {
+    model: 'pvwatts-v5';
+    nominalEfficiency: number;
+    curve(dcLoadFraction: number): number;
+  };
+  /** Losses as shares: DC lumped (mismatch, wiring, LID), cables and transformer to the meter, auxiliaries. */
+  losses: {
+    dcLumpedFraction: number;
+    cableFraction: number;
+    transformerNoLoadFractionOfRating: number;
+    transformerLoadFractionOfRating: number;
+    auxiliaryFractionOfAcCapacity: number;
+  };
+  /** Every data fault scheduled, with its period, the reason a quality engine should give, and what was injected. */
+  dataFaults: InjectedDataFault[];
 }
 
 /** One device at one instant. */
@@ -104,6 +171,10 @@ export interface PlantWeather {
   ghiWm2: number;
   poaWm2: number;
   cloudCover: number;
+  /** GHI / clear-sky GHI: the field's clouds at this instant. */
+  clearSkyIndex: number;
+  /** It rains on the field today (solar day). */
+  rainDay: boolean;
   ambientC: number;
   moduleC: number;
   windSpeedMs: number;
@@ -157,6 +228,10 @@ export interface VirtualPlant {
   weather(): PlantWeather | undefined;
   /** Changes every device's fault rates from the next sample on (false: no faults). */
   setFaultRates(faults: boolean | Partial<FaultRates>): void;
+  /** Schedules a data fault (see DataFault); it acts on the samples within its period. */
+  injectDataFault(fault: DataFault): void;
+  /** The ground truth: degradation, soiling, efficiency, losses and the injected data faults. */
+  truth(): PlantTruth;
 }
 
 /** Internal steps are at most this long, so counters integrate correctly whatever the sampling interval. */
@@ -179,6 +254,8 @@ interface InverterState {
   def: VirtualDeviceDefinition;
   ratedKw: number;
   dcKwp: number;
+  /** Ground truth: yearly change of the array's power (negative). */
+  degradationPerYear: number;
   /** Module mismatch and orientation differences between inverters. */
   gain: number;
   voltageOffsetV: number;
@@ -214,19 +291,51 @@ export function createVirtualPlant(
   const rates = faultRatesOf(options.faults);
   const climate: Climate = { ...climateForLatitude(definition.latitude), ...definition.climate };
   const random: Random = createRandom(seed);
-  const clouds =
-    options.clouds === false ? undefined : new CloudProcess(seed, definition.latitude, definition.longitude);
-  const wind = new OrnsteinUhlenbeck(random, 3, 3600, 1.5);
-  const anomaly = new OrnsteinUhlenbeck(random, 0, 2 * 86_400, 2);
+  const field = definition.field ?? {
+    id: definition.plantId,
+    latitude: definition.latitude,
+    longitude: definition.longitude,
+  };
+  // The field's weather is keyed by the field, not the plant: neighbours see the same sky.
+  const fieldWeather = new FieldWeather(
+    hashString(`${options.seed ?? 1}:field:${field.id}`),
+    field.latitude,
+    field.longitude,
+  );
+  const cloudy = options.clouds !== false;
+  const rainOnDay = (day: number) => cloudy && fieldWeather.day(day * 86_400_000 + 43_200_000).rain;
   const gridVoltage = new OrnsteinUhlenbeck(random, NOMINAL_PHASE_VOLTAGE_V + 1, 600, 1.5);
   const frequency = new OrnsteinUhlenbeck(random, NOMINAL_FREQUENCY_HZ, 60, 0.02);
 
   const inverterDefs = definition.devices.filter((d) => d.type === 'inverter');
+  const degradationOption = options.degradationPerYear;
+  const degradationRates: Record<string, number> = {};
+  for (const d of inverterDefs) {
+    const key = String(d.deviceId);
+    degradationRates[key] =
+      degradationOption === false
+        ? 0
+        : typeof degradationOption === 'number'
+          ? degradationOption
+          : (degradationOption?.[key] ??
+            degradationRateFromSeed(options.seed ?? 1, String(definition.plantId), key));
+  }
+  const soilingOption = options.soiling;
+  const soilingRate =
+    soilingOption === false
+      ? 0
+      : (soilingOption?.ratePerDay ?? soilingRateFromSeed(options.seed ?? 1, String(definition.plantId)));
+  /** Set at the first sample: from the commissioning date, else that sample. */
+  let commissionedMs: number | undefined;
+  let soiling: SoilingModel | undefined;
+  const dataFaults = new DataFaultInjector(seed);
+  for (const f of options.dataFaults ?? []) dataFaults.add(f);
   const fallbackRatedKw = definition.dcCapacityKwp / 1.2 / Math.max(inverterDefs.length, 1);
   const ratedOf = (d: VirtualDeviceDefinition) => d.ratedPowerKw ?? fallbackRatedKw;
   const totalRatedKw = inverterDefs.reduce((sum, d) => sum + ratedOf(d), 0);
   const inverters: InverterState[] = inverterDefs.map((def) => ({
     def,
+    degradationPerYear: degradationRates[String(def.deviceId)] ?? 0,
     ratedKw: ratedOf(def),
     dcKwp: (definition.dcCapacityKwp * ratedOf(def)) / (totalRatedKw || 1),
     gain: 1 + 0.015 * gaussian(random),
@@ -268,7 +377,8 @@ export function createVirtualPlant(
     const doy = dayOfYear(ts);
     const sun = sunPosition(ts, definition.latitude, definition.longitude);
     const ghiClear = clearSkyGhiHaurwitz(sun.zenithDeg);
-    const sky = clouds?.at(ts, doy) ?? { cover: 0, obscuration: 0, clearSkyIndex: 1 };
+    const fieldSky = fieldWeather.at(ts);
+    const sky = cloudy ? fieldSky : { cover: 0, obscuration: 0, clearSkyIndex: 1 };
     const ghi = ghiClear * sky.clearSkyIndex;
     const poa = planeOfArrayIsotropic(
       decomposeGhi(ghi, sun.zenithDeg, doy),
@@ -276,10 +386,12 @@ export function createVirtualPlant(
       definition.tiltDeg,
       definition.azimuthDeg,
     );
-    const windMs = Math.max(wind.step(dtS), 0.2);
+    const windMs = fieldSky.windSpeedMs;
     const ambientC =
       ambientTemperature(ts, doy, definition.latitude, definition.longitude, climate, sky.cover) +
-      anomaly.step(dtS);
+      fieldSky.ambientAnomalyK;
+    // Dust on the glass lets less light through; the pyranometer (kept clean) does not see it.
+    const soilingRatio = soiling ? soiling.ratio(solarDayIndex(ts, definition.longitude)) : 1;
     const moduleTarget = moduleTemperatureFaiman(poa, ambientC, windMs);
     // Modules have a thermal time constant of several minutes (Faiman's model is the steady state).
     moduleC = Number.isNaN(moduleC) ? moduleTarget : firstOrderLag(moduleC, moduleTarget, dtS, 420);
@@ -292,6 +404,8 @@ export function createVirtualPlant(
       ghiWm2: ghi,
       poaWm2: poa,
       cloudCover: sky.cover,
+      clearSkyIndex: sky.clearSkyIndex,
+      rainDay: cloudy && fieldSky.rainDay,
       ambientC,
       moduleC,
       windSpeedMs: windMs,
@@ -308,7 +422,11 @@ export function createVirtualPlant(
       const fault = inv.faults.step(ts, dtS, { inverter: true, operating: inv.acKw > 0 });
       inv.online = !fault.commLost;
       const poaInv = poa * inv.gain;
-      const mppDcKw = dcPowerKw(poaInv, moduleC, inv.dcKwp, { lostStringFraction: fault.lostStringFraction });
+      const degradation =
+        commissionedMs === undefined ? 1 : degradationFactor(inv.degradationPerYear, commissionedMs, ts);
+      const mppDcKw = dcPowerKw(poaInv * soilingRatio, moduleC, inv.dcKwp * degradation, {
+        lostStringFraction: fault.lostStringFraction,
+      });
       const tripped = fault.tripped || gridDown;
       const limitKw = inv.ratedKw * fault.powerLimitFraction;
       let acKw = 0;
@@ -453,7 +571,7 @@ export function createVirtualPlant(
     const byId = new Map(all.map((d) => [d.def.deviceId, d]));
     return definition.devices.map((def) => {
       const d = byId.get(def.deviceId);
-      const readings = d?.readings ?? {};
+      const readings = dataFaults.apply(def.deviceId, lastTs ?? 0, d?.readings ?? {});
       const online = d?.online ?? true;
       const values: Record<string, number> = {};
       const points: { signalId: number; value: number }[] = [];
@@ -477,13 +595,24 @@ export function createVirtualPlant(
     const commissioned = definition.commissioningDate
       ? Date.parse(`${definition.commissioningDate}T00:00:00Z`)
       : NaN;
+    commissionedMs = Number.isFinite(commissioned) ? commissioned : tsMs;
+    if (soilingOption !== false) {
+      soiling = new SoilingModel(
+        rainOnDay,
+        solarDayIndex(commissionedMs, definition.longitude),
+        soilingRate,
+        soilingOption?.cleaningEveryDays ?? DEFAULT_CLEANING_EVERY_DAYS,
+        soilingOption?.cleaningDays ?? [],
+      );
+    }
     for (const inv of inverters) {
       if (inv.def.initialTotalEnergyKwh !== undefined) continue;
       inv.energy.totalKwh = lifetimeEnergyEstimateKwh(
         inv.dcKwp,
         definition.latitude,
-        Number.isFinite(commissioned) ? commissioned : tsMs,
+        commissionedMs,
         tsMs,
+        -inv.degradationPerYear,
       );
     }
     if (meterDefinition?.initialExportEnergyKwh !== undefined) return;
@@ -505,6 +634,7 @@ export function createVirtualPlant(
       advance(tsMs, tsMs - t);
     }
     lastTs = tsMs;
+    // The data faults act on what is reported at this sample time (output reads lastTs).
     lastSamples = output();
     return lastSamples;
   }
@@ -557,7 +687,57 @@ export function createVirtualPlant(
     for (const device of [...inverters, ...others]) device.faults.setRates(next);
   }
 
-  return { definition, sample, backfill, forceFault, weather: () => weather, setFaultRates };
+  function truth(): PlantTruth {
+    const dayOf = (ts: number) => solarDayIndex(ts, definition.longitude);
+    // The solar day d starts at UTC midnight shifted by the longitude (see solarDayIndex).
+    const dayStartMs = (day: number) =>
+      Math.round(day * 86_400_000 - (definition.longitude / 360) * 86_400_000);
+    return {
+      plantId: definition.plantId,
+      fieldId: field.id,
+      commissionedMs,
+      degradationPerYear: { ...degradationRates },
+      degradationFactor(deviceId, tsMs) {
+        const rate = degradationRates[String(deviceId)];
+        if (rate === undefined)
+          throw new RangeError(`Plant ${definition.plantId} has no inverter ${deviceId}`);
+        return commissionedMs === undefined ? 1 : degradationFactor(rate, commissionedMs, tsMs);
+      },
+      soilingRatePerDay: soilingRate,
+      soilingRatio: (tsMs) => (soiling ? soiling.ratio(dayOf(tsMs)) : 1),
+      soilingResets: (fromMs, toMs) =>
+        soiling
+          ? soiling
+              .resets(dayOf(fromMs), dayOf(toMs))
+              .map((r) => ({ dayStartMs: dayStartMs(r.day), kind: r.kind }))
+          : [],
+      rainOn: (tsMs) => rainOnDay(dayOf(tsMs)),
+      inverterEfficiency: {
+        model: 'pvwatts-v5',
+        nominalEfficiency: NOMINAL_INVERTER_EFFICIENCY,
+        curve: (load) => inverterEfficiency(load),
+      },
+      losses: {
+        dcLumpedFraction: DC_LOSS_FRACTION,
+        cableFraction: CABLE_LOSS_FRACTION,
+        transformerNoLoadFractionOfRating: TRANSFORMER_NO_LOAD_LOSS,
+        transformerLoadFractionOfRating: TRANSFORMER_LOAD_LOSS,
+        auxiliaryFractionOfAcCapacity: AUXILIARY_FRACTION,
+      },
+      dataFaults: dataFaults.injected(),
+    };
+  }
+
+  return {
+    definition,
+    sample,
+    backfill,
+    forceFault,
+    weather: () => weather,
+    setFaultRates,
+    injectDataFault: (fault) => dataFaults.add(fault),
+    truth,
+  };
 }
 
 /** The rates an option asks for: false none, true or omitted the defaults, an object some overridden. */

@@ -17,8 +17,13 @@ import type { BackgroundWork } from '../background';
 import { makeUser, type TestUser } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
 
-/** The end of the history: a fixed instant, so the simulated weather and faults are the same every run. */
-const END_MS = Date.UTC(2026, 8, 15, 14, 0, 0);
+/**
+ * The end of the history: a fixed instant, so the simulated weather and faults are the same every run. The
+ * weather is the field's (apps/simulator field-weather.ts), and on the day before this end the first
+ * plant's field is clear at 10:00 UTC, so the grid outage forced then leaves a plant producing nothing in
+ * full sun (under an overcast sky the irradiance stays below the no-production alarm's threshold).
+ */
+const END_MS = Date.UTC(2026, 8, 20, 14, 0, 0);
 const LIVE_INTERVAL_MS = 30_000;
 
 describe(`demo history and live events (${dialectUnderTest})`, () => {

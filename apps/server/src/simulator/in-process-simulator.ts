@@ -1,6 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommState, DeviceType } from '@solar/shared';
-import type { FaultKind, FaultRates, TelemetryPoint, VirtualPlant } from '@solar/simulator';
+import type {
+  DataFaultKind,
+  FaultKind,
+  FaultRates,
+  PlantTruth,
+  TelemetryPoint,
+  VirtualPlant,
+} from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
 import { readNewestTs } from '../telemetry-store/queries';
@@ -23,6 +30,8 @@ export interface InProcessSimulator {
   onDeviceState(listener: (event: DeviceStateEvent) => void): () => void;
   /** Every device's communication state now, for a listener that starts late (the alarm engine). */
   deviceStates(): DeviceStateEvent[];
+  /** Each simulated plant's ground truth (degradation, soiling, injected data faults), in plant id order. */
+  truth(): PlantTruth[];
   stop(): Promise<void>;
 }
 
@@ -50,6 +59,22 @@ export interface ScheduledFault {
   fraction?: number;
 }
 
+/**
+ * A fault of the data (not of the plant) injected into the first start's history: see DataFault in
+ * apps/simulator. `wholeLocalDay` stretches the period to the plant's local day holding `fromMs`.
+ */
+export interface ScheduledDataFault {
+  /** Index of the plant among the simulated ones (by id); skipped when there is no such plant. */
+  plant: number;
+  device: { type: DeviceType; index: number };
+  kind: DataFaultKind;
+  signalKey?: string;
+  fromMs: number;
+  toMs: number;
+  wholeLocalDay?: boolean;
+  magnitude?: number;
+}
+
 export interface InProcessSimulatorOptions {
   /** The simulator package, loaded by loadSimulator (it is optional). */
   simulator: Simulator;
@@ -66,6 +91,11 @@ export interface InProcessSimulatorOptions {
   liveFaultRates?: Partial<FaultRates>;
   /** Faults forced on a first start, from its end time (default demoFaultSchedule). */
   schedule?: (backfillEndMs: number) => ScheduledFault[];
+  /**
+   * Data faults injected into a first start's history, from its end time (default demoDataFaultSchedule:
+   * one plant only); those that would start before the history are left out.
+   */
+  dataFaults?: (backfillEndMs: number) => ScheduledDataFault[];
 }
 
 const DEFAULT_INTERVAL_MS = 30_000;
@@ -160,6 +190,72 @@ export function demoFaultSchedule(backfillEndMs: number): ScheduledFault[] {
 }
 
 /**
+ * The demo's faults of the data, all on the third plant (the others' data stay clean, so the demo's KPIs
+ * elsewhere are untouched): its pyranometer sticks for three hours 3 days before the end, an inverter's AC
+ * power spikes during a morning 4 days before, another inverter's lifetime counter resets 5 days before,
+ * a third one's logger clock runs an hour late for a local day 6 days before, the pyranometer's logger
+ * replays the day before 8 days before, and the pyranometer gets dirty (1 %/day) from 20 to 10 days before the end.
+ * Each is in the plant's ground truth (InProcessSimulator.truth) with its period.
+ */
+export function demoDataFaultSchedule(backfillEndMs: number): ScheduledDataFault[] {
+  const day10Utc = (daysBefore: number) =>
+    Math.floor(backfillEndMs / DAY_MS) * DAY_MS - daysBefore * DAY_MS + 10 * HOUR_MS;
+  return [
+    {
+      plant: 2,
+      device: { type: 'weather_station', index: 0 },
+      kind: 'stuck_sensor',
+      signalKey: 'irradiance',
+      fromMs: day10Utc(3) - 2 * HOUR_MS,
+      toMs: day10Utc(3) + HOUR_MS,
+    },
+    {
+      plant: 2,
+      device: { type: 'inverter', index: 0 },
+      kind: 'spikes',
+      signalKey: 'ac_power',
+      fromMs: day10Utc(4) - 4 * HOUR_MS,
+      toMs: day10Utc(4) + 2 * HOUR_MS,
+    },
+    {
+      plant: 2,
+      device: { type: 'inverter', index: 1 },
+      kind: 'counter_reset',
+      signalKey: 'total_energy',
+      fromMs: day10Utc(5),
+      toMs: day10Utc(5),
+    },
+    {
+      plant: 2,
+      device: { type: 'inverter', index: 2 },
+      kind: 'clock_shift',
+      fromMs: day10Utc(6),
+      toMs: day10Utc(6),
+      wholeLocalDay: true,
+    },
+    {
+      plant: 2,
+      // On the pyranometer, not an inverter: a replayed lifetime counter drops by a day at the replay's
+      // start, which a KPI engine that reads every drop as a reset would count as the whole lifetime.
+      device: { type: 'weather_station', index: 0 },
+      kind: 'replayed_day',
+      fromMs: day10Utc(8),
+      toMs: day10Utc(8),
+      wholeLocalDay: true,
+    },
+    {
+      plant: 2,
+      device: { type: 'weather_station', index: 0 },
+      kind: 'soiled_irradiance_sensor',
+      signalKey: 'irradiance',
+      fromMs: day10Utc(20),
+      toMs: day10Utc(10),
+      magnitude: 0.01,
+    },
+  ];
+}
+
+/**
  * The demo's plants, alive: every active plant of the database becomes a virtual plant (apps/simulator,
  * loaded on demand: load-simulator.ts)
  * whose readings go in through the same door as real telemetry (ctx.telemetry.store), so everything
@@ -226,6 +322,30 @@ export async function startInProcessSimulator(
       const ofType = plant.definition.devices.filter((d) => d.type === f.device.type);
       const targets = f.device.index === 'all' ? ofType : ofType.slice(f.device.index, f.device.index + 1);
       for (const d of targets) plant.forceFault(d.deviceId, f.kind, ts, f.durationMs, f.fraction);
+    }
+  };
+
+  /** Schedules data faults on their plants; a fault that would start before the history is left out. */
+  const injectDataFaults = (faults: ScheduledDataFault[], historyFromMs: number) => {
+    for (const f of faults) {
+      const plant = plants[f.plant];
+      const device = plant?.definition.devices.filter((d) => d.type === f.device.type)[f.device.index];
+      if (!plant || !device) continue;
+      let { fromMs, toMs } = f;
+      if (f.wholeLocalDay) {
+        const tz = plant.definition.timeZone;
+        fromMs = options.simulator.nextLocalMidnight(f.fromMs - DAY_MS, tz);
+        toMs = options.simulator.nextLocalMidnight(f.fromMs, tz);
+      }
+      if (fromMs < historyFromMs) continue;
+      plant.injectDataFault({
+        kind: f.kind,
+        deviceId: device.deviceId,
+        signalKey: f.signalKey,
+        fromMs,
+        toMs,
+        magnitude: f.magnitude,
+      });
     }
   };
 
@@ -308,6 +428,7 @@ export async function startInProcessSimulator(
     if (newest === null && options.backfillDays > 0 && plants.length) {
       const from = now - options.backfillDays * DAY_MS;
       pending = (options.schedule ?? demoFaultSchedule)(now);
+      injectDataFaults((options.dataFaults ?? demoDataFaultSchedule)(now), from);
       const started = performance.now();
       const points = await backfill(from, now);
       log.info(
@@ -344,6 +465,7 @@ export async function startInProcessSimulator(
         at: ctx.now(),
         lastError: null,
       })),
+    truth: () => plants.map((p) => p.truth()),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -17,6 +17,7 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       'plants.azimuth_deg',
       'plants.dc_capacity_kwp',
       'plants.commissioning_date',
+      'plants.field_id',
       'fields.latitude as field_latitude',
       'fields.longitude as field_longitude',
     ])
@@ -66,6 +67,12 @@ export async function loadPlantTopology(db: Db): Promise<VirtualPlantDefinition[
       azimuthDeg: Number(p.azimuth_deg ?? 180),
       dcCapacityKwp: Number(p.dc_capacity_kwp ?? ratedAcKw * 1.2),
       commissioningDate: p.commissioning_date,
+      // Plants of one field share its weather, computed at the field's place (or the plant's, if unknown).
+      field: {
+        id: p.field_id,
+        latitude: Number(p.field_latitude ?? latitude),
+        longitude: Number(p.field_longitude ?? longitude),
+      },
       devices: own.map((d) => ({
         deviceId: d.id,
         type: d.type as DeviceType,

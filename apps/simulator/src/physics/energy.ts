@@ -82,17 +82,19 @@ export function typicalSpecificYieldKwhPerKwp(latitude: number): number {
 
 /**
  * Where an inverter's lifetime counter stands at `atMs` for an array of `dcKwp` commissioned at
- * `commissionedMs`: the typical yield for each year since, less the modules' degradation, and never less
- * than FACTORY_TEST_ENERGY_KWH.
+ * `commissionedMs`: the typical yield for each year since (capacity × specific yield × years), less the
+ * modules' degradation (`degradationLossPerYear`, positive: 0.005 = 0.5 %/yr lost), and never less than
+ * FACTORY_TEST_ENERGY_KWH.
  */
 export function lifetimeEnergyEstimateKwh(
   dcKwp: number,
   latitude: number,
   commissionedMs: number,
   atMs: number,
+  degradationLossPerYear = MODULE_DEGRADATION_PER_YEAR,
 ): number {
   const years = Math.max((atMs - commissionedMs) / YEAR_MS, 0);
   // The integral of a linearly degrading output over `years`.
-  const degradedYears = years - (MODULE_DEGRADATION_PER_YEAR * years * years) / 2;
+  const degradedYears = years - (degradationLossPerYear * years * years) / 2;
   return Math.max(dcKwp * typicalSpecificYieldKwhPerKwp(latitude) * degradedYears, FACTORY_TEST_ENERGY_KWH);
 }
