@@ -183,11 +183,17 @@ export function plantDayKpis({
   if (reported.source === 'meter') excludedEnergyKwh.counter_jump = rejectedKwh?.meter ?? 0;
   else if (reported.source === 'inverters') excludedEnergyKwh.counter_jump = rejectedKwh?.inverters ?? 0;
   // More than the AC capacity can deliver in the day's daylight: none of it is production.
-  const limitKwh = dayEnergyLimitKwh(
-    acCapacityKw > 0 ? acCapacityKw : null,
-    daylightHours(intervals, config.location ?? null),
-  );
-  const impossible = isDayEnergyImpossible(reported.energyKwh, limitKwh);
+  // The sun is placed only for a day with energy to judge (most days computed for a report have none).
+  const impossible =
+    reported.energyKwh !== null &&
+    reported.energyKwh > 0 &&
+    isDayEnergyImpossible(
+      reported.energyKwh,
+      dayEnergyLimitKwh(
+        acCapacityKw > 0 ? acCapacityKw : null,
+        daylightHours(intervals, config.location ?? null),
+      ),
+    );
   if (impossible) excludedEnergyKwh.day_energy_impossible = reported.energyKwh!;
   const energy = impossible ? { energyKwh: null, source: reported.source } : reported;
 
