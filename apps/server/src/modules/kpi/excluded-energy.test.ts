@@ -60,11 +60,15 @@ describe(`kpi excluded energy (${dialectUnderTest})`, () => {
     const points: TelemetryPoint[] = morningPoints(plant, [day(d1), day(d2)]);
     // Day 1: the meter follows the inverters, read every 5 minutes from 10:00 to 12:00; 41 s after the
     // 11:00 reading it has jumped 80 kWh (7 MW on a 100 kW plant) and counts on from there.
+    // The 11:00 reading itself arrives last, after its successors (a logger's backlog): the store then
+    // recomputes the counter's buckets from raw, and must judge the steps the same way.
+    let late: TelemetryPoint | undefined;
     let counter = 50_000;
     for (let i = 0; i <= MORNING.intervals; i++) {
       const ts = istanbulInstant(d1, MORNING.startMinute + 5 * i);
       if (i > 0) counter += METER_STEP_KWH;
-      points.push({ signal_id: meterExport, ts, value: counter });
+      if (i === 12) late = { signal_id: meterExport, ts, value: counter };
+      else points.push({ signal_id: meterExport, ts, value: counter });
       if (i === 12) {
         counter += JUMP_KWH;
         points.push({ signal_id: meterExport, ts: ts + 41_000, value: counter });
@@ -82,6 +86,7 @@ describe(`kpi excluded energy (${dialectUnderTest})`, () => {
       });
     }
     await plant.ingest(points);
+    await plant.ingest([late!]);
   });
   afterAll(() => t.close());
 
