@@ -97,6 +97,7 @@ function aggregate(
     last: values(to - 1),
     last_ts: ms(to - 1),
     delta: increase ? delta : null,
+    rejected_delta: increase ? 0 : null,
   };
 }
 

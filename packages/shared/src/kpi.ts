@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetFiguresSchema } from './budget-figures';
+import type { DataQualityReason } from './data-quality';
 import { calendarDateField } from './dates';
 import { V } from './validation';
 
@@ -92,6 +93,25 @@ export const kpiLossesSchema = z.object({
   total_kwh: z.number(),
 });
 
+/**
+ * Why energy a device reported is not counted as production (docs/kpi.md, "Excluded energy"); the names are
+ * the data-quality reasons of data-quality.ts: a counter step larger than the device could produce in the
+ * elapsed time, and a day's energy above what the plant's AC capacity can deliver in its daylight.
+ */
+export const EXCLUDED_ENERGY_REASONS = [
+  'counter_jump',
+  'day_energy_impossible',
+] as const satisfies readonly DataQualityReason[];
+export type ExcludedEnergyReason = (typeof EXCLUDED_ENERGY_REASONS)[number];
+
+/** Energy excluded from a period's production, per reason; the reasons add up to `total`. */
+export const excludedEnergySchema = z.object({
+  counter_jump: z.number(),
+  day_energy_impossible: z.number(),
+  total: z.number(),
+});
+export type ExcludedEnergy = z.infer<typeof excludedEnergySchema>;
+
 /** The KPIs of a period (a day, month or year) or of one of its rows. */
 export const kpiValuesSchema = z.object({
   energy_kwh: z.number().nullable(),
@@ -121,6 +141,8 @@ export const kpiValuesSchema = z.object({
    */
   coverage: z.number().nullable(),
   co2_avoided_kg: z.number().nullable(),
+  /** Energy reported but not counted as production, and why (not in `energy_kwh`, nor in PR). */
+  excluded_energy_kwh: excludedEnergySchema,
 });
 export type KpiValues = z.infer<typeof kpiValuesSchema>;
 

@@ -206,6 +206,7 @@ export const schemaColumns = {
     last: 'not null',
     last_ts: 'not null',
     delta: 'null',
+    rejected_delta: 'null',
   },
   telemetry_1h: {
     signal_id: 'not null',
@@ -219,6 +220,7 @@ export const schemaColumns = {
     last: 'not null',
     last_ts: 'not null',
     delta: 'null',
+    rejected_delta: 'null',
   },
   telemetry_1d: {
     signal_id: 'not null',
@@ -232,6 +234,7 @@ export const schemaColumns = {
     last: 'not null',
     last_ts: 'not null',
     delta: 'null',
+    rejected_delta: 'null',
   },
   telemetry_latest: {
     signal_id: 'not null',
@@ -364,6 +367,8 @@ export const schemaColumns = {
     co2_avoided_kg: 'null',
     expected_samples: 'not null',
     received_samples: 'not null',
+    excluded_counter_jump_kwh: 'not null',
+    excluded_day_energy_impossible_kwh: 'not null',
     params_key: 'not null',
     computed_at: 'not null',
   },

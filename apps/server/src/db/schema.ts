@@ -238,6 +238,8 @@ export interface TelemetryRollupTable {
   last_ts: number;
   /** Counter signals: increase over the bucket; null otherwise. */
   delta: number | null;
+  /** Counter signals: increase the counter claimed beyond its device's bound (a jump), not in delta; null otherwise or before migration 0102. */
+  rejected_delta: number | null;
 }
 
 export interface TelemetryLatestTable {
@@ -407,6 +409,9 @@ export interface KpiDailyTable {
   /** Data completeness, additive: Σ expected and Σ received (capped) samples over the plant's devices. */
   expected_samples: number;
   received_samples: number;
+  /** Energy the day excluded (docs/kpi.md): counter jumps, and a day's energy above what the plant can make. */
+  excluded_counter_jump_kwh: number;
+  excluded_day_energy_impossible_kwh: number;
   /** The model parameters used; a row whose key differs from the plant's current one is recomputed. */
   params_key: string;
   computed_at: number;

@@ -23,6 +23,7 @@ function pointByPoint(
       last: value,
       last_ts: ts,
       delta: counter ? counterDelta(prev, value) : null,
+      rejected_delta: counter ? 0 : null,
     };
     prev = value;
     const key = bucketOf(ts);

@@ -6,7 +6,14 @@
  * merging the points into the buckets one by one.
  */
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
-import { aggregatePoints, rollUp, type Aggregate, type Point } from './aggregate';
+import {
+  aggregatePoints,
+  rollUp,
+  UNBOUNDED,
+  type Aggregate,
+  type CounterBound,
+  type Point,
+} from './aggregate';
 import { bucketRun, dayBucket, floorBucket } from './buckets';
 
 const FIVE_MIN = FIXED_BUCKET_MS['5m'];
@@ -37,16 +44,17 @@ export function bucketerFor(resolution: RollupResolution, dayOf: (ts: number) =>
 
 /**
  * One signal's new points (sorted by ts, none at or before its stored latest point) as buckets at each
- * resolution. For a counter, `previous` is the stored latest value, so the step into the first new bucket
- * is counted in it.
+ * resolution. For a counter, `previous` is the stored latest point, so the step into the first new bucket
+ * is counted in it, and `bound` judges each step (aggregate.ts counterStep).
  */
 export function batchRollups(
   points: readonly Point[],
   isCounter: boolean,
-  previous: number | null,
+  previous: Point | number | null,
   dayOf: (ts: number) => number,
+  bound: CounterBound = UNBOUNDED,
 ): Record<RollupResolution, Map<number, Aggregate>> {
-  const fives = aggregatePoints(points, bucketRun(FIVE_MIN), isCounter, previous);
+  const fives = aggregatePoints(points, bucketRun(FIVE_MIN), isCounter, previous, bound);
   const rows = [...fives].map(([bucket, agg]) => ({ bucket, ...agg }));
   return {
     '5m': fives,

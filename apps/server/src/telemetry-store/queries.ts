@@ -124,6 +124,8 @@ export interface RollupBucket {
   count: number;
   last: number;
   delta: number | null;
+  /** Counters: what the counter claimed beyond its device's bound (aggregate.ts counterStep), not in delta. */
+  rejectedDelta: number | null;
 }
 
 /** Rollup buckets of the signals at `resolution` with start in [fromMs, toMs). */
@@ -138,7 +140,7 @@ export async function readRollups(
   const rows = await inChunks(signalIds, (part) =>
     db
       .selectFrom(ROLLUP_TABLE[resolution])
-      .select(['signal_id', 'bucket', 'sum', 'count', 'last', 'delta'])
+      .select(['signal_id', 'bucket', 'sum', 'count', 'last', 'delta', 'rejected_delta'])
       .where('signal_id', 'in', part)
       .where('bucket', '>=', fromMs)
       .where('bucket', '<', toMs)
@@ -151,6 +153,7 @@ export async function readRollups(
     count: Number(r.count),
     last: Number(r.last),
     delta: num(r.delta),
+    rejectedDelta: num(r.rejected_delta),
   }));
 }
 

@@ -87,6 +87,7 @@ export class SqliteStoreIo implements StoreIo {
         r.last,
         r.last_ts,
         r.delta,
+        r.rejected_delta,
       );
     return Promise.resolve();
   }
@@ -166,6 +167,6 @@ function prepare(sqlite: SQLite.Database) {
 
 function upsertRollup(sqlite: SQLite.Database, table: string, conflict: RollupConflict) {
   return sqlite.prepare(
-    `insert into ${table} (${ROLLUP_COLUMN_LIST}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${rollupConflictSet('sqlite', table, conflict)}`,
+    `insert into ${table} (${ROLLUP_COLUMN_LIST}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (signal_id, bucket) do update set ${rollupConflictSet('sqlite', table, conflict)}`,
   );
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { effectiveBounds, type RollupResolution, type ValueBounds } from '@solar/shared';
 import type { Db, Dialect } from '../db/database';
-import type { Aggregate, Point } from './aggregate';
+import { counterBoundOf, type Aggregate, type CounterBound, type Point } from './aggregate';
 import { chunks, compiled, valuesList } from './sql-batch';
 
 /** Where a signal belongs, how its values roll up, and whether it takes data (ingest checks that). */
@@ -15,6 +15,11 @@ export interface SignalMeta {
   active: boolean;
   /** The values ingest accepts: the signal's own bounds, else its unit's default for the device. */
   bounds: ValueBounds;
+  /**
+   * Counters: how far the counter can believably advance (its device's rating, else the plant's AC
+   * capacity; aggregate.ts counterBoundOf); absent means unbounded.
+   */
+  counter_bound?: CounterBound;
 }
 
 export interface RawRow {
@@ -43,6 +48,7 @@ const ROLLUP_COLUMNS = [
   'last',
   'last_ts',
   'delta',
+  'rejected_delta',
 ] as const;
 /** The rollup tables' columns, quoted, in the order rollup statements list them. */
 export const ROLLUP_COLUMN_LIST = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(', ');
@@ -75,6 +81,7 @@ export function rollupConflictSet(dialect: Dialect, table: string, conflict: Rol
     `"last" = case when ${x('last_ts')} > ${t('last_ts')} then ${x('last')} else ${t('last')} end`,
     `"last_ts" = ${greatest}(${t('last_ts')}, ${x('last_ts')})`,
     `"delta" = case when ${t('delta')} is null and ${x('delta')} is null then null else coalesce(${t('delta')}, 0) + coalesce(${x('delta')}, 0) end`,
+    `"rejected_delta" = case when ${t('rejected_delta')} is null and ${x('rejected_delta')} is null then null else coalesce(${t('rejected_delta')}, 0) + coalesce(${x('rejected_delta')}, 0) end`,
   ].join(', ');
 }
 
@@ -91,6 +98,7 @@ const toRollup = (r: Record<string, unknown>): RollupRow => ({
   last: num(r.last),
   last_ts: num(r.last_ts),
   delta: r.delta === null || r.delta === undefined ? null : num(r.delta),
+  rejected_delta: r.rejected_delta === null || r.rejected_delta === undefined ? null : num(r.rejected_delta),
 });
 
 /**
@@ -121,6 +129,7 @@ export async function loadSignalMeta(
         'signals.min_value',
         'signals.max_value',
         'devices.rated_power_kw',
+        'plants.ac_capacity_kw',
       ])
       .where('signals.id', 'in', part)
       .execute();
@@ -130,6 +139,14 @@ export async function loadSignalMeta(
         device_id: r.device_id,
         plant_id: r.plant_id,
         is_counter: r.is_counter === 1,
+        counter_bound:
+          r.is_counter === 1
+            ? counterBoundOf(
+                r.unit,
+                r.rated_power_kw === null ? null : Number(r.rated_power_kw),
+                r.ac_capacity_kw === null ? null : Number(r.ac_capacity_kw),
+              )
+            : undefined,
         time_zone: r.time_zone,
         active: r.is_active === 1 && r.device_active === 1,
         bounds: effectiveBounds(
@@ -561,7 +578,7 @@ export async function upsertRollups(
   const updates = rollupConflictSet(dialect, table, conflict);
   if (dialect === 'postgres') {
     if (!rows.length) return;
-    // One array parameter a column (11) instead of 11 placeholders a row, which PostgreSQL parses and binds
+    // One array parameter a column (12) instead of 12 placeholders a row, which PostgreSQL parses and binds
     // one by one: a batch from MQTT writes thousands of rows per resolution. PostgreSQL refuses to update
     // a row twice in one statement, so each (signal, bucket) must come once (the store's rows do).
     const col = <K extends keyof RollupRow>(key: K) => rows.map((r) => r[key]);
@@ -571,7 +588,8 @@ export async function upsertRollups(
         ${col('signal_id')}::integer[], ${col('bucket')}::bigint[], ${col('min')}::double precision[],
         ${col('max')}::double precision[], ${col('sum')}::double precision[], ${col('count')}::integer[],
         ${col('first')}::double precision[], ${col('first_ts')}::bigint[], ${col('last')}::double precision[],
-        ${col('last_ts')}::bigint[], ${col('delta')}::double precision[])
+        ${col('last_ts')}::bigint[], ${col('delta')}::double precision[],
+        ${col('rejected_delta')}::double precision[])
       on conflict ("signal_id","bucket") do update set ${sql.raw(updates)}`.execute(db);
     return;
   }
@@ -590,6 +608,7 @@ export async function upsertRollups(
         r.last,
         r.last_ts,
         r.delta,
+        r.rejected_delta,
       );
     }
     const text = `insert into "${table}" (${ROLLUP_COLUMN_LIST}) values ${valuesList(dialect, part.length, width)} on conflict ("signal_id","bucket") do update set ${updates}`;

@@ -292,16 +292,16 @@ export class TelemetryStore implements TelemetryHub {
   ) {
     const fresh: Record<RollupResolution, repo.RollupRow[]> = { '5m': [], '1h': [], '1d': [] };
     const dayOfZone = new Map<string, (ts: number) => number>();
-    const add = (signalId: number, list: Point[], previous: number | null) => {
+    const add = (signalId: number, list: Point[], previous: Point | null) => {
       const m = meta.get(signalId)!;
       let dayOf = dayOfZone.get(m.time_zone);
       if (!dayOf) dayOfZone.set(m.time_zone, (dayOf = dayBucketer(m.time_zone)));
-      const buckets = batchRollups(list, m.is_counter, previous, dayOf);
+      const buckets = batchRollups(list, m.is_counter, previous, dayOf, m.counter_bound);
       for (const resolution of RESOLUTIONS)
         for (const [bucket, agg] of buckets[resolution])
           fresh[resolution].push({ signal_id: signalId, bucket, ...agg });
     };
-    for (const [signalId, list] of inOrder) add(signalId, list, latest.get(signalId)?.value ?? null);
+    for (const [signalId, list] of inOrder) add(signalId, list, latest.get(signalId) ?? null);
     for (const [signalId, list] of anyOrder) add(signalId, list, null);
     for (const resolution of RESOLUTIONS) await io.upsertRollups(resolution, fresh[resolution], 'merge');
   }
@@ -336,48 +336,69 @@ export class TelemetryStore implements TelemetryHub {
     const stored = await io.readRollupRanges('5m', spans);
 
     const fiveRows: repo.RollupRow[] = [];
-    /** Per signal, how much each 5-minute bucket's delta changed. */
-    const deltaChange = new Map<number, Map<number, number>>();
+    /** Per signal, how much each 5-minute bucket's delta and rejected delta changed. */
+    const deltaChange = new Map<number, { delta: Map<number, number>; rejected: Map<number, number> }>();
     for (const { signal_id: signalId } of spans) {
-      const previous = around.get(signalId)?.previous?.last ?? null;
-      const fives = aggregatePoints(raw.get(signalId) ?? [], bucketRun(FIVE_MIN), true, previous);
+      const before = around.get(signalId)?.previous;
+      const previous = before ? { ts: before.last_ts, value: before.last } : null;
+      const fives = aggregatePoints(
+        raw.get(signalId) ?? [],
+        bucketRun(FIVE_MIN),
+        true,
+        previous,
+        meta.get(signalId)!.counter_bound,
+      );
       const change = new Map<number, number>();
       // Every stored bucket of the span still has its points (raw is only added to here).
-      for (const row of stored.get(signalId) ?? []) change.set(row.bucket, -(row.delta ?? 0));
+      const rejectedChange = new Map<number, number>();
+      for (const row of stored.get(signalId) ?? []) {
+        change.set(row.bucket, -(row.delta ?? 0));
+        rejectedChange.set(row.bucket, -(row.rejected_delta ?? 0));
+      }
       for (const [bucket, agg] of fives) {
         fiveRows.push({ signal_id: signalId, bucket, ...agg });
         change.set(bucket, (change.get(bucket) ?? 0) + agg.delta!);
+        rejectedChange.set(bucket, (rejectedChange.get(bucket) ?? 0) + agg.rejected_delta!);
       }
-      deltaChange.set(signalId, change);
+      deltaChange.set(signalId, { delta: change, rejected: rejectedChange });
     }
     await io.upsertRollups('5m', fiveRows, 'replace');
 
     const dayOfZone = new Map<string, (ts: number) => number>();
     for (const resolution of ['1h', '1d'] as const) {
       const wanted: { signal_id: number; bucket: number }[] = [];
-      const parts = new Map<number, { change: Map<number, number>; added: Map<number, Aggregate> }>();
+      const parts = new Map<
+        number,
+        { change: Map<number, number>; rejected: Map<number, number>; added: Map<number, Aggregate> }
+      >();
       for (const [signalId, list] of bySignal) {
         const zone = meta.get(signalId)!.time_zone;
         let dayOf = dayOfZone.get(zone);
         if (!dayOf) dayOfZone.set(zone, (dayOf = dayBucketer(zone)));
         const bucketOf = bucketerFor(resolution, dayOf);
         const change = new Map<number, number>();
+        const rejected = new Map<number, number>();
+        const fiveChange = deltaChange.get(signalId)!;
         // A 5-minute bucket lies within one hour and one local day (zone offsets are whole quarter hours).
-        for (const [five, d] of deltaChange.get(signalId)!) {
+        for (const [five, d] of fiveChange.delta) {
           const bucket = bucketOf(five);
           change.set(bucket, (change.get(bucket) ?? 0) + d);
+        }
+        for (const [five, d] of fiveChange.rejected) {
+          const bucket = bucketOf(five);
+          rejected.set(bucket, (rejected.get(bucket) ?? 0) + d);
         }
         const added = aggregatePoints(list, bucketOf, false);
         for (const bucket of new Set([...change.keys(), ...added.keys()]))
           wanted.push({ signal_id: signalId, bucket });
-        parts.set(signalId, { change, added });
+        parts.set(signalId, { change, rejected, added });
       }
       const old = new Map(
         (await io.readRollupKeys(resolution, wanted)).map((r) => [`${r.signal_id}:${r.bucket}`, r]),
       );
       const rows: repo.RollupRow[] = [];
       for (const { signal_id: signalId, bucket } of wanted) {
-        const { change, added } = parts.get(signalId)!;
+        const { change, rejected, added } = parts.get(signalId)!;
         const before = old.get(`${signalId}:${bucket}`);
         const points = added.get(bucket);
         const merged =
@@ -392,6 +413,7 @@ export class TelemetryStore implements TelemetryHub {
           bucket,
           ...merged,
           delta: (before?.delta ?? 0) + (change.get(bucket) ?? 0),
+          rejected_delta: (before?.rejected_delta ?? 0) + (rejected.get(bucket) ?? 0),
         });
       }
       await io.upsertRollups(resolution, rows, 'replace');

@@ -38,6 +38,8 @@ const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
 
 /** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
 const COMPLETENESS_RULE = 'c2';
+/** The version of the excluded-energy rules (engine/excluded-energy.ts) a stored day was computed under. */
+const EXCLUSION_RULE = 'x1';
 
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
@@ -83,6 +85,10 @@ export function plantConfig(
     gammaPerK: plant.gammaPerK,
     systemLossFraction: plant.systemLossFraction,
     geometry,
+    location:
+      plant.latitude !== null && plant.longitude !== null
+        ? { latitude: plant.latitude, longitude: plant.longitude }
+        : null,
     co2FactorKgPerKwh: co2FactorOf(plant, co2Overrides).kgPerKwh,
   };
 }
@@ -128,6 +134,8 @@ export function paramsKeyOf(
   return [
     // The completeness rule's version: days stored under an older rule are recomputed on their next read.
     COMPLETENESS_RULE,
+    // Days stored before energy was judged (counter jumps, impossible days) are recomputed on their next read.
+    EXCLUSION_RULE,
     // Energy counters not counting in kWh (absent when all do, so days stored before units counted keep their key).
     ...counterUnitsKey(signals),
     config.co2FactorKgPerKwh,
@@ -241,7 +249,20 @@ export async function computePlantDay(
     if (signals.meterExport && r.signalId === signals.meterExport.signalId && r.delta !== null)
       meterExportKwh = (meterExportKwh ?? 0) + r.delta * signals.meterExport.kwhPerUnit;
 
-  const result = plantDayKpis({ config, intervals, meterExportKwh });
+  // The energy the store refused from each counter (its rejected deltas), in kWh.
+  const rejectedKwh = { meter: 0, inverters: 0 };
+  const inverterCounters = new Map(
+    signals.inverters.flatMap((i) => (i.energyTotal ? [[i.energyTotal.signalId, i.energyTotal]] : [])),
+  );
+  for (const r of rows) {
+    if (!r.rejectedDelta) continue;
+    if (signals.meterExport && r.signalId === signals.meterExport.signalId)
+      rejectedKwh.meter += r.rejectedDelta * signals.meterExport.kwhPerUnit;
+    const inverter = inverterCounters.get(r.signalId);
+    if (inverter) rejectedKwh.inverters += r.rejectedDelta * inverter.kwhPerUnit;
+  }
+
+  const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh });
   const { samples, devices } = await dayCompleteness(db, plant, date, untilMs);
   return { result, samples, devices, config };
 }
@@ -306,6 +327,10 @@ export function figuresOfRow(row: repo.KpiDailyRow): DayFigures {
       availableRatedKwIntervals: row.available_rated_kw_intervals,
       assessedRatedKwIntervals: row.assessed_rated_kw_intervals,
       co2AvoidedKg: row.co2_avoided_kg,
+      excludedEnergyKwh: {
+        counter_jump: row.excluded_counter_jump_kwh,
+        day_energy_impossible: row.excluded_day_energy_impossible_kwh,
+      },
     },
     samples: { expectedSamples: row.expected_samples, receivedSamples: row.received_samples },
   };
@@ -339,6 +364,8 @@ export function rowOfFigures(
     available_rated_kw_intervals: s.availableRatedKwIntervals,
     assessed_rated_kw_intervals: s.assessedRatedKwIntervals,
     co2_avoided_kg: s.co2AvoidedKg,
+    excluded_counter_jump_kwh: s.excludedEnergyKwh.counter_jump,
+    excluded_day_energy_impossible_kwh: s.excludedEnergyKwh.day_energy_impossible,
     expected_samples: f.samples.expectedSamples,
     received_samples: f.samples.receivedSamples,
     params_key: paramsKey,
@@ -407,5 +434,9 @@ export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null, coverag
         : null,
     coverage,
     co2_avoided_kg: k.co2AvoidedKg,
+    excluded_energy_kwh: {
+      ...k.excludedEnergyKwh,
+      total: k.excludedEnergyKwh.counter_jump + k.excludedEnergyKwh.day_energy_impossible,
+    },
   };
 }

@@ -33,6 +33,7 @@ import {
   waterfallSteps,
 } from './components/chart-options';
 import { CoverageWarning } from './components/coverage-warning';
+import { ExcludedEnergyNote } from './components/excluded-energy-note';
 import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
@@ -269,6 +270,7 @@ export default function PlantDetailPage() {
 
       <QueryState query={dayKpis} empty={false} testId="plant-kpis">
         {k && <CoverageWarning coverage={k.coverage} testId="kpi-coverage-warning" />}
+        {k && <ExcludedEnergyNote excluded={k.excluded_energy_kwh} testId="kpi-excluded-energy" />}
         {k && (
           <div className="kpi-tiles" data-testid="plant-kpi-tiles">
             <Tile
@@ -336,6 +338,12 @@ export default function PlantDetailPage() {
             {monthKpis.data && (
               <CoverageWarning coverage={monthKpis.data.coverage} testId="month-coverage-warning" />
             )}
+            {monthKpis.data && (
+              <ExcludedEnergyNote
+                excluded={monthKpis.data.excluded_energy_kwh}
+                testId="month-excluded-energy"
+              />
+            )}
             {sourceNote(monthKpis.data, 'month-energy-source')}
             {monthChart &&
               chart(
@@ -368,6 +376,12 @@ export default function PlantDetailPage() {
           <QueryState query={yearKpis} empty={!yearKpis.data?.rows.length} testId="year-chart">
             {yearKpis.data && (
               <CoverageWarning coverage={yearKpis.data.coverage} testId="year-coverage-warning" />
+            )}
+            {yearKpis.data && (
+              <ExcludedEnergyNote
+                excluded={yearKpis.data.excluded_energy_kwh}
+                testId="year-excluded-energy"
+              />
             )}
             {sourceNote(yearKpis.data, 'year-energy-source')}
             {yearChart &&

@@ -12,3 +12,4 @@ export * from './plant-day';
 export * from './status';
 export * from './yields';
 export * from './budget';
+export * from './excluded-energy';

@@ -13,6 +13,14 @@ import {
 } from './availability';
 import { co2AvoidedKg } from './co2';
 import { plantEnergy } from './energy';
+import {
+  addExcludedEnergy,
+  dayEnergyLimitKwh,
+  daylightHours,
+  isDayEnergyImpossible,
+  noExcludedEnergy,
+  type ExcludedEnergyKwh,
+} from './excluded-energy';
 import { estimateModuleTemperatureC, expectedPowerKw } from './expected-power';
 import type { InverterIntervalData } from './inverter-intervals';
 import { combinedIrradianceSource, resolvePoa, type PlantGeometry } from './irradiance';
@@ -37,6 +45,8 @@ export interface PlantKpiConfig {
   systemLossFraction?: number;
   /** Needed to transpose GHI when the station has no POA sensor. */
   geometry: PlantGeometry | null;
+  /** Where the plant is, for the day's daylight hours (excluded-energy.ts); null when not known. */
+  location?: { latitude: number; longitude: number } | null;
   /** emissionFactorFor(country).kgPerKwh */
   co2FactorKgPerKwh: number;
 }
@@ -60,6 +70,11 @@ export interface PlantDayInput {
   intervals: readonly PlantDayInterval[];
   /** The meter's export energy for the day (its counter delta); null without a meter or its data. */
   meterExportKwh: number | null;
+  /**
+   * What the counters claimed beyond their devices' bounds in the day (the rollups' rejected deltas, kWh):
+   * the meter's export counter, and the inverters' counters summed. Absent: none.
+   */
+  rejectedKwh?: { meter: number; inverters: number };
 }
 
 /** What a materialised day keeps: additive quantities, so any period's KPIs follow by summing. */
@@ -78,6 +93,8 @@ export interface DailyKpiSums {
   availableRatedKwIntervals: number;
   assessedRatedKwIntervals: number;
   co2AvoidedKg: number | null;
+  /** Energy reported but not counted as production, per reason (excluded-energy.ts). */
+  excludedEnergyKwh: ExcludedEnergyKwh;
 }
 
 /** The KPIs of a period, as the `kpis` answer carries them (the route maps them to snake_case). */
@@ -97,6 +114,7 @@ export interface PlantKpis {
   /** Energy-based, IEC TS 63019. */
   energyAvailability: number | null;
   co2AvoidedKg: number | null;
+  excludedEnergyKwh: ExcludedEnergyKwh;
 }
 
 /** One point of the day's power chart. */
@@ -119,7 +137,12 @@ export interface PlantDayResult {
 }
 
 /** A plant-day's KPIs from its intervals: POA (measured or transposed), expected power, losses, availability, PR. */
-export function plantDayKpis({ config, intervals, meterExportKwh }: PlantDayInput): PlantDayResult {
+export function plantDayKpis({
+  config,
+  intervals,
+  meterExportKwh,
+  rejectedKwh,
+}: PlantDayInput): PlantDayResult {
   const n = config.inverterRatedAcKw.length;
   const acCapacityKw = config.acCapacityKw ?? config.inverterRatedAcKw.reduce((a, b) => a + b, 0);
   const model = {
@@ -154,7 +177,25 @@ export function plantDayKpis({ config, intervals, meterExportKwh }: PlantDayInpu
     }
     return total;
   });
-  const energy = plantEnergy({ meterExportKwh, inverterEnergiesKwh });
+  const reported = plantEnergy({ meterExportKwh, inverterEnergiesKwh });
+  const excludedEnergyKwh = noExcludedEnergy();
+  // The jumps of the counters the day's energy comes from: the meter's when it is the source.
+  if (reported.source === 'meter') excludedEnergyKwh.counter_jump = rejectedKwh?.meter ?? 0;
+  else if (reported.source === 'inverters') excludedEnergyKwh.counter_jump = rejectedKwh?.inverters ?? 0;
+  // More than the AC capacity can deliver in the day's daylight: none of it is production.
+  // The sun is placed only for a day with energy to judge (most days computed for a report have none).
+  const impossible =
+    reported.energyKwh !== null &&
+    reported.energyKwh > 0 &&
+    isDayEnergyImpossible(
+      reported.energyKwh,
+      dayEnergyLimitKwh(
+        acCapacityKw > 0 ? acCapacityKw : null,
+        daylightHours(intervals, config.location ?? null),
+      ),
+    );
+  if (impossible) excludedEnergyKwh.day_energy_impossible = reported.energyKwh!;
+  const energy = impossible ? { energyKwh: null, source: reported.source } : reported;
 
   const losses = dayLosses({
     inverterRatedAcKw: config.inverterRatedAcKw,
@@ -204,6 +245,7 @@ export function plantDayKpis({ config, intervals, meterExportKwh }: PlantDayInpu
     availableRatedKwIntervals: rated.reduce((s, r) => s + Math.max(r.ratedAcKw, 0) * r.availableIntervals, 0),
     assessedRatedKwIntervals: rated.reduce((s, r) => s + Math.max(r.ratedAcKw, 0) * r.assessedIntervals, 0),
     co2AvoidedKg: co2AvoidedKg(energy.energyKwh, config.co2FactorKgPerKwh),
+    excludedEnergyKwh,
   };
   const kpis = kpisFromSums(sums, config.dcCapacityKwp);
 
@@ -244,6 +286,7 @@ export function kpisFromSums(sums: DailyKpiSums, dcCapacityKwp: number | null): 
     energyAvailability:
       sums.energyKwh === null ? null : energyBasedAvailability(sums.energyKwh, sums.lossesKwh.downtime),
     co2AvoidedKg: sums.co2AvoidedKg,
+    excludedEnergyKwh: { ...sums.excludedEnergyKwh },
   };
 }
 
@@ -261,6 +304,7 @@ export function combineDailyKpiSums(days: readonly DailyKpiSums[]): DailyKpiSums
   let co2: number | null = null;
   let anyMeter = false;
   let anyInverters = false;
+  let excludedEnergyKwh = noExcludedEnergy();
   const out = {
     irradiationKwhM2: 0,
     expectedEnergyKwh: 0,
@@ -277,6 +321,7 @@ export function combineDailyKpiSums(days: readonly DailyKpiSums[]): DailyKpiSums
     if (d.energySource === 'inverters') anyInverters = true;
     for (const key of Object.keys(out) as (keyof typeof out)[]) out[key] += d[key];
     for (const k of LOSS_KINDS) lossesKwh[k] += d.lossesKwh[k];
+    excludedEnergyKwh = addExcludedEnergy(excludedEnergyKwh, d.excludedEnergyKwh);
   }
   return {
     ...out,
@@ -285,5 +330,6 @@ export function combineDailyKpiSums(days: readonly DailyKpiSums[]): DailyKpiSums
     irradianceSource: combinedIrradianceSource(days.map((d) => d.irradianceSource)),
     lossesKwh,
     co2AvoidedKg: co2,
+    excludedEnergyKwh,
   };
 }
