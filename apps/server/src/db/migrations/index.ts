@@ -22,6 +22,7 @@ import { mailLimits } from './2026-11-28-0026-mail-limits';
 import { faultTitleCodes } from './2026-11-28-0028-fault-title-codes';
 import { cameraProbes } from './2026-11-29-0029-camera-probes';
 import { alarmCauses } from './2026-11-29-0030-alarm-causes';
+import { dataQualityFlags } from './2026-11-29-0101-data-quality-flags';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -50,4 +51,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-28-0028-fault-title-codes': faultTitleCodes,
   '2026-11-29-0029-camera-probes': cameraProbes,
   '2026-11-29-0030-alarm-causes': alarmCauses,
+  '2026-11-29-0101-data-quality-flags': dataQualityFlags,
 };
