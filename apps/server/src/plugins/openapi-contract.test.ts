@@ -209,6 +209,20 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/admin/settings', '/api/admin/settings');
     await get('/api/admin/audit/export', '/api/admin/audit/export', { entity: 'company' });
     await get('/api/admin/collection-health', '/api/admin/collection-health');
+    {
+      // The tree's day run by the data-quality engine: its gaps make the flags and problems non-empty.
+      const day = new Date(now).toISOString().slice(0, 10);
+      const rerun = await t.http.post(
+        `/api/plants/${tree.plantId}/data-quality/recheck`,
+        { day },
+        { token: admin.token },
+      );
+      expect(rerun.statusCode, rerun.body).toBe(200);
+      const days = { from: day, to: day };
+      await get('/api/plants/:id/data-quality', `/api/plants/${tree.plantId}/data-quality`, days);
+      await get('/api/devices/:id/data-quality', `/api/devices/${tree.deviceId}/data-quality`, days);
+      await get('/api/data-quality/problems', '/api/data-quality/problems');
+    }
     await get('/api/admin/ingest-keys', '/api/admin/ingest-keys');
     await get('/api/admin/system', '/api/admin/system');
     await get('/api/admin/sessions', '/api/admin/sessions');
