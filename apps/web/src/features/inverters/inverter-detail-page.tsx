@@ -30,6 +30,7 @@ import './inverters.css';
 import { dateBounds } from '../../lib/date-bounds';
 import { plantToday, zoneLabel } from '../../lib/plant-time';
 import { PlantClockNote, PlantTime } from '../../lib/plant-time-view';
+import { DataQualityCard } from '../data-quality';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
 
@@ -287,6 +288,8 @@ export default function InverterDetailPage() {
       <Card title={t('devicePages.alarmHistory')} className="device-card">
         <DeviceAlarmsTable deviceId={id} />
       </Card>
+
+      <DataQualityCard subject={{ deviceId: id }} day={data.date} className="device-card" />
     </div>
   );
 }

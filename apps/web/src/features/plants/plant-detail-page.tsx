@@ -17,6 +17,7 @@ import { formatNumber } from '../../lib/format';
 import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
+import { DataQualityCard } from '../data-quality';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
@@ -432,6 +433,8 @@ export default function PlantDetailPage() {
         <Card title={t('plantView.alarms.title')} className="plant-card-wide">
           <PlantAlarms plantId={plantId} />
         </Card>
+
+        <DataQualityCard subject={{ plantId }} day={day} className="plant-card-wide" />
       </div>
     </div>
   );
