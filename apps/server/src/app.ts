@@ -36,6 +36,7 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
+import { startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
 import { createImportSlots } from './modules/budgets';
 import {
@@ -182,6 +183,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   parts.onReady('raw retention', () => startRetention(ctx, log, { leader }));
   // Subscribed before the collectors start, so that no stored point escapes its day's dirty mark.
   parts.onReady('KPI refresh', () => startKpiRefresh(ctx, log, { leader }));
+  // On the lease holder: each plant's yesterday after its local midnight, its today hourly.
+  parts.onReady('data quality', () => startDataQualityJob(ctx, log, { leader }));
   parts.onReady('event-loop watch', () => {
     eventLoop.start();
     return eventLoop;

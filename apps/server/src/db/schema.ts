@@ -264,6 +264,30 @@ export interface CameraProbesTable {
   last_error: string | null;
 }
 
+/** A stretch of a plant's data the data-quality engine does not believe (modules/data-quality). */
+export interface DataQualityFlagsTable {
+  id: Generated<number>;
+  plant_id: number;
+  device_id: number | null;
+  signal_id: number | null;
+  /** A DataQualityReason. */
+  reason: string;
+  /** The plant's local date (YYYY-MM-DD). */
+  local_day: string;
+  /** Signal, reason and start: one flag of its plant and day, kept across reruns when accepted. */
+  flag_key: string;
+  /** Epoch ms, [from_ts, to_ts). */
+  from_ts: number;
+  to_ts: number;
+  readings: number;
+  /** The detector's figures, JSON. */
+  detail: Generated<string>;
+  detected_at: number;
+  accepted_at: number | null;
+  accepted_by: number | null;
+  accept_note: string | null;
+}
+
 export interface IngestKeysTable {
   id: Generated<number>;
   /** Exactly one of device_id and plant_id is set. */
@@ -546,6 +570,7 @@ export interface Database {
   telemetry_latest: TelemetryLatestTable;
   device_last_data: DeviceLastDataTable;
   camera_probes: CameraProbesTable;
+  data_quality_flags: DataQualityFlagsTable;
   ingest_keys: IngestKeysTable;
   custom_alarms: CustomAlarmsTable;
   alarms: AlarmsTable;

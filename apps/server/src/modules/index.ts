@@ -29,6 +29,7 @@ import { reportsRoutes } from './reports/reports.routes';
 import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 import { performanceRoutes } from './performance/performance.routes';
+import { dataQualityRoutes } from './data-quality/data-quality.routes';
 
 /**
  * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
@@ -65,4 +66,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   budgetsRoutes,
   reportSchedulesRoutes,
   performanceRoutes,
+  dataQualityRoutes,
 ];

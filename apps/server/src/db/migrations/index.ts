@@ -22,6 +22,7 @@ import { mailLimits } from './2026-11-28-0026-mail-limits';
 import { faultTitleCodes } from './2026-11-28-0028-fault-title-codes';
 import { cameraProbes } from './2026-11-29-0029-camera-probes';
 import { alarmCauses } from './2026-11-29-0030-alarm-causes';
+import { dataQualityFlags } from './2026-11-29-0101-data-quality-flags';
 import { excludedEnergy } from './2026-11-29-0102-excluded-energy';
 import { plantModelParameters } from './2026-11-29-0104-plant-model-parameters';
 import type { DialectMigration } from './helpers';
@@ -52,6 +53,7 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-28-0028-fault-title-codes': faultTitleCodes,
   '2026-11-29-0029-camera-probes': cameraProbes,
   '2026-11-29-0030-alarm-causes': alarmCauses,
+  '2026-11-29-0101-data-quality-flags': dataQualityFlags,
   '2026-11-29-0102-excluded-energy': excludedEnergy,
   '2026-11-29-0104-plant-model-parameters': plantModelParameters,
 };

@@ -66,6 +66,8 @@ describe(`performance (${dialectUnderTest})`, () => {
       co2_avoided_kg: null,
       expected_samples: 288,
       received_samples: 288,
+      excluded_counter_jump_kwh: 0,
+      excluded_day_energy_impossible_kwh: 0,
       params_key: key,
       computed_at: Date.now(),
     }));

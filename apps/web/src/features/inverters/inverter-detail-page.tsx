@@ -27,6 +27,7 @@ import { dayRange } from './day-range';
 import './inverters.css';
 import { zoneLabel } from '../../lib/plant-time';
 import { PlantClockNote, PlantTime } from '../../lib/plant-time-view';
+import { DataQualityCard } from '../data-quality';
 
 type Mppt = InverterSummaryAnswer['mppts'][number];
 
@@ -281,6 +282,8 @@ export default function InverterDetailPage() {
       <Card title={t('devicePages.alarmHistory')} className="device-card">
         <DeviceAlarmsTable deviceId={id} />
       </Card>
+
+      <DataQualityCard subject={{ deviceId: id }} day={data.date} className="device-card" />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { formatNumber } from '../../lib/format';
 import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
+import { DataQualityCard } from '../data-quality';
 import { PerformanceCard } from '../performance';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
@@ -445,6 +446,8 @@ export default function PlantDetailPage() {
         <Card title={t('plantView.alarms.title')} className="plant-card-wide">
           <PlantAlarms plantId={plantId} />
         </Card>
+
+        <DataQualityCard subject={{ plantId }} day={day} className="plant-card-wide" />
       </div>
     </div>
   );

@@ -12,6 +12,7 @@ import type {
   MqttCollectorHealth,
 } from '@solar/shared';
 import { useIsAdmin } from '../../../lib/permissions';
+import { DataQualityProblems } from '../../data-quality';
 import { useCollectionHealth, useCollectorsHealth } from '../api/fleet';
 
 /** A broker connection down, or messages the broker dropped: a problem of the whole collection. */
@@ -238,6 +239,7 @@ export function CollectionHealth() {
       />
       {!mqttFirst && mqtt}
       {!modbusFirst && modbus}
+      <DataQualityProblems />
     </Space>
   );
 }
