@@ -31,3 +31,4 @@ export * from './budget-figures';
 export * from './report-schedules';
 export * from './time-zone';
 export * from './fleet-losses';
+export * from './history-import';

@@ -28,6 +28,7 @@ import { adminSessionsRoutes } from './admin/sessions.routes';
 import { reportsRoutes } from './reports/reports.routes';
 import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
+import { historyImportRoutes } from './history-import/history-import.routes';
 
 /**
  * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
@@ -63,4 +64,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   reportsRoutes,
   budgetsRoutes,
   reportSchedulesRoutes,
+  historyImportRoutes,
 ];

@@ -23,6 +23,7 @@ import { faultTitleCodes } from './2026-11-28-0028-fault-title-codes';
 import { cameraProbes } from './2026-11-29-0029-camera-probes';
 import { alarmCauses } from './2026-11-29-0030-alarm-causes';
 import type { DialectMigration } from './helpers';
+import { historyImports } from './2026-11-29-0105-history-imports';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
 export const migrations: Record<string, DialectMigration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-28-0028-fault-title-codes': faultTitleCodes,
   '2026-11-29-0029-camera-probes': cameraProbes,
   '2026-11-29-0030-alarm-causes': alarmCauses,
+  '2026-11-29-0105-history-imports': historyImports,
 };
