@@ -63,8 +63,6 @@ export const historyImportUploadBody = z.object({
 });
 export type HistoryImportUploadBody = z.input<typeof historyImportUploadBody>;
 
-const cellValue = z.union([z.number(), z.string(), z.null()]);
-
 /** One column of a sheet as detected: its 0-based index, spreadsheet letter, header text, and whether it holds figures. */
 export const historyFileColumn = z.object({
   index: z.number().int(),
@@ -82,15 +80,15 @@ export const historyFileSheet = z.object({
   time_column: z.number().int(),
   columns: z.array(historyFileColumn),
   rows: z.number().int(),
-  /** The first data rows as read, for the mapping form. */
-  sample: z.array(z.array(cellValue)),
+  /** The first data rows as read (texts; empty cells ''), for the mapping form. */
+  sample: z.array(z.array(z.string())),
 });
 export type HistoryFileSheet = z.infer<typeof historyFileSheet>;
 
 /** What the upload found out about the file. */
 export const historyFileDetection = z.object({
   /** CSV only. */
-  delimiter: z.enum(HISTORY_DELIMITERS).nullable(),
+  delimiter: z.string().nullable(),
   decimal_mark: z.enum(HISTORY_DECIMAL_MARKS),
   time_format: z.enum(HISTORY_TIME_FORMATS),
   /** Whether the timestamps carry their own offset (`Z`, `+03:00`): the time zone is then ignored. */

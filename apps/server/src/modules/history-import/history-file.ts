@@ -405,7 +405,8 @@ export function shapeOf(
         sample: dataRows.slice(0, 5).map((r) =>
           Array.from({ length: width }, (_, j) => {
             const c = r.cells[j] ?? null;
-            return c instanceof Date ? c.toISOString().slice(0, 19).replace('T', ' ') : c;
+            if (c instanceof Date) return c.toISOString().slice(0, 19).replace('T', ' ');
+            return c === null ? '' : String(c);
           }),
         ),
       },
