@@ -144,7 +144,7 @@ function plainCell(value: ExcelJS.CellValue): Cell {
   if (value instanceof Date) return value;
   if (typeof value === 'boolean') return null;
   if (typeof value === 'object') {
-    if ('result' in value) return plainCell(value.result as ExcelJS.CellValue);
+    if ('result' in value) return plainCell(value.result);
     if ('richText' in value)
       return (
         value.richText

@@ -1,9 +1,9 @@
+import type { historyImportMapping } from '@solar/shared';
 import {
   E,
   HISTORY_IMPORT_ERRORS,
   TELEMETRY_FUTURE_TOLERANCE_MS,
   V,
-  historyImportMapping,
   type HistoryFileDetection,
   type HistoryImportFormat,
   type HistoryImportJob,
