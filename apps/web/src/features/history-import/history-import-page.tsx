@@ -21,7 +21,6 @@ import {
   HISTORY_IMPORT_MAX_BYTES,
   HISTORY_TIME_FORMATS,
   type HistoryColumnUnit,
-  type HistoryImportJob,
   type HistoryImportMapping,
   type HistoryImportPreview,
   type HistoryTimeFormat,
@@ -32,6 +31,7 @@ import { knownKey } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { useSignals } from '../signals';
+import { choicesOf, type ColumnChoice } from './mapping-choices';
 import {
   fileAsBase64,
   useHistoryImport,
@@ -39,44 +39,6 @@ import {
   useRunHistory,
   useUploadHistory,
 } from './api/history-import';
-
-/** One figure column of the file and the signal chosen for it. */
-interface ColumnChoice {
-  key: string;
-  sheet: string;
-  column: number;
-  letter: string;
-  name: string;
-  signalId?: number;
-  unit: HistoryColumnUnit;
-  energy: 'counter' | 'interval' | null;
-}
-
-/** The unit a header names (`Pac [kW]`, `Energy (MWh)`), else the signal's own. */
-function unitOfHeader(name: string): HistoryColumnUnit {
-  const m = /[[(]\s*(k|M)?W(h)?\s*[\])]/.exec(name);
-  if (!m) return 'as_is';
-  return `${m[1] ?? ''}W${m[2] ?? ''}` as HistoryColumnUnit;
-}
-
-function choicesOf(job: HistoryImportJob): ColumnChoice[] {
-  return job.detection.sheets.flatMap((sheet) =>
-    sheet.columns
-      .filter((c) => c.numeric)
-      .map((c) => {
-        const unit = unitOfHeader(c.name);
-        return {
-          key: `${sheet.name}:${c.index}`,
-          sheet: sheet.name,
-          column: c.index,
-          letter: c.letter,
-          name: c.name,
-          unit,
-          energy: unit.endsWith('h') ? ('counter' as const) : null,
-        };
-      }),
-  );
-}
 
 /** The problem's `errors` (line and column of a malformed cell, or a mapping field) as lines of text. */
 function ProblemList({ error }: { error: unknown }) {
