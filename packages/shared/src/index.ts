@@ -32,3 +32,4 @@ export * from './report-schedules';
 export * from './time-zone';
 export * from './fleet-losses';
 export * from './performance';
+export * from './history-import';

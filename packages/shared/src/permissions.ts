@@ -85,6 +85,12 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     icon: 'HddOutlined',
   },
   { path: '/signals/:deviceId', page: 'device_signals', inMenu: false, titleKey: 'pages.signals' },
+  {
+    path: '/history-import/:plantId',
+    page: 'device_management',
+    inMenu: false,
+    titleKey: 'pages.historyImport',
+  },
   { path: '/report', page: 'report', inMenu: true, titleKey: 'pages.report', icon: 'FileTextOutlined' },
   { path: '/fault', page: 'fault', inMenu: true, titleKey: 'pages.fault', icon: 'ToolOutlined' },
   { path: '/fault-detail/:faultId', page: 'report', inMenu: false, titleKey: 'pages.faultDetail' },

@@ -502,6 +502,25 @@ export const schemaColumns = {
     updated_by: 'null',
     updated_at: 'not null',
   },
+  history_imports: {
+    id: 'not null',
+    plant_id: 'not null',
+    user_id: 'null',
+    file_name: 'not null',
+    format: 'not null',
+    content: 'not null',
+    detection: 'not null',
+    mapping: 'null',
+    state: 'not null',
+    points_total: 'not null',
+    points_done: 'not null',
+    points_new: 'not null',
+    points_existing: 'not null',
+    errors: 'not null',
+    created_at: 'not null',
+    started_at: 'null',
+    finished_at: 'null',
+  },
 } as const satisfies SchemaDescription;
 
 /** True when A and B are the same type (not merely assignable either way). */

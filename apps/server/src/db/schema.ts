@@ -590,6 +590,32 @@ export interface Database {
   report_schedules: ReportSchedulesTable;
   cluster_leases: ClusterLeasesTable;
   plant_model_parameters: PlantModelParametersTable;
+  history_imports: HistoryImportsTable;
+}
+
+/** Files of history from other systems and their import jobs (migration 0105). */
+export interface HistoryImportsTable {
+  id: Generated<number>;
+  plant_id: number;
+  user_id: number | null;
+  file_name: string;
+  format: string;
+  content: Buffer;
+  /** JSON (historyFileDetection). */
+  detection: string;
+  /** JSON (historyImportMapping), once previewed or run. */
+  mapping: string | null;
+  state: string;
+  points_total: number;
+  points_done: number;
+  points_new: number;
+  points_existing: number;
+  /** JSON array of message keys. */
+  errors: string;
+  /** Epoch ms. */
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
 }
 
 /** Who runs the cluster's singleton jobs, and until when (migration 0021). */

@@ -30,6 +30,7 @@ import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 import { performanceRoutes } from './performance/performance.routes';
 import { dataQualityRoutes } from './data-quality/data-quality.routes';
+import { historyImportRoutes } from './history-import/history-import.routes';
 
 /**
  * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
@@ -67,4 +68,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   reportSchedulesRoutes,
   performanceRoutes,
   dataQualityRoutes,
+  historyImportRoutes,
 ];

@@ -12,6 +12,7 @@ export const CONSOLE_PAGES: Record<string, LazyPage> = {
   '/plant-management': lazy(() => import('../features/plants/plant-management-page')),
   '/device-management': lazy(() => import('../features/devices/devices-page')),
   '/signals/:deviceId': lazy(() => import('../features/signals/signals-page')),
+  '/history-import/:plantId': lazy(() => import('../features/history-import/history-import-page')),
   '/report': lazy(() => import('../features/reports/reports-page')),
   '/fault': lazy(() => import('../features/faults/faults-page')),
   '/fault-detail/:faultId': lazy(() => import('../features/faults/fault-detail-page')),

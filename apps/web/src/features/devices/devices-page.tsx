@@ -1,8 +1,10 @@
+import Button from 'antd/es/button';
 import Select from 'antd/es/select';
 import Table from 'antd/es/table';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
+import HistoryOutlined from '@ant-design/icons/HistoryOutlined';
 import NodeIndexOutlined from '@ant-design/icons/NodeIndexOutlined';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -172,6 +174,11 @@ export default function DevicesPage() {
             data-testid="device-filter-protocol"
           />
           <ActiveFilterSelect resource="device" value={state.active} onChange={list.setActive} />
+          {can.create && state.filters.plantId !== undefined && (
+            <Link to={`/history-import/${state.filters.plantId}`} data-testid="device-history-import">
+              <Button icon={<HistoryOutlined />}>{t('historyImport.open')}</Button>
+            </Link>
+          )}
         </>
       }
     >

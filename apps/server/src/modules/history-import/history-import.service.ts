@@ -1,0 +1,408 @@
+import type { historyImportMapping } from '@solar/shared';
+import {
+  E,
+  HISTORY_IMPORT_ERRORS,
+  TELEMETRY_FUTURE_TOLERANCE_MS,
+  V,
+  type HistoryFileDetection,
+  type HistoryImportFormat,
+  type HistoryImportJob,
+  type HistoryImportList,
+  type HistoryImportPreview,
+  type HistoryImportState,
+  type HistoryImportUploadBody,
+} from '@solar/shared';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Actor } from '../../lib/actor';
+import { badRequest, conflict, HttpError, notFound } from '../../lib/http-errors';
+import { scopeOf } from '../../lib/scope';
+import { storeRollupsOnly } from '../../telemetry-store/history-rollups';
+import { loadSignalMeta } from '../../telemetry-store/telemetry-store.repository';
+import { recordAudit } from '../audit';
+import { HistoryFileRefused, problemsAsErrors, readHistoryFile, type ReadFile } from './history-file';
+import { buildPoints, unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
+import { signalQuality, sumQuality, type PlantInfo } from './history-quality';
+import * as repo from './history-import.repository';
+
+type Mapping = z.output<typeof historyImportMapping>;
+type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' | 'budgetImportSlots'>;
+
+/** Points handed to the store at once: the ingest route's batch size. */
+const RAW_CHUNK = 5_000;
+/** Points of one signal written as rollups at once (a month of 5-minute data is 8,640). */
+const ROLLUP_CHUNK = 20_000;
+const DAY_MS = 86_400_000;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function jobOf(row: repo.ImportRow): HistoryImportJob {
+  return {
+    id: row.id,
+    plant_id: row.plant_id,
+    file_name: row.file_name,
+    format: row.format as HistoryImportFormat,
+    state: row.state as HistoryImportState,
+    detection: JSON.parse(row.detection) as HistoryFileDetection,
+    points_total: Number(row.points_total),
+    points_done: Number(row.points_done),
+    points_new: Number(row.points_new),
+    points_existing: Number(row.points_existing),
+    errors: JSON.parse(row.errors) as string[],
+    created_at: iso(row.created_at)!,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+/** What a mapping resolves to: the file read with its overrides, the columns' plans and the plant. */
+interface Resolved {
+  file: ReadFile;
+  plans: ColumnPlan[];
+  plant: PlantInfo;
+  timeZone: string;
+  signals: Map<number, { key: string; deviceName: string; ratedPowerKw: number | null }>;
+}
+
+/**
+ * History import from other systems: upload (shape detected, malformed cells refused with their line and
+ * column), preview of a mapping with its quality report, and the run in the background with progress.
+ * Everything is scoped to the plant: its imports and its signals only.
+ */
+export class HistoryImportService {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly log: { error(obj: unknown, msg?: string): void },
+  ) {}
+
+  /** Waits for the imports running in this process (the app is closing). */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async plantOf(actor: Actor, plantId: number) {
+    const plant = await repo.plantInScope(this.ctx.db, scopeOf(actor), plantId);
+    if (!plant) throw notFound();
+    return plant;
+  }
+
+  private async jobInScope(actor: Actor, id: number) {
+    const row = await repo.readImport(this.ctx.db, id);
+    if (!row) throw notFound();
+    const plant = await this.plantOf(actor, row.plant_id);
+    return { row, plant };
+  }
+
+  /**
+   * Reads a file while holding one of the upload slots the budget import also uses (a file being read
+   * holds its bytes and cells in memory): 429 when the caller or the server already reads as many.
+   */
+  private async read(
+    actor: Actor,
+    format: 'csv' | 'xlsx',
+    data: Buffer,
+    mapping?: Mapping,
+  ): Promise<ReadFile> {
+    const release = await this.ctx.budgetImportSlots.take(actor.userId);
+    if (!release) throw new HttpError(429, E.budgetImportBusy, undefined, { 'retry-after': '5' });
+    try {
+      return await readHistoryFile(format, data, {
+        time_format: mapping?.time_format,
+        decimal_mark: mapping?.decimal_mark,
+      });
+    } catch (problem) {
+      if (problem instanceof HistoryFileRefused)
+        throw badRequest(problemsAsErrors(problem.problems), HISTORY_IMPORT_ERRORS.invalid);
+      throw problem;
+    } finally {
+      await release();
+    }
+  }
+
+  /** GET plants/{id}/history-imports: the plant's latest imports. */
+  async list(actor: Actor, plantId: number): Promise<HistoryImportList> {
+    await this.plantOf(actor, plantId);
+    const rows = await repo.listImports(this.ctx.db, plantId);
+    return {
+      items: rows.map((r) => {
+        const { detection: _detection, ...rest } = jobOf(r);
+        return rest;
+      }),
+    };
+  }
+
+  /** GET history-imports/{id}: the import and its progress. */
+  async get(actor: Actor, id: number): Promise<HistoryImportJob> {
+    const { row } = await this.jobInScope(actor, id);
+    return jobOf(row);
+  }
+
+  /** POST plants/{id}/history-imports: the file read, shaped and checked; nothing is stored but the file. */
+  async upload(actor: Actor, plantId: number, body: HistoryImportUploadBody): Promise<HistoryImportJob> {
+    await this.plantOf(actor, plantId);
+    const data = Buffer.from(body.content_base64, 'base64');
+    const file = await this.read(actor, body.format, data);
+    const now = this.ctx.now();
+    const id = await repo.insertImport(this.ctx.db, {
+      plant_id: plantId,
+      user_id: actor.userId,
+      file_name: body.file_name,
+      format: body.format,
+      content: data,
+      detection: JSON.stringify(file.detection),
+      mapping: null,
+      state: 'uploaded',
+      errors: '[]',
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+    });
+    await recordAudit(this.ctx.db, {
+      userId: actor.userId,
+      action: 'create',
+      entity: 'history_import',
+      entityId: id,
+      after: { plant_id: plantId, file_name: body.file_name, format: body.format, bytes: data.length },
+      ip: actor.ip,
+      at: now,
+    });
+    return jobOf((await repo.readImport(this.ctx.db, id))!);
+  }
+
+  /** Checks a mapping against the file and the plant: 400 with the field at fault. */
+  private async resolve(
+    actor: Actor,
+    id: number,
+    mapping: Mapping,
+  ): Promise<Resolved & { row: repo.ImportRow }> {
+    const { row, plant } = await this.jobInScope(actor, id);
+    const content = await repo.readContent(this.ctx.db, id);
+    const file = await this.read(actor, row.format as 'csv' | 'xlsx', content!, mapping);
+    const ids = [...new Set(mapping.columns.map((c) => c.signal_id))];
+    const found = new Map(
+      (await repo.signalsOfPlant(this.ctx.db, plant.id, ids)).map((s) => [s.id, s] as const),
+    );
+    const errors: Record<string, string[]> = {};
+    const seen = new Set<number>();
+    const plans: ColumnPlan[] = [];
+    mapping.columns.forEach((c, i) => {
+      const at = `columns.${i}`;
+      const sheet = file.tables.get(c.sheet);
+      const column = sheet?.shape.sheet.columns.find((col) => col.index === c.column);
+      if (!sheet) (errors[`${at}.sheet`] ??= []).push(V.invalidValue);
+      else if (!column || c.column === sheet.shape.sheet.time_column)
+        (errors[`${at}.column`] ??= []).push(V.invalidValue);
+      const signal = found.get(c.signal_id);
+      // A signal of another plant reads as unknown: its existence is not revealed.
+      if (!signal) return void (errors[`${at}.signal_id`] ??= []).push(V.invalidValue);
+      if (seen.has(c.signal_id)) (errors[`${at}.signal_id`] ??= []).push(V.duplicate);
+      seen.add(c.signal_id);
+      const factor = unitFactor(c.unit, signal.unit);
+      if (factor === undefined) (errors[`${at}.unit`] ??= []).push(V.invalidValue);
+      const isCounter = Number(signal.is_counter) === 1;
+      plans.push({
+        sheet: c.sheet,
+        column: c.column,
+        signal: { signalId: signal.id, deviceId: signal.device_id, unit: signal.unit, isCounter },
+        factor: factor ?? 1,
+        energy:
+          c.energy === 'interval' && isCounter
+            ? 'accumulate'
+            : c.energy === 'counter' && !isCounter
+              ? 'difference'
+              : 'as_is',
+      });
+    });
+    if (Object.keys(errors).length) throw badRequest(errors);
+    const timeZone = mapping.time_zone ?? plant.time_zone;
+    return {
+      row,
+      file,
+      plans,
+      timeZone,
+      plant: {
+        plantId: plant.id,
+        timeZone: plant.time_zone,
+        latitude: plant.latitude ?? 0,
+        longitude: plant.longitude ?? 0,
+        tiltDeg: plant.tilt_deg,
+        azimuthDeg: plant.azimuth_deg,
+        acCapacityKw: plant.ac_capacity_kw,
+        dcCapacityKwp: plant.dc_capacity_kwp,
+      },
+      signals: new Map(
+        [...found.values()].map((s) => [
+          s.id,
+          { key: s.key, deviceName: s.device_name, ratedPowerKw: s.rated_power_kw },
+        ]),
+      ),
+    };
+  }
+
+  /** The raw retention's edge: older points go to rollups only. */
+  private cutoffMs(): number {
+    return this.ctx.now() - this.ctx.settings.current().raw_retention_days * DAY_MS;
+  }
+
+  /** POST history-imports/{id}/preview: what the mapping would store, and its quality report. Stores nothing. */
+  async preview(actor: Actor, id: number, mapping: Mapping): Promise<HistoryImportPreview> {
+    const r = await this.resolve(actor, id, mapping);
+    const { rows, bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    const meta = await loadSignalMeta(this.ctx.db, this.ctx.dialect, [...bySignal.keys()]);
+    const cutoff = this.cutoffMs();
+    let points = 0;
+    let rollupOnly = 0;
+    let from = Infinity;
+    let to = -Infinity;
+    const signals: HistoryImportPreview['signals'] = [];
+    for (const s of bySignal.values()) {
+      const info = r.signals.get(s.signal.signalId)!;
+      const list = s.points;
+      points += list.length;
+      for (const p of list) if (p.ts < cutoff) rollupOnly++;
+      if (list.length) {
+        from = Math.min(from, list[0]!.ts);
+        to = Math.max(to, list[list.length - 1]!.ts);
+      }
+      const m = meta.get(s.signal.signalId);
+      signals.push({
+        signal_id: s.signal.signalId,
+        device_id: s.signal.deviceId,
+        device_name: info.deviceName,
+        signal_key: info.key,
+        unit: s.signal.unit,
+        points: list.length,
+        from: list.length ? iso(list[0]!.ts) : null,
+        to: list.length ? iso(list[list.length - 1]!.ts) : null,
+        quality: signalQuality(
+          s,
+          { key: info.key, ratedPowerKw: info.ratedPowerKw, bounds: m?.bounds ?? { min: null, max: null } },
+          r.plant,
+        ),
+      });
+    }
+    await repo.updateImport(this.ctx.db, id, { mapping: JSON.stringify(mapping) });
+    return {
+      rows,
+      points,
+      from: points ? iso(from) : null,
+      to: points ? iso(to) : null,
+      time_zone: r.timeZone,
+      points_rollup_only: rollupOnly,
+      signals,
+      quality: sumQuality(signals.map((s) => s.quality)),
+    };
+  }
+
+  /**
+   * POST history-imports/{id}/run: the mapping checked now (400), then the import started in the
+   * background; the answer is the job (state `queued`), polled with GET history-imports/{id}. 409 while
+   * it is already queued or running.
+   */
+  async run(actor: Actor, id: number, mapping: Mapping): Promise<HistoryImportJob> {
+    const r = await this.resolve(actor, id, mapping);
+    const claimed = await repo.claimImport(this.ctx.db, id, ['uploaded', 'done', 'failed'], {
+      state: 'queued',
+      mapping: JSON.stringify(mapping),
+      points_total: 0,
+      points_done: 0,
+      points_new: 0,
+      points_existing: 0,
+      errors: '[]',
+      started_at: null,
+      finished_at: null,
+    });
+    if (!claimed) throw conflict(HISTORY_IMPORT_ERRORS.notEditable);
+    await recordAudit(this.ctx.db, {
+      userId: actor.userId,
+      action: 'import',
+      entity: 'history_import',
+      entityId: id,
+      after: { plant_id: r.row.plant_id, file_name: r.row.file_name, mapping },
+      ip: actor.ip,
+      at: this.ctx.now(),
+    });
+    const job = this.execute(id, r).catch(async (error: unknown) => {
+      this.log.error({ err: error, importId: id }, 'history import failed');
+      await repo
+        .updateImport(this.ctx.db, id, {
+          state: 'failed',
+          errors: JSON.stringify([HISTORY_IMPORT_ERRORS.failed]),
+          finished_at: this.ctx.now(),
+        })
+        .catch(() => undefined);
+    });
+    this.running.add(job);
+    void job.finally(() => this.running.delete(job));
+    return jobOf((await repo.readImport(this.ctx.db, id))!);
+  }
+
+  /**
+   * The import itself: each signal's points checked as ingest checks them (values outside the signal's
+   * bounds and timestamps in the future are left out), then stored through the telemetry store — raw
+   * points with their rollups within the raw retention, rollups only before it — in chunks, with the
+   * job's progress written after each.
+   */
+  private async execute(id: number, r: Resolved): Promise<void> {
+    const { db, dialect } = this.ctx;
+    await repo.updateImport(db, id, { state: 'running', started_at: this.ctx.now() });
+    // Off the request: the file is read again here rather than held from the check.
+    await new Promise((resolve) => setImmediate(resolve));
+    const { bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    const meta = await loadSignalMeta(db, dialect, [...bySignal.keys()]);
+    const latest = this.ctx.now() + TELEMETRY_FUTURE_TOLERANCE_MS;
+    const cutoff = this.cutoffMs();
+    const work: { signal: SignalPoints['signal']; old: Point[]; recent: Point[] }[] = [];
+    let total = 0;
+    for (const s of bySignal.values()) {
+      const bounds = meta.get(s.signal.signalId)?.bounds ?? { min: null, max: null };
+      const ok = s.points.filter(
+        (p) =>
+          p.ts <= latest &&
+          (bounds.min === null || p.value >= bounds.min) &&
+          (bounds.max === null || p.value <= bounds.max),
+      );
+      total += ok.length;
+      work.push({
+        signal: s.signal,
+        old: ok.filter((p) => p.ts < cutoff),
+        recent: ok.filter((p) => p.ts >= cutoff),
+      });
+    }
+    await repo.updateImport(db, id, { points_total: total });
+    let done = 0;
+    let fresh = 0;
+    let existing = 0;
+    const progress = () =>
+      repo.updateImport(db, id, { points_done: done, points_new: fresh, points_existing: existing });
+    for (const w of work) {
+      for (let i = 0; i < w.old.length; i += ROLLUP_CHUNK) {
+        const part = w.old.slice(i, i + ROLLUP_CHUNK);
+        const result = await storeRollupsOnly(db, dialect, new Map([[w.signal.signalId, part]]));
+        fresh += result.inserted;
+        existing += result.existing;
+        done += part.length;
+        await progress();
+      }
+      for (let i = 0; i < w.recent.length; i += RAW_CHUNK) {
+        const part = w.recent
+          .slice(i, i + RAW_CHUNK)
+          .map((p) => ({ signal_id: w.signal.signalId, ts: p.ts, value: p.value }));
+        const result = await this.ctx.telemetry.store(part);
+        fresh += result.inserted;
+        existing += result.duplicates;
+        done += part.length;
+        await progress();
+      }
+    }
+    await repo.updateImport(db, id, {
+      state: 'done',
+      points_done: done,
+      points_new: fresh,
+      points_existing: existing,
+      finished_at: this.ctx.now(),
+    });
+  }
+}
