@@ -25,8 +25,8 @@ import { alarmCauses } from './2026-11-29-0030-alarm-causes';
 import { dataQualityFlags } from './2026-11-29-0101-data-quality-flags';
 import { excludedEnergy } from './2026-11-29-0102-excluded-energy';
 import { plantModelParameters } from './2026-11-29-0104-plant-model-parameters';
-import type { DialectMigration } from './helpers';
 import { historyImports } from './2026-11-29-0105-history-imports';
+import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
 export const migrations: Record<string, DialectMigration> = {
