@@ -242,6 +242,19 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     await get('/api/plants/:id/budgets', `/api/plants/${tree.plantId}/budgets`, { year: today.slice(0, 4) });
     await get('/api/plants/:id/performance', `/api/plants/${tree.plantId}/performance`);
     await get('/api/plants/:id/model', `/api/plants/${tree.plantId}/model`);
+    {
+      // An uploaded history file: its job and the plant's list of imports have an item.
+      const csv = 'Zaman;Enerji\n2026-11-01 10:00;1\n2026-11-01 10:05;2\n';
+      const upload = await t.http.post(
+        `/api/plants/${tree.plantId}/history-imports`,
+        { file_name: 'history.csv', format: 'csv', content_base64: Buffer.from(csv).toString('base64') },
+        { token: admin.token },
+      );
+      expect(upload.statusCode, upload.body).toBe(200);
+      const job = upload.json<{ id: number }>();
+      await get('/api/plants/:id/history-imports', `/api/plants/${tree.plantId}/history-imports`);
+      await get('/api/history-imports/:id', `/api/history-imports/${job.id}`);
+    }
     for (const type of ['production', 'fleet', 'alarms', 'inverters']) {
       const report = { plant_ids: String(tree.plantId), from: today, to: today };
       await get('/api/reports/:type', `/api/reports/${type}`, report);
