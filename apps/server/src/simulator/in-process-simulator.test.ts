@@ -11,16 +11,22 @@ async function countRows(t: TestApp, table: 'telemetry_raw' | 'telemetry_1d') {
   return Number(row.n);
 }
 
-/** The latest stored value of every signal with one of these keys (counters), by signal id. */
-async function latestOf(t: TestApp, keys: string[]): Promise<Map<number, number>> {
+/** The latest stored reading of every signal with one of these keys (counters), by signal id. */
+async function latestReadingsOf(
+  t: TestApp,
+  keys: string[],
+): Promise<Map<number, { value: number; ts: number }>> {
   const rows = await t.ctx.db
     .selectFrom('telemetry_latest')
     .innerJoin('signals', 'signals.id', 'telemetry_latest.signal_id')
-    .select(['signals.id', 'telemetry_latest.value'])
+    .select(['signals.id', 'telemetry_latest.value', 'telemetry_latest.ts'])
     .where('signals.key', 'in', keys)
     .execute();
-  return new Map(rows.map((r) => [r.id, Number(r.value)]));
+  return new Map(rows.map((r) => [r.id, { value: Number(r.value), ts: Number(r.ts) }]));
 }
+/** The latest stored value of every signal with one of these keys, by signal id. */
+const latestOf = async (t: TestApp, keys: string[]): Promise<Map<number, number>> =>
+  new Map([...(await latestReadingsOf(t, keys))].map(([id, r]) => [id, r.value]));
 const latestTotalEnergy = (t: TestApp) => latestOf(t, ['total_energy']);
 const COUNTER_KEYS = ['total_energy', 'export_energy', 'import_energy'];
 /** The simulator's counters are written to the watt-hour. */
@@ -39,8 +45,6 @@ async function plantCapacityBySignal(t: TestApp): Promise<Map<number, number>> {
 
 describe('in-process simulator (the demo plants, alive)', () => {
   let t: TestApp;
-  /** When the simulator last stopped: no stored sample is younger. */
-  let lastStop = Date.now();
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -54,7 +58,6 @@ describe('in-process simulator (the demo plants, alive)', () => {
     });
     await sim.backfilled;
     await sim.stop();
-    lastStop = Date.now();
   };
   afterAll(() => t.close());
 
@@ -75,7 +78,6 @@ describe('in-process simulator (the demo plants, alive)', () => {
     expect(await countRows(t, 'telemetry_1d')).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 350));
     await sim.stop();
-    lastStop = Date.now();
     off();
     expect(stored.length).toBeGreaterThan(2);
 
@@ -102,23 +104,25 @@ describe('in-process simulator (the demo plants, alive)', () => {
   });
 
   it("starts every counter, the meters' too, where it was stored: a restart is no jump in energy", async () => {
-    const before = await latestOf(t, COUNTER_KEYS);
+    const before = await latestReadingsOf(t, COUNTER_KEYS);
     // Inverter, meter export and meter import counters.
     expect(before.size).toBeGreaterThan(10);
     const plantKwOf = await plantCapacityBySignal(t);
-    const storedBy = lastStop;
     await restartSimulator();
-    const after = await latestOf(t, COUNTER_KEYS);
-    // Between the last stored sample and the restart's first, a counter may advance by at most what its
-    // plant produces at full AC capacity in the time that passed, plus the counters' resolution (the
-    // simulator writes them to the watt-hour: a restart within a second may round up by one).
-    const hours = (Date.now() - storedBy) / 3_600_000;
+    const after = await latestReadingsOf(t, COUNTER_KEYS);
+    // Between a counter's last stored sample and the restart's first, it may advance by at most what its
+    // plant produces at full AC capacity in the time between the two samples, plus the counters' resolution
+    // (the simulator writes them to the watt-hour).
     const jumps = [...before]
-      .map(([id, value]) => ({
-        id,
-        change: (after.get(id) ?? Number.NaN) - value,
-        bound: plantKwOf.get(id)! * hours + COUNTER_RESOLUTION_KWH,
-      }))
+      .map(([id, stored]) => {
+        const next = after.get(id);
+        const hours = ((next?.ts ?? Number.NaN) - stored.ts) / 3_600_000;
+        return {
+          id,
+          change: (next?.value ?? Number.NaN) - stored.value,
+          bound: plantKwOf.get(id)! * hours + COUNTER_RESOLUTION_KWH,
+        };
+      })
       .filter(({ change, bound }) => !(change >= 0 && change <= bound));
     expect(jumps).toEqual([]);
   });
