@@ -1,6 +1,6 @@
 import type { Db, Dialect } from '../../../db/database';
 import { dayStart, localDate, nextDate } from '../../../telemetry-store/buckets';
-import { readRawSeries } from '../../../telemetry-store/queries';
+import { readRawSeries, type SeriesPoints } from '../../../telemetry-store/queries';
 import { detectPlantDay, type NeighbourIrradiance, type PlantDay } from '../detectors';
 import * as repo from '../data-quality.repository';
 import { signalKindOf } from '../signal-kinds';
@@ -38,6 +38,31 @@ const isIrradiance = (s: EngineSignal) =>
  * plants of its field within NEIGHBOUR_RADIUS_KM through the telemetry store's query API, converts them to
  * the detectors' units, calls detectPlantDay and replaces the day's unaccepted flags with what it found.
  */
+/**
+ * Signals read per query. A plant's whole read (its signals over the day and the days before it) is hundreds
+ * of thousands of rows at the demo's 30 s interval, and better-sqlite3 reads synchronously: in one query it
+ * held the event loop for seconds, and pages waited. A few signals at a time, with a turn of the event loop
+ * between them, keep each hold to milliseconds.
+ */
+const SIGNALS_PER_READ = 4;
+
+/** readRawSeries of many signals, a few at a time, yielding to the event loop between the reads. */
+async function readRawInSteps(
+  db: Db,
+  dialect: Dialect,
+  ids: readonly number[],
+  fromMs: number,
+  toMs: number,
+): Promise<Map<number, SeriesPoints>> {
+  const out = new Map<number, SeriesPoints>();
+  for (let i = 0; i < ids.length; i += SIGNALS_PER_READ) {
+    const part = await readRawSeries(db, dialect, ids.slice(i, i + SIGNALS_PER_READ), fromMs, toMs);
+    for (const [id, points] of part) out.set(id, points);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
 export class DataQualityEngine {
   constructor(private readonly ctx: { db: Db; dialect: Dialect; now: () => number }) {}
 
@@ -116,7 +141,7 @@ export class DataQualityEngine {
     let date = day;
     for (let i = 0; i < EARLIER_DAYS; i++) earlierStarts.push(dayStart((date = previousDate(date)), tz));
     const fromMs = earlierStarts.at(-1) ?? dayStartMs;
-    const points = await readRawSeries(
+    const points = await readRawInSteps(
       db,
       dialect,
       signals.map((s) => s.signalId),
@@ -126,7 +151,7 @@ export class DataQualityEngine {
     const neighbourSignals = neighbours.flatMap((n) =>
       (signalsByPlant.get(n.plant.id) ?? []).filter(isIrradiance).map((s) => ({ signal: s, km: n.km })),
     );
-    const neighbourPoints = await readRawSeries(
+    const neighbourPoints = await readRawInSteps(
       db,
       dialect,
       neighbourSignals.map((n) => n.signal.signalId),
