@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { localMidnight } from '@solar/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, animationsDone, launchBrowser, screenshot } from '../src/browser';
+import { DEMO, animationsDone, artifactsDir, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectText, pickOption, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
@@ -200,6 +200,47 @@ describe('data-quality bands on the data page chart', () => {
         );
         await page.getByTestId('data-chart').locator('canvas').first().waitFor();
         await screenshot(page, 'data-quality-chart-accepted-1440-light');
+      },
+      DEMO.admin,
+    );
+  });
+
+  it("says on the plant page's card that a plant without a location was not checked against the sun", async () => {
+    // Another demo plant, its position removed (the body as the plant form posts it, less the position).
+    const plants = (
+      await api.get<{ items: (Named & Record<string, unknown>)[] }>('plants?sort=name&pageSize=200')
+    ).items;
+    const nowhere = plants.find((p) => p.id !== plant.id)!;
+    const keys = [
+      'field_id',
+      'name',
+      'dc_capacity_kwp',
+      'ac_capacity_kw',
+      'time_zone',
+      'tilt_deg',
+      'azimuth_deg',
+    ];
+    await api.post(`plants/${nowhere.id}`, {
+      ...Object.fromEntries(keys.map((k) => [k, nowhere[k]])),
+      latitude: null,
+      longitude: null,
+    });
+    await withPage(
+      browser,
+      server.url,
+      'data-quality-no-location',
+      async (page) => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`/santral-detay/${nowhere.id}`);
+        const skipped = page.getByTestId('data-quality-card').getByTestId('data-quality-skipped');
+        await skipped.waitFor({ timeout: 30_000 });
+        const text = (await skipped.textContent()) ?? '';
+        expect(text).toContain(tr('dataQuality.checks.clock'));
+        expect(text).toContain(tr('dataQuality.checks.day_energy'));
+        await skipped.scrollIntoViewIfNeeded();
+        await page
+          .getByTestId('data-quality-card')
+          .screenshot({ path: `${artifactsDir}/data-quality-no-location-390.png` });
       },
       DEMO.admin,
     );
