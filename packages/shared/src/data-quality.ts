@@ -48,6 +48,21 @@ export const dataQualityReasonSchema = z.enum(DATA_QUALITY_REASONS);
 /** Reasons that are not faults of the data: shown, but never counted as a data problem. */
 export const INFORMATIONAL_REASONS: readonly DataQualityReason[] = ['clipping'];
 
+/**
+ * The checks that judge data against the sun at the plant's position (docs/data-quality.md, "Plants without
+ * a location"). A plant without latitude and longitude has no sun to judge by: these are not run for it,
+ * and its answers name them (translated as `dataQuality.checks.<check>`), while the other checks still run.
+ * - clock: the day's profile against the sun (clock_shift, dst_error);
+ * - daylight: what holds only while the sun is up: stale and spiking irradiance and power, irradiance at
+ *   night, irradiance against the plant's power and against neighbours;
+ * - clear_sky: irradiance above the clear-sky bound;
+ * - clipping: the power plateau judged by the clear-sky index;
+ * - day_energy: the day's energy against what the plant's capacity can produce in the day's daylight.
+ */
+export const SUN_BASED_CHECKS = ['clock', 'daylight', 'clear_sky', 'clipping', 'day_energy'] as const;
+export type SunBasedCheck = (typeof SUN_BASED_CHECKS)[number];
+export const sunBasedCheckSchema = z.enum(SUN_BASED_CHECKS);
+
 /** The longest span of local days one data-quality read covers. */
 export const DATA_QUALITY_MAX_DAYS = 366;
 
@@ -122,6 +137,8 @@ export const dataQualityAnswer = z.object({
   problem_share: z.number().nullable(),
   by_reason: z.array(dataQualityReasonSummarySchema),
   flags: z.array(dataQualityFlagSchema),
+  /** The sun-based checks not run because the plant has no location (SUN_BASED_CHECKS); empty when it has. */
+  skipped_checks: z.array(sunBasedCheckSchema),
 });
 export type DataQualityAnswer = z.infer<typeof dataQualityAnswer>;
 
@@ -153,5 +170,7 @@ export const dataQualityRecheckAnswer = z.object({
   day: z.string(),
   /** Flags the day has after the run (accepted ones included). */
   flags: z.number().int(),
+  /** The sun-based checks the run left out because the plant has no location; empty when it has one. */
+  skipped_checks: z.array(sunBasedCheckSchema),
 });
 export type DataQualityRecheckAnswer = z.infer<typeof dataQualityRecheckAnswer>;

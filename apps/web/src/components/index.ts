@@ -19,6 +19,7 @@ export {
   TelemetryChart,
   type BarChartBar,
   type BarChartProps,
+  type ChartBand,
   type ChartOption,
   type OptionChartProps,
   type TelemetryChartProps,

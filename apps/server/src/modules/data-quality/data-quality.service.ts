@@ -15,6 +15,7 @@ import { scopeOf } from '../../lib/scope';
 import { dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { recordAudit } from '../audit';
 import * as repo from './data-quality.repository';
+import { skippedChecks } from './detectors';
 import { DataQualityEngine } from './engine/data-quality-engine';
 
 const informational = (reason: DataQualityReason) => INFORMATIONAL_REASONS.includes(reason);
@@ -134,6 +135,7 @@ export class DataQualityService {
       to,
       ...summarise(flags, expected),
       flags,
+      skipped_checks: skippedChecks(plant),
     };
   }
 
@@ -206,6 +208,6 @@ export class DataQualityService {
     const plant = await this.plantOf(actor, id);
     if (day > localDate(this.ctx.now(), plant.timeZone)) throw badRequest({ day: [V.outOfRange] });
     const run = await this.engine.runPlantDay(plant, day);
-    return { plant_id: plant.id, day, flags: run.flags };
+    return { plant_id: plant.id, day, flags: run.flags, skipped_checks: run.skippedChecks };
   }
 }

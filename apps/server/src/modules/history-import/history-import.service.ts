@@ -225,8 +225,9 @@ export class HistoryImportService {
       plant: {
         plantId: plant.id,
         timeZone: plant.time_zone,
-        latitude: plant.latitude ?? 0,
-        longitude: plant.longitude ?? 0,
+        // Without a location the quality report leaves out the checks against the sun (docs/data-quality.md).
+        latitude: plant.latitude,
+        longitude: plant.longitude,
         tiltDeg: plant.tilt_deg,
         azimuthDeg: plant.azimuth_deg,
         acCapacityKw: plant.ac_capacity_kw,

@@ -3,11 +3,13 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkAreaComponent,
   MarkLineComponent,
   TooltipComponent,
   type DataZoomComponentOption,
   type GridComponentOption,
   type LegendComponentOption,
+  type MarkAreaComponentOption,
   type MarkLineComponentOption,
   type TooltipComponentOption,
 } from 'echarts/components';
@@ -65,6 +67,7 @@ export function initChart(
       LegendComponent,
       DataZoomComponent,
       MarkLineComponent,
+      MarkAreaComponent,
       CanvasRenderer,
       SVGRenderer,
     ]);
@@ -94,4 +97,5 @@ export type ChartOption = echarts.ComposeOption<
   | LegendComponentOption
   | DataZoomComponentOption
   | MarkLineComponentOption
+  | MarkAreaComponentOption
 >;

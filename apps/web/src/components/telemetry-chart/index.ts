@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 
-export type { TelemetryChartProps } from './telemetry-chart';
+export type { ChartBand, TelemetryChartProps } from './telemetry-chart';
 export type { OptionChartProps } from './option-chart';
 export type { ChartOption } from './echarts-core';
 

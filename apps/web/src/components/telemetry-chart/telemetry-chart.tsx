@@ -27,9 +27,54 @@ export interface TelemetryChartProps {
   markAt?: number;
   /** The mark line's label. */
   markLabel?: string;
+  /** Periods shaded on the series of their signal, e.g. data the quality checks do not believe. */
+  bands?: readonly ChartBand[];
   /** The chart element's test id; `telemetry-chart` unless told. */
   testId?: string;
 }
+
+/** A period [from, to) (epoch ms) shaded on one signal's series, named in the tooltip. */
+export interface ChartBand {
+  signalId: number;
+  from: number;
+  to: number;
+  /** What the band means, in the reader's language (the tooltip shows it while the pointer is inside). */
+  label: string;
+  /** Drawn lighter: a band already dealt with (e.g. an accepted flag). */
+  muted: boolean;
+}
+
+const BAND_COLOR = 'rgba(250, 140, 22, 0.22)';
+const BAND_BORDER = 'rgba(250, 140, 22, 0.6)';
+const MUTED_BAND_COLOR = 'rgba(140, 140, 140, 0.12)';
+const MUTED_BAND_BORDER = 'rgba(140, 140, 140, 0.45)';
+
+/** ECharts' markArea of one series: its signal's bands, each a shaded span of the x-axis. */
+function markAreaOf(bands: readonly ChartBand[]) {
+  if (bands.length === 0) return {};
+  return {
+    markArea: {
+      // The axis tooltip names the bands under the pointer; the areas themselves need no events.
+      silent: true,
+      data: bands.map((b) => [
+        {
+          xAxis: b.from,
+          itemStyle: {
+            color: b.muted ? MUTED_BAND_COLOR : BAND_COLOR,
+            borderColor: b.muted ? MUTED_BAND_BORDER : BAND_BORDER,
+            borderWidth: 1,
+            borderType: b.muted ? ('dashed' as const) : ('solid' as const),
+          },
+        },
+        { xAxis: b.to },
+      ]) as [{ xAxis: number }, { xAxis: number }][],
+    },
+  };
+}
+
+/** Text made safe for the tooltip's HTML (a label may carry a device's name). */
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /** `device · signal` as the legend names a series. */
 export const seriesName = (s: TelemetrySeries): string => `${s.device_name} · ${signalName(s)}`;
@@ -54,6 +99,7 @@ function optionOf({
   otherUnitsLabel,
   markAt,
   markLabel,
+  bands = [],
 }: TelemetryChartProps): Option {
   const { units, axisOf } = axesOf(series);
   const axisCount = Math.min(units.length, OWN_AXES + 1);
@@ -87,7 +133,8 @@ function optionOf({
           return `${typeof p.marker === 'string' ? p.marker : ''} ${p.seriesName ?? ''}: <b>${formatNumber(value, language)}${unit}</b>`;
         });
         const at = Number.isNaN(ts) ? '' : formatPlantTime(ts, timeZone, language, 'dateTimeSeconds');
-        return [at, ...lines].join('<br/>');
+        const under = bands.filter((b) => ts >= b.from && ts < b.to).map((b) => `▨ ${escapeHtml(b.label)}`);
+        return [at, ...lines, ...under].join('<br/>');
       },
     },
     // On a phone the time labels would overlap: ECharts drops the ones that would.
@@ -115,6 +162,7 @@ function optionOf({
       connectNulls: false,
       sampling: 'lttb' as const,
       data: s.points,
+      ...markAreaOf(bands.filter((b) => b.signalId === s.signal_id)),
       ...(i === 0 && markAt !== undefined
         ? {
             markLine: {
@@ -140,13 +188,14 @@ export function TelemetryChart(props: TelemetryChartProps) {
     otherUnitsLabel,
     markAt,
     markLabel,
+    bands,
     testId = 'telemetry-chart',
   } = props;
 
   // Only new data, language or theme redraw (and reset the zoom); other renders leave the chart alone.
   const option = useMemo(
-    () => optionOf({ series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel }),
-    [series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel],
+    () => optionOf({ series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel, bands }),
+    [series, dark, language, timeZone, otherUnitsLabel, markAt, markLabel, bands],
   );
   const host = useEChart(option, dark);
 
@@ -156,6 +205,7 @@ export function TelemetryChart(props: TelemetryChartProps) {
       className="telemetry-chart"
       data-testid={testId}
       data-series-count={series.length}
+      data-bands={bands?.length ?? 0}
       data-zone={timeZone}
       data-points={series.reduce((n, s) => n + s.points.length, 0)}
     />

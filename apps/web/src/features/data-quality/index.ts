@@ -3,3 +3,4 @@
 export { dataQualityKeys } from './api/query-keys';
 export { DataQualityCard } from './components/data-quality-card';
 export { DataQualityProblems } from './components/problems-list';
+export { FlagBandList, useFlagBands } from './components/flag-bands';

@@ -36,11 +36,13 @@ import { signalsOfDevices } from './data-signals';
 import { useLatestValues } from './api/get-latest';
 import { useTelemetry, type TelemetryRequest } from './api/get-telemetry';
 import { LiveValuesTable } from './components/live-values-table';
+import { FlagBandList, useFlagBands } from '../data-quality';
 import { RANGE_PRESETS, fileSafe, rangeOf, type RangePreset } from './time-range';
 import './data-page.css';
 import { dateBounds } from '../../lib/date-bounds';
 import { browserTimeZone, plantToday, zoneLabel } from '../../lib/plant-time';
 import { extentOf } from '../../lib/plant-time-axis';
+import { signalName } from '../../lib/signal-name';
 import { PlantClockNote } from '../../lib/plant-time-view';
 
 /**
@@ -90,6 +92,14 @@ export default function DataPage() {
     [chosen, range, resolution, agg],
   );
   const telemetry = useTelemetry(request);
+  // The data-quality flags of the charted signals over the range, shaded on their series.
+  const flagged = useMemo(
+    () => chosen.map((s) => ({ id: s.id, label: `${s.device_name} · ${signalName(s)}` })),
+    // signalName reads the interface language: a new language names the signals again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [chosen, i18n.language],
+  );
+  const flags = useFlagBands(plantId, timeZone, range, flagged);
   const chartZone = telemetry.data ? zoneLabel(timeZone, extentOf(telemetry.data.series)) : null;
 
   const download = async (format: ExportFormat) => {
@@ -271,11 +281,13 @@ export default function DataPage() {
                   language={i18n.language}
                   timeZone={timeZone}
                   otherUnitsLabel={t('data.otherUnits')}
+                  bands={flags.chartBands}
                   testId="data-chart"
                 />
               )}
             </Suspense>
             {!telemetry.data && <div className="data-chart" />}
+            <FlagBandList bands={flags.bands} labels={flags.labels} />
           </Spin>
         )}
       </Card>

@@ -1,4 +1,5 @@
-import { IRRADIANCE_KINDS, mergeFlags } from './common';
+import { SUN_BASED_CHECKS, type SunBasedCheck } from '@solar/shared';
+import { IRRADIANCE_KINDS, SOLAR_KINDS, mergeFlags } from './common';
 import { detectClipping } from './clipping';
 import { detectClockFault } from './clock';
 import { detectCounterFaults } from './counters';
@@ -48,13 +49,38 @@ const SIGNAL_DETECTORS: ((series: SignalSeries, plant: PlantDay) => DetectedFlag
 ];
 
 /**
+ * The signal's own detectors that do not look at the sun: the only ones a plant without a location runs.
+ * Stale irradiance and power are judged in daylight only, and so are their spikes; other kinds' spikes are
+ * judged around the clock.
+ */
+const SUNLESS_SIGNAL_DETECTORS: ((series: SignalSeries, plant: PlantDay) => DetectedFlag[])[] = [
+  detectGaps,
+  (series, plant) => (SOLAR_KINDS.has(series.kind) ? [] : detectSpikes(series, plant)),
+  detectInterpolated,
+  detectOutOfRange,
+  detectCounterFaults,
+];
+
+/** Whether the plant has a position: without one there is no sun to judge its data against. */
+export const hasLocation = (plant: Pick<PlantDay, 'latitude' | 'longitude'>): boolean =>
+  plant.latitude !== null && plant.longitude !== null;
+
+/**
+ * The sun-based checks (SUN_BASED_CHECKS) a plant's days leave out: all of them when it has no location,
+ * none otherwise. The answers name them so that a clean day is not read as a clock that was checked.
+ */
+export const skippedChecks = (plant: Pick<PlantDay, 'latitude' | 'longitude'>): SunBasedCheck[] =>
+  hasLocation(plant) ? [] : [...SUN_BASED_CHECKS];
+
+/**
  * Every flag of one signal over its plant's local day, from the detectors that need nothing else (gap,
- * stale, spike, interpolated, out of range, counter faults, irradiance above clear sky and at night);
- * overlapping flags of one reason are merged.
+ * stale, spike, interpolated, out of range, counter faults, irradiance above clear sky and at night; only
+ * the sunless ones for a plant without a location); overlapping flags of one reason are merged.
  */
 export function detectSignalDay(series: SignalSeries, plant: PlantDay): DetectedFlag[] {
+  const detectors = hasLocation(plant) ? SIGNAL_DETECTORS : SUNLESS_SIGNAL_DETECTORS;
   return mergeFlags(
-    SIGNAL_DETECTORS.flatMap((detect) => detect(series, plant)),
+    detectors.flatMap((detect) => detect(series, plant)),
     plant.dayStartMs,
     plant.dayEndMs,
   );
@@ -65,10 +91,13 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
  * other such signals share at the same time: a cloud), then those found by comparing signals and days — a
  * counter that stands still while its device's power flows, irradiance against the plant's power and
  * against neighbours, the clock against the sun, replayed days, impossible day energy and clipping.
- * Overlapping flags of one reason on one signal are merged (docs/data-quality.md, "Detectors").
+ * For a plant without a location the checks against the sun are left out (skippedChecks); the counter and
+ * replay checks still run. Overlapping flags of one reason on one signal are merged (docs/data-quality.md,
+ * "Detectors").
  */
 export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
   const { plant, series } = input;
+  const sun = hasLocation(plant);
   // A spike of irradiance or power that every peer shares at the same time is a cloud, not a glitch.
   const flags: DetectedFlag[] = confirmSolarSpikes(
     series.flatMap((s) => detectSignalDay(s, plant)),
@@ -80,6 +109,7 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
       const power = acPower.find((p) => p.deviceId === s.deviceId);
       if (power) flags.push(...detectStaleCounter(s, power));
     }
+    if (!sun) continue;
     if (IRRADIANCE_KINDS.has(s.kind)) {
       flags.push(...detectPowerDrift(s, acPower, plant));
       flags.push(...detectNeighbourDisagreement(s, input.neighbours, plant));
@@ -88,6 +118,6 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
     flags.push(...detectClipping(s, plant));
   }
   flags.push(...detectReplayedDays(input));
-  flags.push(...detectDayEnergyImpossible(series, plant));
+  if (sun) flags.push(...detectDayEnergyImpossible(series, plant));
   return mergeFlags(flags, plant.dayStartMs, plant.dayEndMs);
 }

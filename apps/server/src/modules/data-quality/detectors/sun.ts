@@ -41,6 +41,10 @@ const cache = new WeakMap<PlantDay, SunDay>();
 export function sunDay(plant: PlantDay): SunDay {
   const hit = cache.get(plant);
   if (hit) return hit;
+  const { latitude, longitude } = plant;
+  // detectors/index.ts runs no sun-based check for a plant without a location: reaching here is a bug.
+  if (latitude === null || longitude === null)
+    throw new Error(`sunDay: plant ${plant.plantId} has no location, so no sun`);
   const gridStartMs = plant.dayStartMs - SUN_MARGIN_MS;
   const n = Math.ceil((plant.dayEndMs + SUN_MARGIN_MS - gridStartMs) / SUN_STEP_MS) + 1;
   const elevationDeg = new Float64Array(n);
@@ -53,7 +57,7 @@ export function sunDay(plant: PlantDay): SunDay {
   let best = -Infinity;
   for (let i = 0; i < n; i++) {
     const ts = gridStartMs + i * SUN_STEP_MS;
-    const sun = sunPosition(ts, plant.latitude, plant.longitude);
+    const sun = sunPosition(ts, latitude, longitude);
     elevationDeg[i] = sun.elevationDeg;
     const ghi = clearSkyGhiHaurwitz(sun.zenithDeg);
     clearGhiWm2[i] = ghi;

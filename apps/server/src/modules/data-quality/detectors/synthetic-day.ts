@@ -35,7 +35,7 @@ export function konyaDay(isoDate = '2026-06-21', overrides: Partial<PlantDay> = 
 
 /** Clear-sky plane-of-array irradiance at `ts` for the plant, W/m². */
 export function clearPoa(plant: PlantDay, ts: number): number {
-  const sun = sunPosition(ts, plant.latitude, plant.longitude);
+  const sun = sunPosition(ts, plant.latitude!, plant.longitude!);
   const ghi = clearSkyGhiHaurwitz(sun.zenithDeg);
   if (ghi <= 0) return 0;
   return planeOfArrayIsotropic(

@@ -52,8 +52,12 @@ export interface PlantDay {
   timeZone: string;
   dayStartMs: number;
   dayEndMs: number;
-  latitude: number;
-  longitude: number;
+  /**
+   * The plant's position; null when it has none, and then the detectors that judge data against the sun are
+   * not run (detectors/index.ts, SUN_BASED_CHECKS): the sun at 0° 0° would raise false flags.
+   */
+  latitude: number | null;
+  longitude: number | null;
   /** Plane-of-array orientation; null when unknown (transposition is skipped). */
   tiltDeg: number | null;
   azimuthDeg: number | null;

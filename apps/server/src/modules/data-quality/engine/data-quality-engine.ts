@@ -1,7 +1,8 @@
 import type { Db, Dialect } from '../../../db/database';
 import { dayStart, localDate, nextDate } from '../../../telemetry-store/buckets';
 import { readRawSeries, type SeriesPoints } from '../../../telemetry-store/queries';
-import { detectPlantDay, type NeighbourIrradiance, type PlantDay } from '../detectors';
+import type { SunBasedCheck } from '@solar/shared';
+import { detectPlantDay, skippedChecks, type NeighbourIrradiance, type PlantDay } from '../detectors';
 import * as repo from '../data-quality.repository';
 import { signalKindOf } from '../signal-kinds';
 import {
@@ -27,6 +28,8 @@ export interface PlantDayRun {
   /** Flags the day holds after the run (accepted ones included). */
   flags: number;
   readings: number;
+  /** The sun-based checks the run left out because the plant has no location. */
+  skippedChecks: SunBasedCheck[];
 }
 
 const isIrradiance = (s: EngineSignal) =>
@@ -168,8 +171,9 @@ export class DataQualityEngine {
       timeZone: tz,
       dayStartMs,
       dayEndMs,
-      latitude: plant.latitude ?? 0,
-      longitude: plant.longitude ?? 0,
+      // No location, no sun: detectPlantDay then leaves the sun-based checks out (skippedChecks).
+      latitude: plant.latitude,
+      longitude: plant.longitude,
       tiltDeg: plant.tiltDeg,
       azimuthDeg: plant.azimuthDeg,
       acCapacityKw: plant.acCapacityKw,
@@ -179,7 +183,7 @@ export class DataQualityEngine {
     const flags = detectPlantDay(input);
     const stored = await repo.replaceDayFlags(db, plant.id, day, flags, this.ctx.now());
     const readings = input.series.reduce((n, s) => n + s.readings.length, 0);
-    return { plantId: plant.id, day, flags: stored, readings };
+    return { plantId: plant.id, day, flags: stored, readings, skippedChecks: skippedChecks(plantDay) };
   }
 }
 

@@ -127,6 +127,16 @@ export function DataQualityCard({
             }
           />
         )}
+        {data && data.skipped_checks.length > 0 && (
+          <Alert
+            type="info"
+            showIcon
+            data-testid="data-quality-skipped"
+            message={t('dataQuality.skippedNoLocation', {
+              checks: data.skipped_checks.map((c) => t(prefixedKey('dataQuality.checks', c))).join(', '),
+            })}
+          />
+        )}
         <Table<DataQualityFlag>
           rowKey="id"
           size="small"

@@ -11,7 +11,7 @@ import { LoadingSpin } from '../../../components';
 import { formatNumber } from '../../../lib/format';
 import { useCan } from '../../../lib/permissions';
 import { usePlantPerformance } from '../api/get-performance';
-import { sparklinePoints } from '../performance-view';
+import { degradationView, sparklinePoints } from '../performance-view';
 import { ModelForm } from './model-form';
 import './performance.css';
 
@@ -44,6 +44,51 @@ function Degradation({ result, testId }: { result: DegradationResult; testId: st
         {t('performance.degradation.basis', { pairs: result.pairs, from: result.from, to: result.to })}
       </Typography.Text>
     </Space>
+  );
+}
+
+/**
+ * Degradation of the plant and its inverters. Too little history is said once, for the plant, with the
+ * months it has and needs: the inverters share the plant's history, so a line each would repeat it (ten
+ * lines on a phone). Inverters are listed only with a rate; those without are counted.
+ */
+function DegradationSummary({ degradation }: { degradation: PlantPerformanceAnswer['degradation'] }) {
+  const { t } = useTranslation();
+  const view = degradationView(degradation);
+  return (
+    <>
+      {view.plant ? (
+        <Degradation result={view.plant} testId="degradation-plant" />
+      ) : (
+        view.notEnough && (
+          <Typography.Text type="secondary" data-testid="degradation-plant">
+            {t('performance.degradation.notEnough', {
+              found: view.notEnough.found,
+              needed: view.notEnough.needed,
+            })}
+            {view.notEnough.from && view.notEnough.to && (
+              <> {t('performance.degradation.span', { from: view.notEnough.from, to: view.notEnough.to })}</>
+            )}
+          </Typography.Text>
+        )
+      )}
+      {view.inverters.length > 0 && (
+        <>
+          <Typography.Text strong>{t('performance.degradation.inverters')}</Typography.Text>
+          {view.inverters.map((inv) => (
+            <div key={inv.device_id}>
+              <Typography.Text>{inv.name}</Typography.Text>{' '}
+              <Degradation result={inv.result} testId={`degradation-inverter-${inv.device_id}`} />
+            </div>
+          ))}
+        </>
+      )}
+      {view.invertersWithout > 0 && view.plant && (
+        <Typography.Text type="secondary" data-testid="degradation-inverters-without">
+          {t('performance.degradation.invertersNotEnough', { count: view.invertersWithout })}
+        </Typography.Text>
+      )}
+    </>
   );
 }
 
@@ -148,18 +193,7 @@ export function PerformanceCard({ plantId }: { plantId: number }) {
               {t(`performance.modelSource.${a.model_source}`)}
             </Tag>
             <Typography.Text strong>{t('performance.degradation.title')}</Typography.Text>
-            <Degradation result={a.degradation.plant} testId="degradation-plant" />
-            {a.degradation.inverters.length > 0 && (
-              <>
-                <Typography.Text strong>{t('performance.degradation.inverters')}</Typography.Text>
-                {a.degradation.inverters.map((inv) => (
-                  <div key={inv.device_id}>
-                    <Typography.Text>{inv.name}</Typography.Text>{' '}
-                    <Degradation result={inv.result} testId={`degradation-inverter-${inv.device_id}`} />
-                  </div>
-                ))}
-              </>
-            )}
+            <DegradationSummary degradation={a.degradation} />
             {excludedDays > 0 && (
               <Typography.Text type="secondary">
                 {t('performance.excluded', { count: excludedDays })}
