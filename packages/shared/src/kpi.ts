@@ -96,11 +96,13 @@ export const kpiLossesSchema = z.object({
 /**
  * Why energy a device reported is not counted as production (docs/kpi.md, "Excluded energy"); the names are
  * the data-quality reasons of data-quality.ts: a counter step larger than the device could produce in the
- * elapsed time, and a day's energy above what the plant's AC capacity can deliver in its daylight.
+ * elapsed time, a day's energy above what the plant's AC capacity can deliver in its daylight, and the
+ * energy of a device whose day a logger replayed (an open `replayed_day` flag on one of its signals).
  */
 export const EXCLUDED_ENERGY_REASONS = [
   'counter_jump',
   'day_energy_impossible',
+  'replayed_day',
 ] as const satisfies readonly DataQualityReason[];
 export type ExcludedEnergyReason = (typeof EXCLUDED_ENERGY_REASONS)[number];
 
@@ -108,6 +110,7 @@ export type ExcludedEnergyReason = (typeof EXCLUDED_ENERGY_REASONS)[number];
 export const excludedEnergySchema = z.object({
   counter_jump: z.number(),
   day_energy_impossible: z.number(),
+  replayed_day: z.number(),
   total: z.number(),
 });
 export type ExcludedEnergy = z.infer<typeof excludedEnergySchema>;

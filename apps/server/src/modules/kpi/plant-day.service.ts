@@ -4,6 +4,7 @@
  * today and the power chart, and by the refresh job for the days it materialises in kpi_daily.
  */
 import {
+  EXCLUDED_ENERGY_REASONS,
   FIXED_BUCKET_MS,
   LOSS_KINDS,
   type DeviceCompleteness,
@@ -12,6 +13,7 @@ import {
 } from '@solar/shared';
 import type { Db } from '../../db/database';
 import { readRollups, type RollupBucket } from '../../telemetry-store/queries';
+import { readFlagsOfReasons, type FlagRow } from '../data-quality';
 import {
   combineDailyKpiSums,
   countryOfTimeZone,
@@ -39,7 +41,13 @@ const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
 /** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
 const COMPLETENESS_RULE = 'c2';
 /** The version of the excluded-energy rules (engine/excluded-energy.ts) a stored day was computed under. */
-const EXCLUSION_RULE = 'x1';
+const EXCLUSION_RULE = 'x2';
+
+/**
+ * The data-quality reasons whose open flags change a KPI day: a stored day computed before such a flag was
+ * found or accepted is recomputed (kpi.service finishedDays).
+ */
+export const KPI_FLAG_REASONS = ['replayed_day'] as const;
 
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
@@ -262,9 +270,48 @@ export async function computePlantDay(
     if (inverter) rejectedKwh.inverters += r.rejectedDelta * inverter.kwhPerUnit;
   }
 
-  const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh });
+  const flags = await readFlagsOfReasons(db, plant.id, date, date, KPI_FLAG_REASONS);
+  const replayedKwh = leaveOutReplayed(intervals, signals, flags);
+  if (meterExportKwh !== null) meterExportKwh -= replayedKwh.meter;
+
+  const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh, replayedKwh });
   const { samples, devices } = await dayCompleteness(db, plant, date, untilMs);
   return { result, samples, devices, config };
+}
+
+/**
+ * Replayed data never counts as energy (docs/kpi.md, "replayed_day"): for each device with an open
+ * `replayed_day` flag on any of its signals (the detector judges power and irradiance, not the counter, whose
+ * replay steps back and climbs the old day's plausible steps again), its counter's energy in the intervals
+ * the flag covers is taken out of them, as missing data is, and returned per source (kWh).
+ */
+export function leaveOutReplayed(
+  intervals: PlantDayInterval[],
+  signals: repo.PlantSignals,
+  flags: readonly FlagRow[],
+): { meter: number; inverters: number } {
+  const out = { meter: 0, inverters: 0 };
+  const periods = new Map<number, { fromMs: number; toMs: number }[]>();
+  for (const f of flags)
+    if (f.reason === 'replayed_day' && f.acceptedAt === null && f.deviceId !== null)
+      periods.set(f.deviceId, [...(periods.get(f.deviceId) ?? []), f]);
+  if (periods.size === 0) return out;
+  const covered = (deviceId: number, iv: PlantDayInterval) =>
+    periods.get(deviceId)?.some((p) => iv.startMs < p.toMs && iv.startMs + iv.durationMs > p.fromMs) ?? false;
+  const meterDevice = signals.meterExport?.deviceId;
+  for (const iv of intervals) {
+    if (meterDevice !== undefined && covered(meterDevice, iv)) {
+      out.meter += iv.meterExportKwh ?? 0;
+      iv.meterExportKwh = null;
+    }
+    const inverters = iv.inverters.map((data, j) => {
+      if (!covered(signals.inverters[j]!.deviceId, iv)) return data;
+      out.inverters += data.energyKwh ?? 0;
+      return { ...data, energyKwh: null };
+    });
+    iv.inverters = inverters;
+  }
+  return out;
 }
 
 /**
@@ -330,6 +377,7 @@ export function figuresOfRow(row: repo.KpiDailyRow): DayFigures {
       excludedEnergyKwh: {
         counter_jump: row.excluded_counter_jump_kwh,
         day_energy_impossible: row.excluded_day_energy_impossible_kwh,
+        replayed_day: row.excluded_replayed_day_kwh,
       },
     },
     samples: { expectedSamples: row.expected_samples, receivedSamples: row.received_samples },
@@ -366,6 +414,7 @@ export function rowOfFigures(
     co2_avoided_kg: s.co2AvoidedKg,
     excluded_counter_jump_kwh: s.excludedEnergyKwh.counter_jump,
     excluded_day_energy_impossible_kwh: s.excludedEnergyKwh.day_energy_impossible,
+    excluded_replayed_day_kwh: s.excludedEnergyKwh.replayed_day,
     expected_samples: f.samples.expectedSamples,
     received_samples: f.samples.receivedSamples,
     params_key: paramsKey,
@@ -436,7 +485,7 @@ export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null, coverag
     co2_avoided_kg: k.co2AvoidedKg,
     excluded_energy_kwh: {
       ...k.excludedEnergyKwh,
-      total: k.excludedEnergyKwh.counter_jump + k.excludedEnergyKwh.day_energy_impossible,
+      total: EXCLUDED_ENERGY_REASONS.reduce((a, reason) => a + k.excludedEnergyKwh[reason], 0),
     },
   };
 }
