@@ -38,6 +38,8 @@ import {
   rowOfFigures,
   type DayFigures,
   KPI_FLAG_REASONS,
+  changesKpis,
+  excludedIrradianceHours,
 } from './plant-day.service';
 import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
 
@@ -129,7 +131,7 @@ export class KpiService {
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
     let rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
-    const flagged = await flagChangesOf(db, plant.id, from, to);
+    const flagged = await flagChangesOf(db, plant.id, signals, from, to);
     const stale = rows
       .filter(
         (r) =>
@@ -205,6 +207,13 @@ export class KpiService {
       return { key: part.key, ...values, budget: budgetOf(dates, values) };
     });
     const totals = periodValuesOf(datesBetween(firstDate, endDate), days, today, plant.dcCapacityKwp);
+    const irradianceFlags = await readFlagsOfReasons(
+      this.ctx.db,
+      plant.id,
+      firstDate,
+      endDate,
+      KPI_FLAG_REASONS,
+    );
     return {
       plant_id: plant.id,
       period,
@@ -218,6 +227,12 @@ export class KpiService {
       rows,
       budget: budgetOf(datesBetween(firstDate, endDate), totals),
       ...(devices === undefined ? {} : { devices }),
+      excluded_irradiance_hours: excludedIrradianceHours(
+        irradianceFlags,
+        signals,
+        range.startMs,
+        Math.min(range.endMs, now),
+      ),
     };
   }
 
@@ -358,12 +373,13 @@ export class KpiService {
 async function flagChangesOf(
   db: Db,
   plantId: number,
+  signals: repo.PlantSignals,
   from: string,
   to: string,
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const f of await readFlagsOfReasons(db, plantId, from, to, KPI_FLAG_REASONS)) {
-    if (f.localDay >= to) continue;
+    if (f.localDay >= to || !changesKpis(f, signals)) continue;
     const at = Math.max(f.detectedAt, f.acceptedAt ?? 0);
     out.set(f.localDay, Math.max(out.get(f.localDay) ?? 0, at));
   }

@@ -5,6 +5,10 @@
  */
 import {
   EXCLUDED_ENERGY_REASONS,
+  EXCLUDED_IRRADIANCE_REASONS,
+  type DataQualityReason,
+  type ExcludedIrradiance,
+  type ExcludedIrradianceReason,
   FIXED_BUCKET_MS,
   LOSS_KINDS,
   type DeviceCompleteness,
@@ -47,7 +51,94 @@ const EXCLUSION_RULE = 'x2';
  * The data-quality reasons whose open flags change a KPI day: a stored day computed before such a flag was
  * found or accepted is recomputed (kpi.service finishedDays).
  */
-export const KPI_FLAG_REASONS = ['replayed_day'] as const;
+export const KPI_FLAG_REASONS: readonly DataQualityReason[] = [
+  ...new Set<DataQualityReason>(['replayed_day', ...EXCLUDED_IRRADIANCE_REASONS]),
+];
+
+/** The plant's irradiance sensors the KPIs read (POA, else GHI transposed). */
+const irradianceSignalIds = (signals: repo.PlantSignals) =>
+  [signals.weather.poa, signals.weather.ghi].flatMap((s) => (s ? [s.signalId] : []));
+
+/** An open flag on one of the plant's irradiance sensors that the KPIs leave out (EXCLUDED_IRRADIANCE_REASONS). */
+function doubtsIrradiance(flag: FlagRow, signals: repo.PlantSignals): flag is FlagRow & { signalId: number } {
+  return (
+    flag.acceptedAt === null &&
+    flag.signalId !== null &&
+    (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
+    irradianceSignalIds(signals).includes(flag.signalId)
+  );
+}
+
+/** Whether a flag (open or accepted) changes a KPI day: a replayed device, or a doubted irradiance sensor. */
+export function changesKpis(flag: FlagRow, signals: repo.PlantSignals): boolean {
+  return (
+    flag.reason === 'replayed_day' ||
+    (flag.signalId !== null &&
+      (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
+      irradianceSignalIds(signals).includes(flag.signalId))
+  );
+}
+
+/** Whether the 5-minute interval starting at `startMs` (of `durationMs`) and [fromMs, toMs) overlap. */
+const overlaps = (startMs: number, durationMs: number, p: { fromMs: number; toMs: number }) =>
+  startMs < p.toMs && startMs + durationMs > p.fromMs;
+
+/**
+ * Irradiance the data-quality engine doubts is missing data (docs/kpi.md, "Irradiance the data-quality
+ * engine doubts"): in each interval an open flag of EXCLUDED_IRRADIANCE_REASONS touches on the POA (or GHI)
+ * sensor, that sensor's mean is taken out, so the engine treats the interval as it treats one without
+ * irradiance (the POA then comes from the GHI when only the POA is doubted, else none).
+ */
+export function leaveOutDoubtedIrradiance(
+  intervals: PlantDayInterval[],
+  signals: repo.PlantSignals,
+  flags: readonly FlagRow[],
+): void {
+  const doubted = flags.filter((f) => doubtsIrradiance(f, signals));
+  if (doubted.length === 0) return;
+  const { poa, ghi } = signals.weather;
+  for (const iv of intervals) {
+    const hit = (s: repo.KpiSignal | undefined) =>
+      s !== undefined &&
+      doubted.some((f) => f.signalId === s.signalId && overlaps(iv.startMs, iv.durationMs, f));
+    if (hit(poa)) iv.poaWm2 = null;
+    if (hit(ghi)) iv.ghiWm2 = null;
+  }
+}
+
+/**
+ * Hours of [fromMs, toMs) whose irradiance was left out (leaveOutDoubtedIrradiance), per reason and in
+ * total: each flag widened to the 5-minute intervals it touches, overlaps counted once.
+ */
+export function excludedIrradianceHours(
+  flags: readonly FlagRow[],
+  signals: repo.PlantSignals,
+  fromMs: number,
+  toMs: number,
+): ExcludedIrradiance {
+  const spans = (list: readonly FlagRow[]) =>
+    list.map((f) => ({
+      fromMs: Math.max(fromMs, Math.floor(f.fromMs / FIVE_MIN_MS) * FIVE_MIN_MS),
+      toMs: Math.min(toMs, Math.ceil(f.toMs / FIVE_MIN_MS) * FIVE_MIN_MS),
+    }));
+  const doubted = flags.filter((f) => doubtsIrradiance(f, signals));
+  const out = Object.fromEntries(
+    EXCLUDED_IRRADIANCE_REASONS.map((r) => [r, unionHours(spans(doubted.filter((f) => f.reason === r)))]),
+  ) as Record<ExcludedIrradianceReason, number>;
+  return { ...out, total: unionHours(spans(doubted)) };
+}
+
+/** The hours the spans cover, overlaps once. */
+function unionHours(spans: { fromMs: number; toMs: number }[]): number {
+  let ms = 0;
+  let end = -Infinity;
+  for (const s of [...spans].sort((a, b) => a.fromMs - b.fromMs)) {
+    if (s.toMs <= s.fromMs) continue;
+    ms += Math.max(0, s.toMs - Math.max(s.fromMs, end));
+    end = Math.max(end, s.toMs);
+  }
+  return ms / 3_600_000;
+}
 
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
@@ -272,6 +363,7 @@ export async function computePlantDay(
 
   const flags = await readFlagsOfReasons(db, plant.id, date, date, KPI_FLAG_REASONS);
   const replayedKwh = leaveOutReplayed(intervals, signals, flags);
+  leaveOutDoubtedIrradiance(intervals, signals, flags);
   if (meterExportKwh !== null) meterExportKwh -= replayedKwh.meter;
 
   const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh, replayedKwh });
@@ -297,7 +389,7 @@ export function leaveOutReplayed(
       periods.set(f.deviceId, [...(periods.get(f.deviceId) ?? []), f]);
   if (periods.size === 0) return out;
   const covered = (deviceId: number, iv: PlantDayInterval) =>
-    periods.get(deviceId)?.some((p) => iv.startMs < p.toMs && iv.startMs + iv.durationMs > p.fromMs) ?? false;
+    periods.get(deviceId)?.some((p) => overlaps(iv.startMs, iv.durationMs, p)) ?? false;
   const meterDevice = signals.meterExport?.deviceId;
   for (const iv of intervals) {
     if (meterDevice !== undefined && covered(meterDevice, iv)) {

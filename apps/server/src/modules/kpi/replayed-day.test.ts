@@ -68,7 +68,9 @@ describe(`kpi replayed day (${dialectUnderTest})`, () => {
           value: counters[1]! + (date === d2 ? MORNING_KWH : 0) + i * STEP_KWH,
         });
         if (i > 0) {
-          points.push({ signal_id: poa, ts: ts + MIN, value: MORNING.poaWm2 });
+          // The station's first morning reads 1 W/m² less: only INV-01 is replayed, not the irradiance.
+          const poaWm2 = date === d1 ? MORNING.poaWm2 - 1 : MORNING.poaWm2;
+          points.push({ signal_id: poa, ts: ts + MIN, value: poaWm2 });
           points.push({ signal_id: moduleTemperature, ts: ts + MIN, value: MORNING.moduleTemperatureC });
         }
       }
@@ -90,7 +92,7 @@ describe(`kpi replayed day (${dialectUnderTest})`, () => {
       { token: admin.token },
     );
     expect(recheck.statusCode, recheck.body).toBe(200);
-    // INV-01's power is flagged (and the station's constant test readings, which carry no energy).
+    // INV-01's power is flagged (and the station's constant module temperature, which carries no energy).
     const flags = await replayFlags();
     expect(flags.map((f) => [f.device_id, f.accepted_at])).toContainEqual([plant.inverters[0], null]);
     expect(flags.some((f) => f.device_id === plant.inverters[1])).toBe(false);
