@@ -16,6 +16,10 @@ describe('impossible day energy', () => {
     expect(plantDaylightHours(plant)).toBeLessThan(15.2);
   });
 
+  it('counts every hour of a plant without a position, as the KPIs do', () => {
+    expect(plantDaylightHours({ ...plant, latitude: null, longitude: null })).toBe(24);
+  });
+
   it('finds nothing on a clear day', () => {
     expect(detectDayEnergyImpossible(counters(), plant)).toEqual([]);
   });

@@ -20,11 +20,15 @@ export function counterDayEnergyKwh(series: SignalSeries): number | null {
  * 5-minute intervals with the sun's centre above −1° at their start or end), so that a day the KPIs refuse
  * is exactly a day flagged here.
  */
-export function plantDaylightHours(plant: PlantDay): number {
-  return daylightHours(fiveMinuteIntervals(plant.dayStartMs, plant.dayEndMs), {
-    latitude: plant.latitude,
-    longitude: plant.longitude,
-  });
+export function plantDaylightHours(
+  plant: Pick<PlantDay, 'dayStartMs' | 'dayEndMs'> & { latitude: number | null; longitude: number | null },
+): number {
+  // Without a position every hour of the day counts, as it does for the KPIs (a plant may lack one).
+  const location =
+    plant.latitude !== null && plant.longitude !== null
+      ? { latitude: plant.latitude, longitude: plant.longitude }
+      : null;
+  return daylightHours(fiveMinuteIntervals(plant.dayStartMs, plant.dayEndMs), location);
 }
 
 /**
