@@ -298,6 +298,7 @@ export async function generateFleet(
           assessed_rated_kw_intervals: 100 * 144,
           co2_avoided_kg: energy * 0.44,
           excluded_counter_jump_kwh: 0,
+          excluded_replayed_day_kwh: 0,
           excluded_day_energy_impossible_kwh: 0,
           expected_samples: 60_000,
           received_samples: 59_500,

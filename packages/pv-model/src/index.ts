@@ -8,3 +8,4 @@ export * from './decomposition';
 export * from './transposition';
 export * from './temperature';
 export * from './dc-power';
+export * from './day-energy-bound';

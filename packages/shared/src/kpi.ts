@@ -96,11 +96,13 @@ export const kpiLossesSchema = z.object({
 /**
  * Why energy a device reported is not counted as production (docs/kpi.md, "Excluded energy"); the names are
  * the data-quality reasons of data-quality.ts: a counter step larger than the device could produce in the
- * elapsed time, and a day's energy above what the plant's AC capacity can deliver in its daylight.
+ * elapsed time, a day's energy above what the plant's AC capacity can deliver in its daylight, and the
+ * energy of a device whose day a logger replayed (an open `replayed_day` flag on one of its signals).
  */
 export const EXCLUDED_ENERGY_REASONS = [
   'counter_jump',
   'day_energy_impossible',
+  'replayed_day',
 ] as const satisfies readonly DataQualityReason[];
 export type ExcludedEnergyReason = (typeof EXCLUDED_ENERGY_REASONS)[number];
 
@@ -108,9 +110,43 @@ export type ExcludedEnergyReason = (typeof EXCLUDED_ENERGY_REASONS)[number];
 export const excludedEnergySchema = z.object({
   counter_jump: z.number(),
   day_energy_impossible: z.number(),
+  replayed_day: z.number(),
   total: z.number(),
 });
 export type ExcludedEnergy = z.infer<typeof excludedEnergySchema>;
+
+/**
+ * Why an irradiance sensor's data is left out of the insolation, PR and expected energy (docs/kpi.md,
+ * "Irradiance the data-quality engine doubts"): its open data-quality flags of these reasons.
+ */
+export const EXCLUDED_IRRADIANCE_REASONS = [
+  'stale',
+  'spike',
+  'out_of_range',
+  'irradiance_above_clear_sky',
+  'irradiance_night_offset',
+  'irradiance_power_drift',
+  'irradiance_neighbour_disagreement',
+  'replayed_day',
+] as const satisfies readonly DataQualityReason[];
+export type ExcludedIrradianceReason = (typeof EXCLUDED_IRRADIANCE_REASONS)[number];
+
+/**
+ * Hours of the period whose irradiance was left out as missing, per reason (5-minute intervals a flag
+ * touches); `total` counts an hour once whatever the number of reasons.
+ */
+export const excludedIrradianceSchema = z.object({
+  stale: z.number(),
+  spike: z.number(),
+  out_of_range: z.number(),
+  irradiance_above_clear_sky: z.number(),
+  irradiance_night_offset: z.number(),
+  irradiance_power_drift: z.number(),
+  irradiance_neighbour_disagreement: z.number(),
+  replayed_day: z.number(),
+  total: z.number(),
+});
+export type ExcludedIrradiance = z.infer<typeof excludedIrradianceSchema>;
 
 /** The KPIs of a period (a day, month or year) or of one of its rows. */
 export const kpiValuesSchema = z.object({
@@ -206,6 +242,11 @@ export const plantKpisAnswer = kpiValuesSchema.extend({
    * the plant's figure alone). The plant's `data_completeness` is Σ received (capped) / Σ expected of these.
    */
   devices: z.array(deviceCompletenessSchema).optional(),
+  /**
+   * The period's irradiance left out of `irradiation_kwh_m2`, PR and expected energy because the
+   * data-quality engine doubts it (open flags on the plant's irradiance sensor), in hours per reason.
+   */
+  excluded_irradiance_hours: excludedIrradianceSchema,
 });
 export type PlantKpisAnswer = z.infer<typeof plantKpisAnswer>;
 

@@ -386,6 +386,7 @@ export const schemaColumns = {
     received_samples: 'not null',
     excluded_counter_jump_kwh: 'not null',
     excluded_day_energy_impossible_kwh: 'not null',
+    excluded_replayed_day_kwh: 'not null',
     params_key: 'not null',
     computed_at: 'not null',
   },

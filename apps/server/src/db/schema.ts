@@ -433,9 +433,13 @@ export interface KpiDailyTable {
   /** Data completeness, additive: Σ expected and Σ received (capped) samples over the plant's devices. */
   expected_samples: number;
   received_samples: number;
-  /** Energy the day excluded (docs/kpi.md): counter jumps, and a day's energy above what the plant can make. */
+  /**
+   * Energy the day excluded (docs/kpi.md): counter jumps, a day's energy above what the plant can make, and
+   * replayed devices' energy (migration 0111).
+   */
   excluded_counter_jump_kwh: number;
   excluded_day_energy_impossible_kwh: number;
+  excluded_replayed_day_kwh: number;
   /** The model parameters used; a row whose key differs from the plant's current one is recomputed. */
   params_key: string;
   computed_at: number;

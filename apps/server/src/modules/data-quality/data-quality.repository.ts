@@ -277,6 +277,29 @@ function toFlag(r: FlagQueryRow): FlagRow {
   };
 }
 
+/**
+ * A plant's flags of the given reasons on local days [fromDay, toDay], accepted or not, oldest first: what
+ * the KPIs leave out (the open ones) and when the flags of a day last changed (detected or accepted).
+ */
+export async function readFlagsOfReasons(
+  db: Db,
+  plantId: number,
+  fromDay: string,
+  toDay: string,
+  reasons: readonly DataQualityReason[],
+): Promise<FlagRow[]> {
+  if (reasons.length === 0) return [];
+  const rows = await flagQuery(db)
+    .where('f.plant_id', '=', plantId)
+    .where('f.local_day', '>=', fromDay)
+    .where('f.local_day', '<=', toDay)
+    .where('f.reason', 'in', reasons)
+    .orderBy('f.from_ts')
+    .orderBy('f.id')
+    .execute();
+  return rows.map(toFlag);
+}
+
 /** A plant's (or one of its devices') flags of local days [fromDay, toDay], oldest first. */
 export async function readFlags(
   db: Db,

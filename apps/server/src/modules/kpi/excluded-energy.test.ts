@@ -101,6 +101,7 @@ describe(`kpi excluded energy (${dialectUnderTest})`, () => {
     expect(k.excluded_energy_kwh).toEqual({
       counter_jump: JUMP_KWH,
       day_energy_impossible: 0,
+      replayed_day: 0,
       total: JUMP_KWH,
     });
   });

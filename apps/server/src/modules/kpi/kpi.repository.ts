@@ -84,6 +84,8 @@ export async function findKpiPlants(db: Db, scope: Scope, id?: number): Promise<
 
 export interface KpiSignal {
   signalId: number;
+  /** Its device: a data-quality flag on any of the device's signals concerns its energy too. */
+  deviceId: number;
   isCounter: boolean;
   /** kWh per unit of its values (telemetry-store/energy-units.ts): an energy counter in Wh reads 0.001. */
   kwhPerUnit: number;
@@ -169,7 +171,12 @@ export async function loadPlantSignals(
     if (r.signal_id === null || r.key === null) continue;
     const role: SignalRole | undefined = roleOf(r.type, r.key);
     if (!role) continue;
-    const signal = { signalId: r.signal_id, isCounter: r.is_counter === 1, kwhPerUnit: kwhPerUnit(r.unit) };
+    const signal = {
+      signalId: r.signal_id,
+      deviceId: r.device_id,
+      isCounter: r.is_counter === 1,
+      kwhPerUnit: kwhPerUnit(r.unit),
+    };
     if (r.type === 'inverter') {
       const inv = inverters.get(r.device_id)!;
       if (role === 'inverterAcPower') inv.acPower ??= signal;

@@ -8,10 +8,12 @@ import {
   type PlantPowerAnswer,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
 import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { readCounterDeltas, readNewestTs } from '../../telemetry-store/queries';
+import { readFlagsOfReasons } from '../data-quality';
 import {
   budgetFigures,
   communicationState,
@@ -35,6 +37,9 @@ import {
   plantConfig,
   rowOfFigures,
   type DayFigures,
+  KPI_FLAG_REASONS,
+  changesKpis,
+  excludedIrradianceHours,
 } from './plant-day.service';
 import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
 
@@ -126,8 +131,13 @@ export class KpiService {
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
     let rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
+    const flagged = await flagChangesOf(db, plant.id, signals, from, to);
     const stale = rows
-      .filter((r) => r.params_key !== paramsKey && !dirtyDates.has(r.date))
+      .filter(
+        (r) =>
+          (r.params_key !== paramsKey || r.computed_at < (flagged.get(r.date) ?? -Infinity)) &&
+          !dirtyDates.has(r.date),
+      )
       .map((r) => ({ plantId: plant.id, date: r.date, markedAt: r.computed_at }));
     if (dirty.length || stale.length) {
       await this.refreshDays(plant, signals, [...dirty, ...stale]);
@@ -197,6 +207,13 @@ export class KpiService {
       return { key: part.key, ...values, budget: budgetOf(dates, values) };
     });
     const totals = periodValuesOf(datesBetween(firstDate, endDate), days, today, plant.dcCapacityKwp);
+    const irradianceFlags = await readFlagsOfReasons(
+      this.ctx.db,
+      plant.id,
+      firstDate,
+      endDate,
+      KPI_FLAG_REASONS,
+    );
     return {
       plant_id: plant.id,
       period,
@@ -210,6 +227,12 @@ export class KpiService {
       rows,
       budget: budgetOf(datesBetween(firstDate, endDate), totals),
       ...(devices === undefined ? {} : { devices }),
+      excluded_irradiance_hours: excludedIrradianceHours(
+        irradianceFlags,
+        signals,
+        range.startMs,
+        Math.min(range.endMs, now),
+      ),
     };
   }
 
@@ -340,4 +363,25 @@ export class KpiService {
       last_data_at: lastDataMs === null ? null : iso(lastDataMs),
     };
   }
+}
+
+/**
+ * When the flags that change a KPI day (KPI_FLAG_REASONS) of each local day in [from, to) were last found or
+ * accepted: a day stored before that is recomputed, so a replayed day found after midnight, or a flag an
+ * operator accepts, reaches the stored figures on the next read.
+ */
+async function flagChangesOf(
+  db: Db,
+  plantId: number,
+  signals: repo.PlantSignals,
+  from: string,
+  to: string,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const f of await readFlagsOfReasons(db, plantId, from, to, KPI_FLAG_REASONS)) {
+    if (f.localDay >= to || !changesKpis(f, signals)) continue;
+    const at = Math.max(f.detectedAt, f.acceptedAt ?? 0);
+    out.set(f.localDay, Math.max(out.get(f.localDay) ?? 0, at));
+  }
+  return out;
 }

@@ -4,6 +4,11 @@
  * today and the power chart, and by the refresh job for the days it materialises in kpi_daily.
  */
 import {
+  EXCLUDED_ENERGY_REASONS,
+  EXCLUDED_IRRADIANCE_REASONS,
+  type DataQualityReason,
+  type ExcludedIrradiance,
+  type ExcludedIrradianceReason,
   FIXED_BUCKET_MS,
   LOSS_KINDS,
   type DeviceCompleteness,
@@ -12,6 +17,7 @@ import {
 } from '@solar/shared';
 import type { Db } from '../../db/database';
 import { readRollups, type RollupBucket } from '../../telemetry-store/queries';
+import { readFlagsOfReasons, type FlagRow } from '../data-quality';
 import {
   combineDailyKpiSums,
   countryOfTimeZone,
@@ -39,7 +45,100 @@ const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
 /** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
 const COMPLETENESS_RULE = 'c2';
 /** The version of the excluded-energy rules (engine/excluded-energy.ts) a stored day was computed under. */
-const EXCLUSION_RULE = 'x1';
+const EXCLUSION_RULE = 'x2';
+
+/**
+ * The data-quality reasons whose open flags change a KPI day: a stored day computed before such a flag was
+ * found or accepted is recomputed (kpi.service finishedDays).
+ */
+export const KPI_FLAG_REASONS: readonly DataQualityReason[] = [
+  ...new Set<DataQualityReason>(['replayed_day', ...EXCLUDED_IRRADIANCE_REASONS]),
+];
+
+/** The plant's irradiance sensors the KPIs read (POA, else GHI transposed). */
+const irradianceSignalIds = (signals: repo.PlantSignals) =>
+  [signals.weather.poa, signals.weather.ghi].flatMap((s) => (s ? [s.signalId] : []));
+
+/** An open flag on one of the plant's irradiance sensors that the KPIs leave out (EXCLUDED_IRRADIANCE_REASONS). */
+function doubtsIrradiance(flag: FlagRow, signals: repo.PlantSignals): flag is FlagRow & { signalId: number } {
+  return (
+    flag.acceptedAt === null &&
+    flag.signalId !== null &&
+    (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
+    irradianceSignalIds(signals).includes(flag.signalId)
+  );
+}
+
+/** Whether a flag (open or accepted) changes a KPI day: a replayed device, or a doubted irradiance sensor. */
+export function changesKpis(flag: FlagRow, signals: repo.PlantSignals): boolean {
+  return (
+    flag.reason === 'replayed_day' ||
+    (flag.signalId !== null &&
+      (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
+      irradianceSignalIds(signals).includes(flag.signalId))
+  );
+}
+
+/** Whether the 5-minute interval starting at `startMs` (of `durationMs`) and [fromMs, toMs) overlap. */
+const overlaps = (startMs: number, durationMs: number, p: { fromMs: number; toMs: number }) =>
+  startMs < p.toMs && startMs + durationMs > p.fromMs;
+
+/**
+ * Irradiance the data-quality engine doubts is missing data (docs/kpi.md, "Irradiance the data-quality
+ * engine doubts"): in each interval an open flag of EXCLUDED_IRRADIANCE_REASONS touches on the POA (or GHI)
+ * sensor, that sensor's mean is taken out, so the engine treats the interval as it treats one without
+ * irradiance (the POA then comes from the GHI when only the POA is doubted, else none).
+ */
+export function leaveOutDoubtedIrradiance(
+  intervals: PlantDayInterval[],
+  signals: repo.PlantSignals,
+  flags: readonly FlagRow[],
+): void {
+  const doubted = flags.filter((f) => doubtsIrradiance(f, signals));
+  if (doubted.length === 0) return;
+  const { poa, ghi } = signals.weather;
+  for (const iv of intervals) {
+    const hit = (s: repo.KpiSignal | undefined) =>
+      s !== undefined &&
+      doubted.some((f) => f.signalId === s.signalId && overlaps(iv.startMs, iv.durationMs, f));
+    if (hit(poa)) iv.poaWm2 = null;
+    if (hit(ghi)) iv.ghiWm2 = null;
+  }
+}
+
+/**
+ * Hours of [fromMs, toMs) whose irradiance was left out (leaveOutDoubtedIrradiance), per reason and in
+ * total: each flag widened to the 5-minute intervals it touches, overlaps counted once.
+ */
+export function excludedIrradianceHours(
+  flags: readonly FlagRow[],
+  signals: repo.PlantSignals,
+  fromMs: number,
+  toMs: number,
+): ExcludedIrradiance {
+  const spans = (list: readonly FlagRow[]) =>
+    list.map((f) => ({
+      fromMs: Math.max(fromMs, Math.floor(f.fromMs / FIVE_MIN_MS) * FIVE_MIN_MS),
+      toMs: Math.min(toMs, Math.ceil(f.toMs / FIVE_MIN_MS) * FIVE_MIN_MS),
+    }));
+  const doubted = flags.filter((f) => doubtsIrradiance(f, signals));
+  const out = Object.fromEntries(
+    EXCLUDED_IRRADIANCE_REASONS.map((r) => [r, unionHours(spans(doubted.filter((f) => f.reason === r)))]),
+  ) as Record<ExcludedIrradianceReason, number>;
+  return { ...out, total: unionHours(spans(doubted)) };
+}
+
+/** The hours the spans cover, overlaps once. */
+function unionHours(spans: { fromMs: number; toMs: number }[]): number {
+  let ms = 0;
+  let end = -Infinity;
+  for (const s of [...spans].sort((a, b) => a.fromMs - b.fromMs)) {
+    if (s.toMs <= s.fromMs) continue;
+    ms += Math.max(0, s.toMs - Math.max(s.fromMs, end));
+    end = Math.max(end, s.toMs);
+  }
+  return ms / 3_600_000;
+}
 
 /** The additive completeness of a day or period: Σ received (capped) and Σ expected samples. */
 export interface SampleCounts {
@@ -262,9 +361,49 @@ export async function computePlantDay(
     if (inverter) rejectedKwh.inverters += r.rejectedDelta * inverter.kwhPerUnit;
   }
 
-  const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh });
+  const flags = await readFlagsOfReasons(db, plant.id, date, date, KPI_FLAG_REASONS);
+  const replayedKwh = leaveOutReplayed(intervals, signals, flags);
+  leaveOutDoubtedIrradiance(intervals, signals, flags);
+  if (meterExportKwh !== null) meterExportKwh -= replayedKwh.meter;
+
+  const result = plantDayKpis({ config, intervals, meterExportKwh, rejectedKwh, replayedKwh });
   const { samples, devices } = await dayCompleteness(db, plant, date, untilMs);
   return { result, samples, devices, config };
+}
+
+/**
+ * Replayed data never counts as energy (docs/kpi.md, "replayed_day"): for each device with an open
+ * `replayed_day` flag on any of its signals (the detector judges power and irradiance, not the counter, whose
+ * replay steps back and climbs the old day's plausible steps again), its counter's energy in the intervals
+ * the flag covers is taken out of them, as missing data is, and returned per source (kWh).
+ */
+export function leaveOutReplayed(
+  intervals: PlantDayInterval[],
+  signals: repo.PlantSignals,
+  flags: readonly FlagRow[],
+): { meter: number; inverters: number } {
+  const out = { meter: 0, inverters: 0 };
+  const periods = new Map<number, { fromMs: number; toMs: number }[]>();
+  for (const f of flags)
+    if (f.reason === 'replayed_day' && f.acceptedAt === null && f.deviceId !== null)
+      periods.set(f.deviceId, [...(periods.get(f.deviceId) ?? []), f]);
+  if (periods.size === 0) return out;
+  const covered = (deviceId: number, iv: PlantDayInterval) =>
+    periods.get(deviceId)?.some((p) => overlaps(iv.startMs, iv.durationMs, p)) ?? false;
+  const meterDevice = signals.meterExport?.deviceId;
+  for (const iv of intervals) {
+    if (meterDevice !== undefined && covered(meterDevice, iv)) {
+      out.meter += iv.meterExportKwh ?? 0;
+      iv.meterExportKwh = null;
+    }
+    const inverters = iv.inverters.map((data, j) => {
+      if (!covered(signals.inverters[j]!.deviceId, iv)) return data;
+      out.inverters += data.energyKwh ?? 0;
+      return { ...data, energyKwh: null };
+    });
+    iv.inverters = inverters;
+  }
+  return out;
 }
 
 /**
@@ -330,6 +469,7 @@ export function figuresOfRow(row: repo.KpiDailyRow): DayFigures {
       excludedEnergyKwh: {
         counter_jump: row.excluded_counter_jump_kwh,
         day_energy_impossible: row.excluded_day_energy_impossible_kwh,
+        replayed_day: row.excluded_replayed_day_kwh,
       },
     },
     samples: { expectedSamples: row.expected_samples, receivedSamples: row.received_samples },
@@ -366,6 +506,7 @@ export function rowOfFigures(
     co2_avoided_kg: s.co2AvoidedKg,
     excluded_counter_jump_kwh: s.excludedEnergyKwh.counter_jump,
     excluded_day_energy_impossible_kwh: s.excludedEnergyKwh.day_energy_impossible,
+    excluded_replayed_day_kwh: s.excludedEnergyKwh.replayed_day,
     expected_samples: f.samples.expectedSamples,
     received_samples: f.samples.receivedSamples,
     params_key: paramsKey,
@@ -436,7 +577,7 @@ export function kpiValuesOf(f: DayFigures, dcCapacityKwp: number | null, coverag
     co2_avoided_kg: k.co2AvoidedKg,
     excluded_energy_kwh: {
       ...k.excludedEnergyKwh,
-      total: k.excludedEnergyKwh.counter_jump + k.excludedEnergyKwh.day_energy_impossible,
+      total: EXCLUDED_ENERGY_REASONS.reduce((a, reason) => a + k.excludedEnergyKwh[reason], 0),
     },
   };
 }

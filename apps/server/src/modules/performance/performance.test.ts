@@ -68,6 +68,7 @@ describe(`performance (${dialectUnderTest})`, () => {
       received_samples: 288,
       excluded_counter_jump_kwh: 0,
       excluded_day_energy_impossible_kwh: 0,
+      excluded_replayed_day_kwh: 0,
       params_key: key,
       computed_at: Date.now(),
     }));

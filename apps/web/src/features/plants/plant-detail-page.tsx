@@ -35,6 +35,7 @@ import {
 } from './components/chart-options';
 import { CoverageWarning } from './components/coverage-warning';
 import { ExcludedEnergyNote } from './components/excluded-energy-note';
+import { ExcludedIrradianceNote } from './components/excluded-irradiance-note';
 import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
@@ -273,6 +274,9 @@ export default function PlantDetailPage() {
         {k && <CoverageWarning coverage={k.coverage} testId="kpi-coverage-warning" />}
         {k && <ExcludedEnergyNote excluded={k.excluded_energy_kwh} testId="kpi-excluded-energy" />}
         {k && (
+          <ExcludedIrradianceNote excluded={k.excluded_irradiance_hours} testId="kpi-excluded-irradiance" />
+        )}
+        {k && (
           <div className="kpi-tiles" data-testid="plant-kpi-tiles">
             <Tile
               testId="kpi-energy"
@@ -345,6 +349,12 @@ export default function PlantDetailPage() {
                 testId="month-excluded-energy"
               />
             )}
+            {monthKpis.data && (
+              <ExcludedIrradianceNote
+                excluded={monthKpis.data.excluded_irradiance_hours}
+                testId="month-excluded-irradiance"
+              />
+            )}
             {sourceNote(monthKpis.data, 'month-energy-source')}
             {monthChart &&
               chart(
@@ -382,6 +392,12 @@ export default function PlantDetailPage() {
               <ExcludedEnergyNote
                 excluded={yearKpis.data.excluded_energy_kwh}
                 testId="year-excluded-energy"
+              />
+            )}
+            {yearKpis.data && (
+              <ExcludedIrradianceNote
+                excluded={yearKpis.data.excluded_irradiance_hours}
+                testId="year-excluded-irradiance"
               />
             )}
             {sourceNote(yearKpis.data, 'year-energy-source')}

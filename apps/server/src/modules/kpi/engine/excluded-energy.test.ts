@@ -45,9 +45,9 @@ describe('excluded energy', () => {
   it('sums excluded energy per reason', () => {
     expect(
       addExcludedEnergy(
-        { counter_jump: 80, day_energy_impossible: 0 },
-        { counter_jump: 2, day_energy_impossible: 3024 },
+        { counter_jump: 80, day_energy_impossible: 0, replayed_day: 84 },
+        { counter_jump: 2, day_energy_impossible: 3024, replayed_day: 0 },
       ),
-    ).toEqual({ counter_jump: 82, day_energy_impossible: 3024 });
+    ).toEqual({ counter_jump: 82, day_energy_impossible: 3024, replayed_day: 84 });
   });
 });

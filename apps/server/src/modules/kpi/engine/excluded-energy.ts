@@ -4,101 +4,31 @@
  * - counter_jump: counter steps larger than the device could produce in the elapsed time (the telemetry
  *   store keeps them out of the energy delta, as `rejected_delta`: telemetry-store/aggregate.ts);
  * - day_energy_impossible: a day's energy above what the plant's AC capacity can deliver in that day's
- *   daylight, whatever its source.
+ *   daylight, whatever its source;
+ * - replayed_day: the energy of a device whose signals a logger replayed from an earlier day (an open
+ *   data-quality flag): a replayed counter steps back and climbs the old day's steps again, each of them
+ *   plausible, so the telemetry store counts them (docs/kpi.md, "replayed_day").
  */
 import type { ExcludedEnergyReason } from '@solar/shared';
-import { sunPosition } from '@solar/pv-model';
 
 export type ExcludedEnergyKwh = Record<ExcludedEnergyReason, number>;
 
 /** Nothing excluded. */
-export const noExcludedEnergy = (): ExcludedEnergyKwh => ({ counter_jump: 0, day_energy_impossible: 0 });
+export const noExcludedEnergy = (): ExcludedEnergyKwh => ({
+  counter_jump: 0,
+  day_energy_impossible: 0,
+  replayed_day: 0,
+});
 
-/**
- * The sun's centre this far below the horizon still counts as daylight: refraction at the horizon and the
- * sun's radius (0.83° together, the sunrise definition of NOAA and of pvlib's
- * solarposition.sun_rise_set_transit_spa) plus a margin for the terrain and a tracker's backtracking.
- */
-const DAYLIGHT_ELEVATION_DEG = -1;
-
-/**
- * The margin over AC capacity × daylight hours before a day's energy is impossible. Inverters may run a few
- * per cent above nameplate and the AC capacity entered is often rounded down; 1.2 is the telemetry store's
- * counter margin (aggregate.ts COUNTER_RATE_MARGIN), so the day bound is never tighter than its steps'.
- */
-export const DAY_ENERGY_MARGIN = 1.2;
-
-/** Instants between which the sun is sampled coarsely: an hour of 5-minute boundaries. */
-const COARSE_STEP = 12;
-
-/**
- * Hours of daylight in the intervals: each counted whole when the sun's centre stands above
- * DAYLIGHT_ELEVATION_DEG at its start or end (sun position from @solar/pv-model, Meeus). The sun is
- * sampled every hour of boundaries and, only around a change (sunrise, sunset), at each boundary between:
- * about 50 positions a day instead of 289, since every KPI day computed pays for them. Without a location
- * every hour counts, so the bound falls back to AC capacity × the hours elapsed.
- */
-export function daylightHours(
-  intervals: readonly { startMs: number; durationMs: number }[],
-  location: { latitude: number; longitude: number } | null,
-): number {
-  if (location === null) return intervals.reduce((h, iv) => h + iv.durationMs, 0) / 3_600_000;
-  const instants = boundaries(intervals);
-  const last = instants.length - 1;
-  const up = new Array<boolean | undefined>(instants.length);
-  const sample = (k: number) =>
-    (up[k] ??=
-      sunPosition(instants[k]!, location.latitude, location.longitude).elevationDeg > DAYLIGHT_ELEVATION_DEG);
-  for (let a = 0; a < last; a += COARSE_STEP) {
-    const b = Math.min(a + COARSE_STEP, last);
-    const same = sample(a) === sample(b);
-    // Between two samples that agree the sun is taken not to have crossed (it rises and sets once a day).
-    for (let k = a + 1; k < b; k++)
-      if (same) up[k] = up[a];
-      else sample(k);
-  }
-  if (last === 0) sample(0);
-  const at = new Map<number, boolean>();
-  for (let k = 0; k <= last; k++) at.set(instants[k]!, up[k]!);
-  let ms = 0;
-  for (const { startMs, durationMs } of intervals)
-    if (at.get(startMs) || at.get(startMs + durationMs)) ms += durationMs;
-  return ms / 3_600_000;
-}
-
-/** The intervals' starts and ends, sorted, each once (one pass when they follow one another, as a day's do). */
-function boundaries(intervals: readonly { startMs: number; durationMs: number }[]): number[] {
-  const out: number[] = [];
-  let contiguous = true;
-  for (const { startMs, durationMs } of intervals) {
-    if (out.length && out[out.length - 1] !== startMs) contiguous = false;
-    if (!out.length) out.push(startMs);
-    out.push(startMs + durationMs);
-  }
-  if (contiguous) return out;
-  return [...new Set(intervals.flatMap((iv) => [iv.startMs, iv.startMs + iv.durationMs]))].sort(
-    (a, b) => a - b,
-  );
-}
-
-/**
- * The most energy a plant can deliver in a day: AC capacity × daylight hours × DAY_ENERGY_MARGIN (the
- * AC limit bounds what leaves the inverters whatever the irradiance, and no PV plant delivers at night).
- * Null without an AC capacity: nothing to judge by.
- */
-export function dayEnergyLimitKwh(acCapacityKw: number | null, hours: number): number | null {
-  return acCapacityKw !== null && acCapacityKw > 0 ? acCapacityKw * hours * DAY_ENERGY_MARGIN : null;
-}
-
-/** Whether a day's energy is above what the plant could have delivered (dayEnergyLimitKwh). */
-export function isDayEnergyImpossible(energyKwh: number | null, limitKwh: number | null): boolean {
-  return energyKwh !== null && limitKwh !== null && energyKwh > limitKwh;
-}
+// The day bound is shared with the data-quality detector (detectors/day-energy.ts), so that a day the KPIs
+// refuse is exactly a day the detector flags.
+export { DAY_ENERGY_MARGIN, dayEnergyLimitKwh, daylightHours, isDayEnergyImpossible } from '@solar/pv-model';
 
 /** Two days' (or periods') excluded energy summed per reason. */
 export function addExcludedEnergy(a: ExcludedEnergyKwh, b: ExcludedEnergyKwh): ExcludedEnergyKwh {
   return {
     counter_jump: a.counter_jump + b.counter_jump,
     day_energy_impossible: a.day_energy_impossible + b.day_energy_impossible,
+    replayed_day: a.replayed_day + b.replayed_day,
   };
 }

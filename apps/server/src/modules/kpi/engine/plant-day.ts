@@ -75,6 +75,11 @@ export interface PlantDayInput {
    * the meter's export counter, and the inverters' counters summed. Absent: none.
    */
   rejectedKwh?: { meter: number; inverters: number };
+  /**
+   * Energy of replayed devices already left out of the intervals and the meter's total (the service does
+   * that, since it knows the flags' periods), kWh: the meter's, and the inverters' summed. Absent: none.
+   */
+  replayedKwh?: { meter: number; inverters: number };
 }
 
 /** What a materialised day keeps: additive quantities, so any period's KPIs follow by summing. */
@@ -142,6 +147,7 @@ export function plantDayKpis({
   intervals,
   meterExportKwh,
   rejectedKwh,
+  replayedKwh,
 }: PlantDayInput): PlantDayResult {
   const n = config.inverterRatedAcKw.length;
   const acCapacityKw = config.acCapacityKw ?? config.inverterRatedAcKw.reduce((a, b) => a + b, 0);
@@ -182,6 +188,8 @@ export function plantDayKpis({
   // The jumps of the counters the day's energy comes from: the meter's when it is the source.
   if (reported.source === 'meter') excludedEnergyKwh.counter_jump = rejectedKwh?.meter ?? 0;
   else if (reported.source === 'inverters') excludedEnergyKwh.counter_jump = rejectedKwh?.inverters ?? 0;
+  if (reported.source === 'meter') excludedEnergyKwh.replayed_day = replayedKwh?.meter ?? 0;
+  else if (reported.source === 'inverters') excludedEnergyKwh.replayed_day = replayedKwh?.inverters ?? 0;
   // More than the AC capacity can deliver in the day's daylight: none of it is production.
   // The sun is placed only for a day with energy to judge (most days computed for a report have none).
   const impossible =

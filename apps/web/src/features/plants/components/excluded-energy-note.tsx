@@ -6,7 +6,7 @@ import { excludedEnergyParts } from './excluded-energy';
 
 /**
  * What a period's KPIs did not count as production, and why (docs/kpi.md, "Excluded energy"): a counter
- * jump, a day above what the plant can deliver. Shown only when something was excluded.
+ * jump, a day above what the plant can deliver, a replayed day. Shown only when something was excluded.
  */
 export function ExcludedEnergyNote({
   excluded,

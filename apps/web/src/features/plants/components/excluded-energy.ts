@@ -1,4 +1,11 @@
-import { EXCLUDED_ENERGY_REASONS, type ExcludedEnergy, type ExcludedEnergyReason } from '@solar/shared';
+import {
+  EXCLUDED_ENERGY_REASONS,
+  EXCLUDED_IRRADIANCE_REASONS,
+  type ExcludedEnergy,
+  type ExcludedEnergyReason,
+  type ExcludedIrradiance,
+  type ExcludedIrradianceReason,
+} from '@solar/shared';
 
 /**
  * Below this (kWh) excluded energy is rounding, not something to tell: the KPI answer sums floating-point
@@ -16,5 +23,18 @@ export function excludedEnergyParts(
       reason,
       energyKwh: excluded[reason],
     }),
+  );
+}
+
+/** Below this (hours) left-out irradiance is not worth a note: less than one 5-minute interval. */
+export const EXCLUDED_IRRADIANCE_SHOWN_FROM_H = 1 / 12 - 1e-9;
+
+/** The reasons a period left irradiance out for, with their hours, in the contract's order; empty when none. */
+export function excludedIrradianceParts(
+  excluded: ExcludedIrradiance | undefined,
+): { reason: ExcludedIrradianceReason; hours: number }[] {
+  if (!excluded || excluded.total < EXCLUDED_IRRADIANCE_SHOWN_FROM_H) return [];
+  return EXCLUDED_IRRADIANCE_REASONS.filter((r) => excluded[r] >= EXCLUDED_IRRADIANCE_SHOWN_FROM_H).map(
+    (reason) => ({ reason, hours: excluded[reason] }),
   );
 }
