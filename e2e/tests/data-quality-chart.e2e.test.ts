@@ -236,7 +236,7 @@ describe('data-quality bands on the data page chart', () => {
         await skipped.waitFor({ timeout: 30_000 });
         const text = (await skipped.textContent()) ?? '';
         expect(text).toContain(tr('dataQuality.checks.clock'));
-        expect(text).toContain(tr('dataQuality.checks.day_energy'));
+        expect(text).toContain(tr('dataQuality.checks.clear_sky'));
         await skipped.scrollIntoViewIfNeeded();
         await page
           .getByTestId('data-quality-card')

@@ -59,7 +59,7 @@ export const INFORMATIONAL_REASONS: readonly DataQualityReason[] = ['clipping'];
  * - clipping: the power plateau judged by the clear-sky index;
  * - day_energy: the day's energy against what the plant's capacity can produce in the day's daylight.
  */
-export const SUN_BASED_CHECKS = ['clock', 'daylight', 'clear_sky', 'clipping', 'day_energy'] as const;
+export const SUN_BASED_CHECKS = ['clock', 'daylight', 'clear_sky', 'clipping'] as const;
 export type SunBasedCheck = (typeof SUN_BASED_CHECKS)[number];
 export const sunBasedCheckSchema = z.enum(SUN_BASED_CHECKS);
 

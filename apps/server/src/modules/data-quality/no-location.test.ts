@@ -106,7 +106,6 @@ describe(`data quality of a plant without a location (${dialectUnderTest})`, () 
       'irradiance_night_offset',
       'irradiance_power_drift',
       'irradiance_neighbour_disagreement',
-      'day_energy_impossible',
       'clipping',
     ];
     expect(answer.flags.filter((f) => sunReasons.includes(f.reason))).toEqual([]);

@@ -91,8 +91,8 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
  * other such signals share at the same time: a cloud), then those found by comparing signals and days — a
  * counter that stands still while its device's power flows, irradiance against the plant's power and
  * against neighbours, the clock against the sun, replayed days, impossible day energy and clipping.
- * For a plant without a location the checks against the sun are left out (skippedChecks); the counter and
- * replay checks still run. Overlapping flags of one reason on one signal are merged (docs/data-quality.md,
+ * For a plant without a location the checks against the sun are left out (skippedChecks); the counter,
+ * replay and day-energy checks still run (the day bound then takes all 24 hours). Overlapping flags of one reason on one signal are merged (docs/data-quality.md,
  * "Detectors").
  */
 export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
@@ -118,6 +118,7 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
     flags.push(...detectClipping(s, plant));
   }
   flags.push(...detectReplayedDays(input));
-  if (sun) flags.push(...detectDayEnergyImpossible(series, plant));
+  // Without a location the day bound counts every hour as daylight (@solar/pv-model day-energy-bound.ts).
+  flags.push(...detectDayEnergyImpossible(series, plant));
   return mergeFlags(flags, plant.dayStartMs, plant.dayEndMs);
 }
