@@ -28,15 +28,12 @@ const PERIOD_TOLERANCE_MS = STEP_MS;
 
 /**
  * Faults the engine misses on this history today (found by this test; the detectors are not fixed yet):
- * - spikes: a ×2.5 spike on an inverter's AC power lies above 1.2 × its rating and comes back as
- *   `out_of_range`, never as `spike` (the Hampel filter also requires a steady sky, which a November
- *   day at Serik rarely has);
  * - clock_shift: an inverter an hour late is judged against the clear-sky profile only (r ≥ 0.9), which a
  *   cloudy day never reaches; its sibling inverters, under the same clouds, would show the hour;
  * - soiled_irradiance_sensor: 1 %/day over three days keeps k = P/(G·P0) within 0.6…1.0, and a clean day
  *   before the dirt is flagged `irradiance_power_drift` (morning and afternoon k apart under clouds).
  */
-const NOT_FOUND_YET = new Set<simulator.DataFaultKind>(['spikes', 'clock_shift', 'soiled_irradiance_sensor']);
+const NOT_FOUND_YET = new Set<simulator.DataFaultKind>(['clock_shift', 'soiled_irradiance_sensor']);
 
 /**
  * The days of the faults, as days before today (Europe/Istanbul, the demo plant's zone): each fault on a

@@ -60,6 +60,8 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
   );
 }
 
+const withoutUnsteadyMark = ({ unsteadySky: _mark, ...detail }: DetectedFlag['detail']) => detail;
+
 /**
  * Every flag of a plant's local day: each signal's own (less the power and irradiance spikes the plant's
  * other such signals share at the same time: a cloud), then those found by comparing signals and days — a
@@ -70,10 +72,14 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
 export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
   const { plant, series } = input;
   // A spike of irradiance or power that every peer shares at the same time is a cloud, not a glitch.
+  // Candidates under a broken sky (detectSpikes' underBrokenSky) are kept only when the peers refute a cloud.
   const flags: DetectedFlag[] = confirmSolarSpikes(
-    series.flatMap((s) => detectSignalDay(s, plant)),
+    [
+      ...series.flatMap((s) => detectSignalDay(s, plant)),
+      ...series.flatMap((s) => detectSpikes(s, plant, true)),
+    ],
     series,
-  );
+  ).map((f) => (f.detail.unsteadySky === 1 ? { ...f, detail: withoutUnsteadyMark(f.detail) } : f));
   const acPower = series.filter((s) => s.kind === 'ac_power');
   for (const s of series) {
     if (s.kind === 'energy_counter') {
