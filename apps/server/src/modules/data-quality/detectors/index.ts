@@ -1,6 +1,6 @@
 import { IRRADIANCE_KINDS, mergeFlags } from './common';
 import { detectClipping } from './clipping';
-import { detectClockFault } from './clock';
+import { detectClockAgainstPeers, detectClockFault } from './clock';
 import { detectCounterFaults } from './counters';
 import { detectDayEnergyImpossible } from './day-energy';
 import { detectGaps } from './gaps';
@@ -24,7 +24,7 @@ export { confirmSolarSpikes, detectSpikes } from './spike';
 export { detectInterpolated } from './interpolated';
 export { detectOutOfRange } from './range';
 export { detectCounterFaults } from './counters';
-export { detectClockFault, profileShift } from './clock';
+export { detectClockAgainstPeers, detectClockFault, profileShift } from './clock';
 export { detectReplayedDays } from './replay';
 export {
   detectAboveClearSky,
@@ -90,7 +90,8 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
       flags.push(...detectPowerDrift(s, acPower, plant));
       flags.push(...detectNeighbourDisagreement(s, input.neighbours, plant));
     }
-    flags.push(...detectClockFault(s, plant));
+    const clock = detectClockFault(s, plant);
+    flags.push(...(clock.length ? clock : detectClockAgainstPeers(s, series, plant)));
     flags.push(...detectClipping(s, plant));
   }
   flags.push(...detectReplayedDays(input));
