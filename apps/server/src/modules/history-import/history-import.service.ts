@@ -20,6 +20,7 @@ import { scopeOf } from '../../lib/scope';
 import { storeRollupsOnly } from '../../telemetry-store/history-rollups';
 import { loadSignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import { recordAudit } from '../audit';
+import { markDaysOfInstantsDirty } from '../kpi';
 import { HistoryFileRefused, problemsAsErrors, readHistoryFile, type ReadFile } from './history-file';
 import { buildPoints, unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
 import { signalQuality, sumQuality, type PlantInfo } from './history-quality';
@@ -387,6 +388,14 @@ export class HistoryImportService {
         done += part.length;
         await progress();
       }
+      // Raw points mark their days through the store's listener; rollups only must mark theirs.
+      await markDaysOfInstantsDirty(
+        db,
+        r.plant.plantId,
+        r.plant.timeZone,
+        w.old.map((p) => p.ts),
+        this.ctx.now(),
+      );
       for (let i = 0; i < w.recent.length; i += RAW_CHUNK) {
         const part = w.recent
           .slice(i, i + RAW_CHUNK)

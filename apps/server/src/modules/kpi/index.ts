@@ -12,7 +12,13 @@ export {
 } from './engine';
 export { deviceLinkOf } from './device-status.service';
 export { startKpiRefresh } from './jobs/kpi-refresh';
-export { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from './kpi.repository';
+export {
+  findKpiPlants,
+  loadPlantSignals,
+  markDaysOfInstantsDirty,
+  readBudgets,
+  type KpiPlant,
+} from './kpi.repository';
 export { KpiService } from './kpi.service';
 export { FleetLossesService, type PlantPeriodLosses } from './fleet-losses.service';
 export { periodValuesOf, type DayFigures } from './plant-day.service';

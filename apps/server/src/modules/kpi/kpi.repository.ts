@@ -2,6 +2,7 @@ import { countActiveAlarms, type ActiveAlarmCount } from '../alarms';
 import type { Db } from '../../db/database';
 import type { KpiDailyTable } from '../../db/schema';
 import { reachable, type Scope } from '../../lib/scope';
+import { localDate } from '../../telemetry-store/buckets';
 import { kwhPerUnit } from '../../telemetry-store/energy-units';
 import { fromTelemetry, leftJoinTelemetry } from '../../telemetry-store/queries';
 import type { MonthBudgets } from './engine/budget';
@@ -339,6 +340,32 @@ export async function markDirty(db: Db, marks: readonly { plantId: number; date:
       .onConflict((oc) => oc.columns(['plant_id', 'date']).doUpdateSet({ marked_at: now }))
       .execute();
   }
+}
+
+const SLOT_MS = 15 * 60_000;
+
+/**
+ * Marks the plant's local days holding `instantsMs` as changed: for history written as rollups only
+ * (telemetry-store/history-rollups.ts), which no store listener sees, so its days would otherwise never be
+ * computed and stay out of every KPI, report and performance answer.
+ */
+export async function markDaysOfInstantsDirty(
+  db: Db,
+  plantId: number,
+  timeZone: string,
+  instantsMs: Iterable<number>,
+  now: number,
+): Promise<void> {
+  const dates = new Set<string>();
+  // One calendar lookup per 15-minute slot (as jobs/kpi-refresh.ts): no zone offset splits a slot.
+  const slots = new Set<number>();
+  for (const ts of instantsMs) slots.add(Math.floor(ts / SLOT_MS));
+  for (const slot of slots) dates.add(localDate(slot * SLOT_MS, timeZone));
+  await markDirty(
+    db,
+    [...dates].map((date) => ({ plantId, date })),
+    now,
+  );
 }
 
 export interface DirtyDay {

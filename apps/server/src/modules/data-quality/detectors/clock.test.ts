@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectClockFault, profileShift, utcOffsetMinutes } from './clock';
+import { detectClockAgainstPeers, detectClockFault, profileShift, utcOffsetMinutes } from './clock';
 import { HOUR, konyaDay, poaSeries, powerSeries } from './synthetic-day';
 import type { PlantDay } from './types';
 
@@ -75,5 +75,42 @@ describe('clock faults', () => {
     expect(detectClockFault(poaSeries(autumn, {}, -HOUR), autumn).map((f) => f.reason)).toEqual([
       'dst_error',
     ]);
+  });
+
+  describe("against the plant's other inverters, under clouds", () => {
+    const day = konyaDay('2026-11-20');
+    /** The same cloud over every inverter: a factor per hour and 5-minute knot, 0.15…1, fixed. */
+    const cloud = (ts: number) => 0.15 + 0.85 * Math.abs(Math.sin(ts / 1_700_000) * Math.cos(ts / 5_300_000));
+    /** Inverter n of the plant; its logger stamps `lateMs` late (the reading of t arrives stamped t + late). */
+    const cloudyInverter = (n: number, lateMs = 0) => {
+      const clear = powerSeries(day, 60, 50, { signalId: 10 + n, deviceId: n }, lateMs);
+      return {
+        ...clear,
+        readings: clear.readings.map((r) => ({ ts: r.ts, value: r.value * cloud(r.ts - lateMs) })),
+      };
+    };
+
+    it('flags the inverter an hour late that the sun cannot judge, and none of its peers', () => {
+      const all = [cloudyInverter(1, HOUR), cloudyInverter(2), cloudyInverter(3), cloudyInverter(4)];
+      // Under these clouds the profile does not match the clear sky: the sun's check says nothing.
+      expect(all.flatMap((s) => detectClockFault(s, day))).toEqual([]);
+      const flags = all.flatMap((s) => detectClockAgainstPeers(s, all, day));
+      expect(flags).toEqual([
+        expect.objectContaining({
+          reason: 'clock_shift',
+          deviceId: 1,
+          fromMs: day.dayStartMs,
+          toMs: day.dayEndMs,
+        }),
+      ]);
+      expect(flags[0]!.detail).toMatchObject({ shiftMinutes: 60, peers: 3 });
+    });
+
+    it('judges nothing with fewer than two peers, and nothing when all share one clock', () => {
+      const pair = [cloudyInverter(1, HOUR), cloudyInverter(2)];
+      expect(pair.flatMap((s) => detectClockAgainstPeers(s, pair, day))).toEqual([]);
+      const same = [cloudyInverter(1), cloudyInverter(2), cloudyInverter(3)];
+      expect(same.flatMap((s) => detectClockAgainstPeers(s, same, day))).toEqual([]);
+    });
   });
 });

@@ -175,3 +175,93 @@ function isDstError(plant: PlantDay, hours: number): boolean {
   const summer = now > other;
   return summer ? hours === -1 : hours === 1;
 }
+
+/** A series averaged onto the sun's 5-minute grid (NaN where it has no reading), negatives as 0. */
+function onSunGrid(series: SignalSeries, plant: PlantDay): Float64Array {
+  const sun = sunDay(plant);
+  const n = sun.clearPoaWm2.length;
+  const sum = new Float64Array(n);
+  const count = new Uint16Array(n);
+  for (const x of series.readings) {
+    const i = Math.round((x.ts - sun.gridStartMs) / SUN_STEP_MS);
+    if (i < 0 || i >= n || !Number.isFinite(x.value)) continue;
+    sum[i] = sum[i]! + x.value;
+    count[i]!++;
+  }
+  const m = new Float64Array(n).fill(NaN);
+  for (let i = 0; i < n; i++) if (count[i]! > 0) m[i] = Math.max(sum[i]! / count[i]!, 0);
+  return m;
+}
+
+/** Peers needed for the comparison: with one, a shifted peer could not be told from a shifted self. */
+export const CLOCK_MIN_PEERS = 2;
+
+/**
+ * Clock shifts against the plant's other inverters, for the days the sun cannot judge: under clouds the
+ * profile no longer matches the clear sky (r < 0.9), but the plant's inverters stand under the same clouds
+ * and report the same profile on one clock. Each AC power series is correlated with the mean profile of the
+ * other devices' AC power (each scaled to its own peak) for shifts of ±3 h; a best shift of at least 45 min,
+ * within 15 min of whole hours, with r ≥ 0.9 is a clock_shift over the whole day, unless the sun already
+ * judged the series (detectClockFault). With fewer than two peers nothing is judged. `detail`: shiftMinutes,
+ * correlation, peers. The simulator's inverter an hour late on a cloudy November day went unflagged without it.
+ */
+export function detectClockAgainstPeers(
+  series: SignalSeries,
+  all: readonly SignalSeries[],
+  plant: PlantDay,
+): DetectedFlag[] {
+  if (series.kind !== 'ac_power') return [];
+  const peers = all.filter((s) => s.kind === 'ac_power' && s.deviceId !== series.deviceId);
+  if (peers.length < CLOCK_MIN_PEERS) return [];
+  const own = onSunGrid(series, plant);
+  const n = own.length;
+  const ref = new Float64Array(n);
+  const used = new Uint16Array(n);
+  for (const peer of peers) {
+    const m = onSunGrid(peer, plant);
+    let peak = 0;
+    for (let i = 0; i < n; i++) if (m[i]! > peak) peak = m[i]!;
+    if (peak <= 0) continue;
+    for (let i = 0; i < n; i++)
+      if (!Number.isNaN(m[i]!)) {
+        ref[i] = ref[i]! + m[i]! / peak;
+        used[i]!++;
+      }
+  }
+  let positive = 0;
+  let peak = 0;
+  for (let i = 0; i < n; i++) {
+    ref[i] = used[i]! > 0 ? ref[i]! / used[i]! : 0;
+    if (own[i]! > peak) peak = own[i]!;
+  }
+  for (let i = 0; i < n; i++) if (own[i]! > 0.05 * peak) positive++;
+  if (peak <= 0 || positive < 24) return [];
+  let best = 0;
+  let bestR = -Infinity;
+  for (let s = -MAX_SHIFT_STEPS; s <= MAX_SHIFT_STEPS; s++) {
+    const r = correlationAt(own, ref, s);
+    if (r > bestR) {
+      bestR = r;
+      best = s;
+    }
+  }
+  const shiftMinutes = (best * SUN_STEP_MS) / 60_000;
+  const hours = Math.round(shiftMinutes / 60);
+  if (
+    Math.abs(shiftMinutes) < CLOCK_MIN_SHIFT_MINUTES ||
+    Math.abs(shiftMinutes - hours * 60) > CLOCK_WHOLE_HOUR_TOLERANCE_MINUTES ||
+    bestR < CLOCK_MIN_CORRELATION
+  )
+    return [];
+  return [
+    {
+      signalId: series.signalId,
+      deviceId: series.deviceId,
+      reason: 'clock_shift',
+      fromMs: plant.dayStartMs,
+      toMs: plant.dayEndMs,
+      readings: series.readings.length,
+      detail: { shiftMinutes, correlation: round(bestR, 4), peers: peers.length },
+    },
+  ];
+}

@@ -1,7 +1,7 @@
 import { SUN_BASED_CHECKS, type SunBasedCheck } from '@solar/shared';
 import { IRRADIANCE_KINDS, SOLAR_KINDS, mergeFlags } from './common';
 import { detectClipping } from './clipping';
-import { detectClockFault } from './clock';
+import { detectClockAgainstPeers, detectClockFault } from './clock';
 import { detectCounterFaults } from './counters';
 import { detectDayEnergyImpossible } from './day-energy';
 import { detectGaps } from './gaps';
@@ -25,7 +25,7 @@ export { confirmSolarSpikes, detectSpikes } from './spike';
 export { detectInterpolated } from './interpolated';
 export { detectOutOfRange } from './range';
 export { detectCounterFaults } from './counters';
-export { detectClockFault, profileShift } from './clock';
+export { detectClockAgainstPeers, detectClockFault, profileShift } from './clock';
 export { detectReplayedDays } from './replay';
 export {
   detectAboveClearSky,
@@ -86,6 +86,8 @@ export function detectSignalDay(series: SignalSeries, plant: PlantDay): Detected
   );
 }
 
+const withoutUnsteadyMark = ({ unsteadySky: _mark, ...detail }: DetectedFlag['detail']) => detail;
+
 /**
  * Every flag of a plant's local day: each signal's own (less the power and irradiance spikes the plant's
  * other such signals share at the same time: a cloud), then those found by comparing signals and days — a
@@ -99,10 +101,14 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
   const { plant, series } = input;
   const sun = hasLocation(plant);
   // A spike of irradiance or power that every peer shares at the same time is a cloud, not a glitch.
+  // Candidates under a broken sky (detectSpikes' underBrokenSky) are kept only when the peers refute a cloud.
   const flags: DetectedFlag[] = confirmSolarSpikes(
-    series.flatMap((s) => detectSignalDay(s, plant)),
+    [
+      ...series.flatMap((s) => detectSignalDay(s, plant)),
+      ...series.flatMap((s) => detectSpikes(s, plant, true)),
+    ],
     series,
-  );
+  ).map((f) => (f.detail.unsteadySky === 1 ? { ...f, detail: withoutUnsteadyMark(f.detail) } : f));
   const acPower = series.filter((s) => s.kind === 'ac_power');
   for (const s of series) {
     if (s.kind === 'energy_counter') {
@@ -114,7 +120,8 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
       flags.push(...detectPowerDrift(s, acPower, plant));
       flags.push(...detectNeighbourDisagreement(s, input.neighbours, plant));
     }
-    flags.push(...detectClockFault(s, plant));
+    const clock = detectClockFault(s, plant);
+    flags.push(...(clock.length ? clock : detectClockAgainstPeers(s, series, plant)));
     flags.push(...detectClipping(s, plant));
   }
   flags.push(...detectReplayedDays(input));

@@ -79,4 +79,17 @@ describe('replayed days', () => {
     });
     expect(detectReplayedDays(input([flat(today)], [flat(yesterday)]))).toEqual([]);
   });
+
+  it('does not flag a setpoint or status that holds a few values every day', () => {
+    const held = (plant: PlantDay): SignalSeries => ({
+      ...powerSeries(plant, 240, 200),
+      kind: 'other',
+      // A power limit at 100 % that steps to 60 % for an hour at noon, alike on both days.
+      readings: Array.from({ length: 288 }, (_, i) => ({
+        ts: plant.dayStartMs + i * FIVE_MIN,
+        value: i >= 144 && i < 156 ? 60 : 100,
+      })),
+    });
+    expect(detectReplayedDays(input([held(today)], [held(yesterday)]))).toEqual([]);
+  });
 });

@@ -4,6 +4,13 @@ import type { DetectedFlag, PlantDay, PlantDayInput, SignalSeries } from './type
 /** At least this many varying readings must match, and this share of the day's varying readings. */
 export const REPLAY_MIN_READINGS = 24;
 export const REPLAY_MIN_SHARE = 0.8;
+/**
+ * A day drawn from fewer distinct non-zero values than this is not judged: a setpoint (active power limit
+ * 100 %), a status code, a grid-available flag or a power factor held at 0.99 repeats yesterday's sequence
+ * with no replay at all. Measured quantities (irradiance, power, temperature at 0.1) take hundreds of values
+ * a day; the simulator's demo plants showed every such constant signal flagged every day before this bound.
+ */
+export const REPLAY_MIN_DISTINCT_VALUES = 12;
 
 /**
  * What a replay is matched on: the signal's non-zero values (nights and outages are zero on every day).
@@ -31,6 +38,7 @@ export function detectReplayedDays(input: PlantDayInput): DetectedFlag[] {
   for (const series of input.series) {
     const today = fingerprint(series);
     if (today.length < REPLAY_MIN_READINGS) continue;
+    if (new Set(today.map((x) => x.key)).size < REPLAY_MIN_DISTINCT_VALUES) continue;
     for (const earlier of input.earlierDays) {
       const old = earlier.series.find((s) => s.signalId === series.signalId);
       if (!old) continue;

@@ -49,8 +49,13 @@ function floorFor(series: SignalSeries, values: Float64Array): number {
  * must have clear-sky indexes (value / clear-sky POA) within 15 % of each other, because under broken
  * clouds a single bright or dark 5-minute reading is real. Counters are judged by counters.ts. O(n · w log w).
  * `detail`: the reading's value, the window median and the deviation in robust σ.
+ *
+ * `underBrokenSky` answers instead the candidates of irradiance and power under an unsteady sky, marked
+ * `unsteadySky: 1`: alone they cannot be told from a cloud edge, so only confirmSolarSpikes may keep them,
+ * when the plant's other power and irradiance signals exist and do not share the deviation (the
+ * simulator's ×2.5 spikes on an inverter under November clouds went unflagged without this).
  */
-export function detectSpikes(series: SignalSeries, plant: PlantDay): DetectedFlag[] {
+export function detectSpikes(series: SignalSeries, plant: PlantDay, underBrokenSky = false): DetectedFlag[] {
   if (series.kind === 'energy_counter') return [];
   const r = series.readings;
   const n = r.length;
@@ -87,7 +92,8 @@ export function detectSpikes(series: SignalSeries, plant: PlantDay): DetectedFla
         break;
       }
     if (!far) continue;
-    if (sun && !steadySky(index, lo, hi, i)) continue;
+    const unsteady = sun !== null && !steadySky(index, lo, hi, i);
+    if (unsteady !== underBrokenSky) continue;
     const m = hi - lo + 1;
     for (let j = 0; j < m; j++) win[j] = values[lo + j]!;
     const med = sortedMedian(win, m);
@@ -102,6 +108,7 @@ export function detectSpikes(series: SignalSeries, plant: PlantDay): DetectedFla
           value: values[i]!,
           median: round(med),
           sigmas: mad > 0 ? round(distance / (MAD_TO_SIGMA * mad), 1) : 999,
+          ...(unsteady ? { unsteadySky: 1 } : {}),
         }),
       );
   }
@@ -173,11 +180,13 @@ export function confirmSolarSpikes(flags: DetectedFlag[], series: SignalSeries[]
     if (f.reason !== 'spike' || f.signalId === null) return true;
     const own = byId.get(f.signalId);
     if (!own || !SOLAR_KINDS.has(own.kind)) return true;
+    // A candidate under a broken sky stands only when peers show it is not their cloud too.
+    const unrefuted = f.detail.unsteadySky !== 1;
     const peers = solar.filter((s) => s.signalId !== own.signalId && s.deviceId !== own.deviceId);
-    if (peers.length === 0) return true;
+    if (peers.length === 0) return unrefuted;
     const mine = relativeDeviation(own, f.fromMs);
     const theirs = peers.map((p) => relativeDeviation(p, f.fromMs)).filter((d) => !Number.isNaN(d));
-    if (Number.isNaN(mine) || theirs.length === 0) return true;
+    if (Number.isNaN(mine) || theirs.length === 0) return unrefuted;
     const shared = median(theirs);
     return !(Math.sign(shared) === Math.sign(mine) && Math.abs(shared) >= 0.5 * Math.abs(mine));
   });
