@@ -78,4 +78,39 @@ describe('gap detector', () => {
       ),
     ).toEqual([expect.objectContaining({ detail: { missing: 287 } })]);
   });
+
+  it('makes one sparse stretch of data that comes every 5 minutes from a device meant to report every 30 s', () => {
+    const plant = konyaDay();
+    const readings = timestamps(plant).map((ts) => ({ ts, value: 1 }));
+    const flags = detectGaps(series('ac_power', readings, { expectedIntervalMs: 30_000 }), plant);
+    expect(flags).toHaveLength(1);
+    // From the first missing 30-s slot after midnight's reading to the day's end: 288 readings there,
+    // 9 of every 10 slots missing, and the 11 after the last reading at 23:55.
+    expect(flags[0]).toMatchObject({
+      fromMs: plant.dayStartMs + 30_000,
+      toMs: plant.dayEndMs,
+      readings: 287,
+      detail: { missing: 287 * 9 + 9 },
+    });
+  });
+
+  it('keeps gaps apart when three readings or more stand between them', () => {
+    const plant = konyaDay();
+    const s = poaSeries(plant);
+    // Two missing hours with three readings between them (10:00-11:00 out, 11:00-11:10 in, 11:15-12:15 out).
+    s.readings = s.readings.filter((x) => {
+      const h = (x.ts - plant.dayStartMs) / HOUR;
+      return !((h >= 10 && h < 11) || (h >= 11.25 && h < 12.25));
+    });
+    const flags = detectGaps(s, plant);
+    expect(flags.map((f) => [f.fromMs, f.toMs, f.readings, f.detail.missing])).toEqual([
+      [plant.dayStartMs + 10 * HOUR, plant.dayStartMs + 11 * HOUR, 0, 12],
+      [plant.dayStartMs + 11.25 * HOUR, plant.dayStartMs + 12.25 * HOUR, 0, 12],
+    ]);
+    // Two readings between them: one stretch holding those two.
+    s.readings = s.readings.filter((x) => x.ts !== plant.dayStartMs + 11 * HOUR + 10 * 60_000);
+    expect(detectGaps(s, plant).map((f) => [f.fromMs, f.toMs, f.readings, f.detail.missing])).toEqual([
+      [plant.dayStartMs + 10 * HOUR, plant.dayStartMs + 12.25 * HOUR, 2, 25],
+    ]);
+  });
 });

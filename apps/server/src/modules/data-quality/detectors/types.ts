@@ -74,7 +74,10 @@ export interface DetectedFlag {
   /** [fromMs, toMs): the period concerned, inside the day. */
   fromMs: number;
   toMs: number;
-  /** How many readings the flag covers (0 for a gap: the readings that are missing go in `detail.missing`). */
+  /**
+   * How many readings the flag covers. For a gap, the readings present inside a sparse stretch (0 for a plain
+   * gap); the readings that are missing go in `detail.missing`.
+   */
   readings: number;
   /**
    * Figures that explain the flag, in the units of the series (e.g. `{ jumpKwh: 83, maxKwh: 1.4 }`,
