@@ -10,8 +10,12 @@
  * PostgreSQL when DATABASE_URL is set. `BENCH_DQ_THREAD=false` runs the detectors (and reads) on the event
  * loop, as before the data-quality thread, for comparison.
  */
-import path from 'node:path';
-import { DataQualityEngine, DetectionRunner, startDataQualityJob } from '../src/modules/data-quality';
+import {
+  DataQualityEngine,
+  DetectionRunner,
+  detectionSourceOf,
+  startDataQualityJob,
+} from '../src/modules/data-quality';
 import { EventLoopWatch } from '../src/lib/event-loop-watch';
 import { seedDemo } from '../src/seed/demo';
 import { startInProcessSimulator } from '../src/simulator/in-process-simulator';
@@ -34,9 +38,7 @@ const { app, ctx, config, dispose } = await benchApp(process.env.DATABASE_URL);
 // Not made ready: the engine is driven here, and the scheduled job must not run beside it. The job's
 // thread (ctx.dataQualityThread) ends with the job; the engine's runs below have one of their own.
 const onThread = process.env.BENCH_DQ_THREAD !== 'false';
-const thread = new DetectionRunner(
-  config.database.dialect === 'sqlite' ? path.resolve(config.database.file) : undefined,
-);
+const thread = new DetectionRunner(detectionSourceOf(config.database));
 const engine = new DataQualityEngine({ ...ctx, ...(onThread ? { thread } : {}) });
 
 /** The event loop's longest hold while `work` runs, ms (the watch ticks every 100 ms). */

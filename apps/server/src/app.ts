@@ -36,7 +36,7 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
-import { DetectionRunner, ownReadFile, startDataQualityJob } from './modules/data-quality';
+import { DetectionRunner, detectionSourceOf, startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
 import { createImportSlots } from './modules/budgets';
 import {
@@ -408,7 +408,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       config.database.dialect === 'postgres' ? config.database.schema : 'sqlite',
       (error) => log.warn({ err: error }, 'budget import slots: redis failed; this node counts its own'),
     ),
-    dataQualityThread: new DetectionRunner(ownReadFile(handle.sqlite)),
+    dataQualityThread: new DetectionRunner(detectionSourceOf(config.database, handle.sqlite)),
   };
   return ctx;
 }

@@ -6,4 +6,4 @@ export { detectGaps, detectPlantDay, detectSignalDay } from './detectors';
 export type * from './detectors/types';
 export { DataQualityEngine, type PlantDayRun } from './engine/data-quality-engine';
 export { startDataQualityJob, type DataQualityJob } from './jobs/data-quality-job';
-export { DetectionRunner, DetectionStopped, ownReadFile } from './engine/detection-runner';
+export { DetectionRunner, DetectionStopped, detectionSourceOf } from './engine/detection-runner';

@@ -3,15 +3,20 @@
  * today: the detectors are CPU (a year of a 101-signal plant is 2.3 s, docs/data-quality.md, "Cost") and on
  * SQLite the read is synchronous, so on the event loop a pass held every request for up to a second
  * (docs/benchmarks.md, bench:data-quality). Here both run on one thread (detection-thread.ts), one plant
- * day at a time; the flags are written by the engine on the event loop, as before (a few rows a day).
+ * day at a time, which reads through a connection of its own; the flags are written by the engine on the
+ * event loop, as before. On PostgreSQL the read itself is asynchronous, but decoding a plant day's points
+ * and the detectors still held the event loop for 0.6 s over a day of 691,200 readings
+ * (data-quality-job-event-loop.test.ts), so there too the thread reads and judges.
  *
  * - The thread starts with the first plant day, and again after it failed (that plant day fails, as a plant
  *   day that threw did before); it does not keep the process up.
- * - `close()` ends it: a plant day in progress fails with DetectionStopped, which the job does not report.
+ * - `cancel()` and `close()` end it: a plant day in progress fails with DetectionStopped, which the job does
+ *   not report.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
+import type { AppConfig } from '../../../config';
 import { threadEntry } from '../../../lib/thread-entry';
 import {
   packPoints,
@@ -24,10 +29,14 @@ import {
 /** How long the thread's read waits for a lock (only a checkpoint's; WAL readers never wait for writers). */
 const READ_BUSY_TIMEOUT_MS = 30_000;
 
+/** The database the thread reads itself: the server's SQLite file (read-only) or PostgreSQL. */
+export type DetectionSource =
+  { dialect: 'sqlite'; file: string } | Extract<AppConfig['database'], { dialect: 'postgres' }>;
+
 /** What the thread is started with. */
 export interface DetectionThreadStart {
-  /** The SQLite database file the thread reads itself; absent: the readings come with each request. */
-  sqliteFile?: string;
+  /** Absent: the readings come with each request. */
+  source?: DetectionSource;
   busyTimeoutMs: number;
 }
 
@@ -48,9 +57,17 @@ export class DetectionStopped extends Error {
   }
 }
 
-/** The SQLite file the thread may read through a connection of its own; undefined otherwise. */
-export function ownReadFile(sqlite: SQLite.Database | undefined): string | undefined {
-  return sqlite && !sqlite.memory ? path.resolve(sqlite.name) : undefined;
+/**
+ * What the thread may read through a connection of its own: PostgreSQL, or a SQLite file; undefined for an
+ * in-memory SQLite database (`sqlite`, the open one, if known), which has no second connection.
+ */
+export function detectionSourceOf(
+  database: AppConfig['database'],
+  sqlite?: SQLite.Database,
+): DetectionSource | undefined {
+  if (database.dialect === 'postgres') return database;
+  if (sqlite?.memory || database.file === ':memory:') return undefined;
+  return { dialect: 'sqlite', file: path.resolve(database.file) };
 }
 
 export class DetectionRunner {
@@ -62,18 +79,18 @@ export class DetectionRunner {
   private nextId = 0;
   private closed = false;
 
-  /** `sqliteFile`: see ownReadFile. */
-  constructor(private readonly sqliteFile: string | undefined) {}
+  /** `source`: see detectionSourceOf. */
+  constructor(private readonly source: DetectionSource | undefined) {}
 
   /** True when the thread reads the readings itself; otherwise the engine reads and hands them over. */
   get readsItself(): boolean {
-    return this.sqliteFile !== undefined;
+    return this.source !== undefined;
   }
 
   /** Runs one plant day's detection on the thread; `read` is required unless the thread reads itself. */
   detect(request: DetectionRequest, read?: DetectionPoints): Promise<Detection> {
     if (this.closed) return Promise.reject(new DetectionStopped());
-    const worker = this.started();
+    const worker = this.thread();
     const id = ++this.nextId;
     const ask: DetectionAsk = { id, request };
     const transfer: ArrayBuffer[] = [];
@@ -90,19 +107,32 @@ export class DetectionRunner {
     });
   }
 
-  /** Ends the thread; a plant day in progress fails with DetectionStopped. */
-  async close(): Promise<void> {
-    this.closed = true;
+  /** True while a thread is up (from the first plant day until close or its failure). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /**
+   * Ends the thread now: a plant day in progress fails with DetectionStopped (the job's stop, so that the
+   * server's shutdown does not wait for seconds of detection). The next plant day starts a new thread.
+   */
+  async cancel(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
     this.failPending(new DetectionStopped());
     await worker?.terminate();
   }
 
-  private started(): Worker {
+  /** Ends the thread for good (the server stops). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.cancel();
+  }
+
+  private thread(): Worker {
     if (this.worker) return this.worker;
     const workerData: DetectionThreadStart = {
-      ...(this.sqliteFile ? { sqliteFile: this.sqliteFile } : {}),
+      ...(this.source ? { source: this.source } : {}),
       busyTimeoutMs: READ_BUSY_TIMEOUT_MS,
     };
     const worker = new Worker(

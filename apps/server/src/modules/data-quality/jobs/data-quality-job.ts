@@ -54,9 +54,9 @@ export interface DataQualityJob {
  * minutes by default) on the node that holds the cluster's lease, each plant's yesterday after its local
  * midnight, and its today once an hour. After a restart every plant's yesterday runs again once: a rerun
  * replaces the day's unaccepted flags and keeps accepted ones, so it changes nothing that was right.
- * With `dataQualityThread` the detectors run there, off the event loop. `stop` is the server's shutdown: it
- * closes the thread, which ends the plant day in progress at once (a demo plant day is seconds of CPU), and
- * waits for the pass to see that.
+ * With `dataQualityThread` the detectors run there, off the event loop. `stop` (the server's shutdown) ends
+ * the thread's plant day in progress at once, rather than wait for seconds of detection, and waits for the
+ * pass to see that.
  */
 export function startDataQualityJob(
   ctx: { db: Db; dialect: Dialect; now: () => number; dataQualityThread?: DetectionRunner },
@@ -108,7 +108,7 @@ export function startDataQualityJob(
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await ctx.dataQualityThread?.close();
+      await ctx.dataQualityThread?.cancel();
       await running;
     },
   };
