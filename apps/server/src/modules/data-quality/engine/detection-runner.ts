@@ -1,7 +1,7 @@
 /**
  * The data-quality thread, seen from the event loop. A pass of the job judges every plant's yesterday and
  * today: the detectors are CPU (a year of a 101-signal plant is 2.3 s, docs/data-quality.md, "Cost") and on
- * SQLite the read is synchronous, so on the event loop a pass held every request for up to a second
+ * SQLite the read is synchronous, so on the event loop a pass held every request for seconds
  * (docs/benchmarks.md, bench:data-quality). Here both run on one thread (detection-thread.ts), one plant
  * day at a time, which reads through a connection of its own; the flags are written by the engine on the
  * event loop, as before. On PostgreSQL the read itself is asynchronous, but decoding a plant day's points
