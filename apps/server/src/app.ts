@@ -36,7 +36,7 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
-import { startDataQualityJob } from './modules/data-quality';
+import { DetectionRunner, detectionSourceOf, startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
 import { createImportSlots } from './modules/budgets';
 import {
@@ -127,6 +127,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     options,
   });
   parts.built('file-build threads', { stop: () => ctx.fileBuilds.close() });
+  parts.built('data-quality thread', { stop: () => ctx.dataQualityThread.close() });
   if (config.demo) await seedDemo(ctx);
 
   await app.register(errorsPlugin);
@@ -407,6 +408,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       config.database.dialect === 'postgres' ? config.database.schema : 'sqlite',
       (error) => log.warn({ err: error }, 'budget import slots: redis failed; this node counts its own'),
     ),
+    dataQualityThread: new DetectionRunner(detectionSourceOf(config.database, handle.sqlite)),
   };
   return ctx;
 }

@@ -17,6 +17,7 @@ import type { SettingsService } from './modules/settings';
 import type { ReportScheduleRunner } from './modules/report-schedules';
 import type { StreamHub } from './modules/stream';
 import type { ImportSlots } from './modules/budgets';
+import type { DetectionRunner } from './modules/data-quality';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
@@ -86,4 +87,9 @@ export interface AppContext {
    * process's (modules/budgets/budget-import-slots.ts).
    */
   budgetImportSlots: ImportSlots;
+  /**
+   * The data-quality thread: the scheduled job's and the recheck's detectors (and SQLite reads) run there,
+   * off the event loop (modules/data-quality/engine/detection-runner.ts).
+   */
+  dataQualityThread: DetectionRunner;
 }

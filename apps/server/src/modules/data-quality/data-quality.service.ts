@@ -17,6 +17,7 @@ import { recordAudit } from '../audit';
 import * as repo from './data-quality.repository';
 import { skippedChecks } from './detectors';
 import { DataQualityEngine } from './engine/data-quality-engine';
+import type { DetectionRunner } from './engine/detection-runner';
 
 const informational = (reason: DataQualityReason) => INFORMATIONAL_REASONS.includes(reason);
 
@@ -91,8 +92,16 @@ export function expectedReadings(
 export class DataQualityService {
   private readonly engine: DataQualityEngine;
 
-  constructor(private readonly ctx: { db: Db; dialect: Dialect; now: () => number }) {
-    this.engine = new DataQualityEngine(ctx);
+  constructor(
+    private readonly ctx: {
+      db: Db;
+      dialect: Dialect;
+      now: () => number;
+      dataQualityThread?: DetectionRunner;
+    },
+  ) {
+    // A recheck is a plant day like the job's: its detectors run on the thread, not on a request's turn.
+    this.engine = new DataQualityEngine({ ...ctx, thread: ctx.dataQualityThread });
   }
 
   private async plantOf(actor: Actor, id: number): Promise<repo.DqPlant> {

@@ -7,3 +7,4 @@ export type * from './detectors/types';
 export { readFlagsOfReasons, type FlagRow } from './data-quality.repository';
 export { DataQualityEngine, type PlantDayRun } from './engine/data-quality-engine';
 export { startDataQualityJob, type DataQualityJob } from './jobs/data-quality-job';
+export { DetectionRunner, DetectionStopped, detectionSourceOf } from './engine/detection-runner';

@@ -2,17 +2,12 @@ import type { Db, Dialect } from '../../../db/database';
 import { dayStart, localDate, nextDate } from '../../../telemetry-store/buckets';
 import { readRawSeries, type SeriesPoints } from '../../../telemetry-store/queries';
 import type { SunBasedCheck } from '@solar/shared';
-import { detectPlantDay, skippedChecks, type NeighbourIrradiance, type PlantDay } from '../detectors';
+import { skippedChecks, type PlantDay } from '../detectors';
 import * as repo from '../data-quality.repository';
 import { signalKindOf } from '../signal-kinds';
-import {
-  buildPlantDayInput,
-  distanceKm,
-  EARLIER_DAYS,
-  NEIGHBOUR_RADIUS_KM,
-  seriesOf,
-  type EngineSignal,
-} from './plant-day-input';
+import { detect, readDetectionPoints, type Detection, type DetectionRequest } from './detection';
+import type { DetectionRunner } from './detection-runner';
+import { distanceKm, EARLIER_DAYS, NEIGHBOUR_RADIUS_KM, type EngineSignal } from './plant-day-input';
 
 const DAY_MS = 86_400_000;
 
@@ -67,7 +62,13 @@ async function readRawInSteps(
 }
 
 export class DataQualityEngine {
-  constructor(private readonly ctx: { db: Db; dialect: Dialect; now: () => number }) {}
+  /**
+   * With `thread`, each plant day's detectors (and on a SQLite file its read) run on the data-quality
+   * thread (detection-runner.ts); without, on the event loop.
+   */
+  constructor(
+    private readonly ctx: { db: Db; dialect: Dialect; now: () => number; thread?: DetectionRunner },
+  ) {}
 
   /** The plant's signals as the engine reads them, by plant id. */
   private async signalsOf(plantIds: readonly number[]): Promise<Map<number, EngineSignal[]>> {
@@ -136,36 +137,12 @@ export class DataQualityEngine {
     neighbours: readonly { plant: repo.DqPlant; km: number }[],
     signalsByPlant: ReadonlyMap<number, EngineSignal[]>,
   ): Promise<PlantDayRun> {
-    const { db, dialect } = this.ctx;
     const tz = plant.timeZone;
     const dayStartMs = dayStart(day, tz);
     const dayEndMs = dayStart(nextDate(day), tz);
     const earlierStarts: number[] = [];
     let date = day;
     for (let i = 0; i < EARLIER_DAYS; i++) earlierStarts.push(dayStart((date = previousDate(date)), tz));
-    const fromMs = earlierStarts.at(-1) ?? dayStartMs;
-    const points = await readRawInSteps(
-      db,
-      dialect,
-      signals.map((s) => s.signalId),
-      fromMs,
-      dayEndMs,
-    );
-    const neighbourSignals = neighbours.flatMap((n) =>
-      (signalsByPlant.get(n.plant.id) ?? []).filter(isIrradiance).map((s) => ({ signal: s, km: n.km })),
-    );
-    const neighbourPoints = await readRawInSteps(
-      db,
-      dialect,
-      neighbourSignals.map((n) => n.signal.signalId),
-      dayStartMs,
-      dayEndMs,
-    );
-    const neighbourSeries: NeighbourIrradiance[] = neighbourSignals.map((n) => ({
-      plantId: n.signal.plantId,
-      distanceKm: n.km,
-      series: seriesOf(n.signal, neighbourPoints.get(n.signal.signalId) ?? [], dayStartMs, dayEndMs),
-    }));
     const plantDay: PlantDay = {
       plantId: plant.id,
       timeZone: tz,
@@ -179,11 +156,25 @@ export class DataQualityEngine {
       acCapacityKw: plant.acCapacityKw,
       dcCapacityKwp: plant.dcCapacityKwp,
     };
-    const input = buildPlantDayInput(plantDay, signals, points, earlierStarts, neighbourSeries);
-    const flags = detectPlantDay(input);
-    const stored = await repo.replaceDayFlags(db, plant.id, day, flags, this.ctx.now());
-    const readings = input.series.reduce((n, s) => n + s.readings.length, 0);
+    const { flags, readings } = await this.detect({
+      plantDay,
+      signals: [...signals],
+      earlierStarts,
+      fromMs: earlierStarts.at(-1) ?? dayStartMs,
+      neighbours: neighbours.flatMap((n) =>
+        (signalsByPlant.get(n.plant.id) ?? []).filter(isIrradiance).map((s) => ({ signal: s, km: n.km })),
+      ),
+    });
+    const stored = await repo.replaceDayFlags(this.ctx.db, plant.id, day, flags, this.ctx.now());
     return { plantId: plant.id, day, flags: stored, readings, skippedChecks: skippedChecks(plantDay) };
+  }
+
+  /** Reads and judges one plant day: on the thread when there is one, else on the event loop. */
+  private async detect(request: DetectionRequest): Promise<Detection> {
+    const { db, dialect, thread } = this.ctx;
+    if (thread?.readsItself) return thread.detect(request);
+    const read = await readDetectionPoints(db, dialect, request, readRawInSteps);
+    return thread ? thread.detect(request, read) : detect(request, read);
   }
 }
 

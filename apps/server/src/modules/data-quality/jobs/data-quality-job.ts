@@ -3,6 +3,7 @@ import type { Db, Dialect } from '../../../db/database';
 import { localDate } from '../../../telemetry-store/buckets';
 import * as repo from '../data-quality.repository';
 import { DataQualityEngine, previousDate } from '../engine/data-quality-engine';
+import { DetectionStopped, type DetectionRunner } from '../engine/detection-runner';
 
 const HOUR_MS = 3_600_000;
 
@@ -53,9 +54,12 @@ export interface DataQualityJob {
  * minutes by default) on the node that holds the cluster's lease, each plant's yesterday after its local
  * midnight, and its today once an hour. After a restart every plant's yesterday runs again once: a rerun
  * replaces the day's unaccepted flags and keeps accepted ones, so it changes nothing that was right.
+ * With `dataQualityThread` the detectors run there, off the event loop. `stop` (the server's shutdown) ends
+ * the thread's plant day in progress at once, rather than wait for seconds of detection, and waits for the
+ * pass to see that.
  */
 export function startDataQualityJob(
-  ctx: { db: Db; dialect: Dialect; now: () => number },
+  ctx: { db: Db; dialect: Dialect; now: () => number; dataQualityThread?: DetectionRunner },
   log: Pick<FastifyBaseLogger, 'error' | 'info'>,
   options: {
     intervalMs?: number;
@@ -64,7 +68,7 @@ export function startDataQualityJob(
     leader?: () => boolean;
   } = {},
 ): DataQualityJob {
-  const engine = new DataQualityEngine(ctx);
+  const engine = new DataQualityEngine({ ...ctx, thread: ctx.dataQualityThread });
   const memory: JobMemory = { yesterday: new Map(), todayHour: new Map() };
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
@@ -75,6 +79,8 @@ export function startDataQualityJob(
     const runs = await engine.runDays(due, {
       stopped: () => stopped,
       onError: (run, error) => {
+        // The server stops: the plant day in progress ends with the thread, and is not a failure.
+        if (stopped && error instanceof DetectionStopped) return;
         // One plant's failure must not hold the fleet back: its days are tried again at the next pass.
         memory.yesterday.delete(run.plant.id);
         memory.todayHour.delete(run.plant.id);
@@ -102,6 +108,7 @@ export function startDataQualityJob(
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await ctx.dataQualityThread?.cancel();
       await running;
     },
   };

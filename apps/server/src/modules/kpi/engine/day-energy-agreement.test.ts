@@ -12,8 +12,11 @@ const HOUR = 3_600_000;
 const konya = { latitude: 37.9, longitude: 32.5 };
 const berlin = { latitude: 52.5, longitude: 13.4 };
 
+/** A plant day with a location (the KPI engine's geometry needs one). */
+type LocatedPlantDay = PlantDay & typeof konya;
+
 /** A 100 kW plant with one 100 kW inverter; its local day [startMs, endMs). */
-function plantDay(startMs: number, endMs: number, where: typeof konya, timeZone: string): PlantDay {
+function plantDay(startMs: number, endMs: number, where: typeof konya, timeZone: string): LocatedPlantDay {
   return {
     plantId: 1,
     timeZone,
@@ -28,7 +31,7 @@ function plantDay(startMs: number, endMs: number, where: typeof konya, timeZone:
 }
 
 /** The day's energy spread evenly over its 5-minute intervals, as the KPI engine and as a counter see it. */
-function both(plant: PlantDay, energyKwh: number) {
+function both(plant: LocatedPlantDay, energyKwh: number) {
   const intervals = fiveMinuteIntervals(plant.dayStartMs, plant.dayEndMs);
   const perStep = energyKwh / intervals.length;
   const kpi = plantDayKpis({
@@ -74,7 +77,7 @@ function both(plant: PlantDay, energyKwh: number) {
   };
 }
 
-const days: [string, PlantDay][] = [
+const days: [string, LocatedPlantDay][] = [
   [
     'Konya, June solstice',
     plantDay(
