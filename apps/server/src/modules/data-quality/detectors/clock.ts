@@ -193,6 +193,17 @@ function onSunGrid(series: SignalSeries, plant: PlantDay): Float64Array {
   return m;
 }
 
+/**
+ * Each series on the sun's grid, kept while the series lives (one plant day): every AC power series is a
+ * peer of every other, so without it a day of N inverters would grid N² series instead of N.
+ */
+const sunGrids = new WeakMap<SignalSeries, Float64Array>();
+function onSunGridOnce(series: SignalSeries, plant: PlantDay): Float64Array {
+  let grid = sunGrids.get(series);
+  if (!grid) sunGrids.set(series, (grid = onSunGrid(series, plant)));
+  return grid;
+}
+
 /** Peers needed for the comparison: with one, a shifted peer could not be told from a shifted self. */
 export const CLOCK_MIN_PEERS = 2;
 
@@ -213,12 +224,12 @@ export function detectClockAgainstPeers(
   if (series.kind !== 'ac_power') return [];
   const peers = all.filter((s) => s.kind === 'ac_power' && s.deviceId !== series.deviceId);
   if (peers.length < CLOCK_MIN_PEERS) return [];
-  const own = onSunGrid(series, plant);
+  const own = onSunGridOnce(series, plant);
   const n = own.length;
   const ref = new Float64Array(n);
   const used = new Uint16Array(n);
   for (const peer of peers) {
-    const m = onSunGrid(peer, plant);
+    const m = onSunGridOnce(peer, plant);
     let peak = 0;
     for (let i = 0; i < n; i++) if (m[i]! > peak) peak = m[i]!;
     if (peak <= 0) continue;

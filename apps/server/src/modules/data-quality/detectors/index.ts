@@ -105,7 +105,8 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
   const flags: DetectedFlag[] = confirmSolarSpikes(
     [
       ...series.flatMap((s) => detectSignalDay(s, plant)),
-      ...series.flatMap((s) => detectSpikes(s, plant, true)),
+      // Without a location there is no sky to judge (the solar kinds' spikes need the sun): none.
+      ...(sun ? series.flatMap((s) => detectSpikes(s, plant, true)) : []),
     ],
     series,
   ).map((f) => (f.detail.unsteadySky === 1 ? { ...f, detail: withoutUnsteadyMark(f.detail) } : f));

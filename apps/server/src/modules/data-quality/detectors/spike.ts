@@ -57,6 +57,8 @@ function floorFor(series: SignalSeries, values: Float64Array): number {
  */
 export function detectSpikes(series: SignalSeries, plant: PlantDay, underBrokenSky = false): DetectedFlag[] {
   if (series.kind === 'energy_counter') return [];
+  // Only irradiance and power have a sky to be unsteady under.
+  if (underBrokenSky && !SOLAR_KINDS.has(series.kind)) return [];
   const r = series.readings;
   const n = r.length;
   if (n < 2 * HAMPEL_HALF_WINDOW + 1) return [];
