@@ -33,6 +33,13 @@ const RAW_CHUNK = 5_000;
 /** Points of one signal written as rollups at once (a month of 5-minute data is 8,640). */
 const ROLLUP_CHUNK = 20_000;
 const DAY_MS = 86_400_000;
+/** How often the node running an import writes its heartbeat, besides after each chunk. */
+const HEARTBEAT_MS = 10_000;
+/**
+ * A job `queued` or `running` not written for this long lost its node (a crash, a kill, a restart): a
+ * node takes it over at its start, and every as long after (docs/history-import.md, "A restart during a run").
+ */
+export const HISTORY_IMPORT_STALE_MS = 60_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -55,6 +62,12 @@ function jobOf(row: repo.ImportRow): HistoryImportJob {
   };
 }
 
+/** Where a run starts: a new one, or one resumed after its process died having stored `storedBefore`. */
+interface Resumption {
+  storedBefore: number;
+  resumed: boolean;
+}
+
 /** What a mapping resolves to: the file read with its overrides, the columns' plans and the plant. */
 interface Resolved {
   file: ReadFile;
@@ -71,15 +84,74 @@ interface Resolved {
  */
 export class HistoryImportService {
   private readonly running = new Set<Promise<void>>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly log: { error(obj: unknown, msg?: string): void },
+    private readonly log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void },
   ) {}
 
   /** Waits for the imports running in this process (the app is closing). */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    // A sweep under way may start the runs it resumes meanwhile: those are waited for too.
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Takes over the imports whose node died, now and every HISTORY_IMPORT_STALE_MS (a node of a cluster
+   * that stops is taken over by one that keeps running).
+   */
+  start(): void {
+    this.track(this.resumeInterrupted());
+    this.sweeper = setInterval(() => this.track(this.resumeInterrupted()), HISTORY_IMPORT_STALE_MS);
+    this.sweeper.unref();
+  }
+
+  /** Keeps `work` until it ends, so that close() waits for it; its failure is logged. */
+  private track(work: Promise<void>): void {
+    const job = work.catch((error: unknown) => this.log.error({ err: error }, 'history import failed'));
+    this.running.add(job);
+    void job.finally(() => this.running.delete(job));
+  }
+
+  /**
+   * Resumes the imports left `queued` or `running` by a process that died: the file is kept with the job
+   * and storing is idempotent (raw points ON CONFLICT DO NOTHING, rollup-only buckets already stored left
+   * as they are), so the import runs again from its first row with the mapping it was started with, and
+   * what the dead process stored counts as stored once. A mapping that no longer fits the plant (a signal
+   * removed since) fails the job with `errors.historyImportInterrupted`, to be mapped and run again.
+   */
+  private async resumeInterrupted(): Promise<void> {
+    const { db } = this.ctx;
+    const staleBefore = this.ctx.now() - HISTORY_IMPORT_STALE_MS;
+    for (const row of await repo.interruptedImports(db, staleBefore)) {
+      if (!(await repo.claimInterrupted(db, row.id, staleBefore, this.ctx.now()))) continue;
+      let resolved: Resolved;
+      try {
+        const plant = await repo.plantInScope(db, { all: true }, row.plant_id);
+        if (!plant || !row.mapping) throw badRequest({});
+        const mapping = JSON.parse(row.mapping) as Mapping;
+        resolved = await this.resolveFor(row.user_id ?? 0, row, plant, mapping);
+      } catch (problem) {
+        if (problem instanceof HttpError && problem.status === 429) {
+          // Every reading slot is taken: left stale, for the next sweep.
+          await repo.updateImport(db, row.id, { heartbeat_at: null });
+          continue;
+        }
+        if (!(problem instanceof HttpError)) throw problem;
+        await repo.updateImport(db, row.id, {
+          state: 'failed',
+          errors: JSON.stringify([HISTORY_IMPORT_ERRORS.interrupted]),
+          finished_at: this.ctx.now(),
+          heartbeat_at: null,
+        });
+        continue;
+      }
+      this.log.warn({ importId: row.id }, 'history import interrupted by a stop: resumed');
+      this.startExecution(row.id, resolved, { storedBefore: Number(row.points_new), resumed: true });
+    }
   }
 
   private async plantOf(actor: Actor, plantId: number) {
@@ -100,12 +172,12 @@ export class HistoryImportService {
    * holds its bytes and cells in memory): 429 when the caller or the server already reads as many.
    */
   private async read(
-    actor: Actor,
+    userId: number,
     format: 'csv' | 'xlsx',
     data: Buffer,
     mapping?: Mapping,
   ): Promise<ReadFile> {
-    const release = await this.ctx.budgetImportSlots.take(actor.userId);
+    const release = await this.ctx.budgetImportSlots.take(userId);
     if (!release) throw new HttpError(429, E.budgetImportBusy, undefined, { 'retry-after': '5' });
     try {
       return await readHistoryFile(format, data, {
@@ -143,7 +215,7 @@ export class HistoryImportService {
   async upload(actor: Actor, plantId: number, body: HistoryImportUploadBody): Promise<HistoryImportJob> {
     await this.plantOf(actor, plantId);
     const data = Buffer.from(body.content_base64, 'base64');
-    const file = await this.read(actor, body.format, data);
+    const file = await this.read(actor.userId, body.format, data);
     const now = this.ctx.now();
     const id = await repo.insertImport(this.ctx.db, {
       plant_id: plantId,
@@ -158,6 +230,7 @@ export class HistoryImportService {
       created_at: now,
       started_at: null,
       finished_at: null,
+      heartbeat_at: null,
     });
     await recordAudit(this.ctx.db, {
       userId: actor.userId,
@@ -178,8 +251,18 @@ export class HistoryImportService {
     mapping: Mapping,
   ): Promise<Resolved & { row: repo.ImportRow }> {
     const { row, plant } = await this.jobInScope(actor, id);
-    const content = await repo.readContent(this.ctx.db, id);
-    const file = await this.read(actor, row.format as 'csv' | 'xlsx', content!, mapping);
+    return { row, ...(await this.resolveFor(actor.userId, row, plant, mapping)) };
+  }
+
+  /** resolve() for a job and plant already found: its caller's, or the job's owner's at a resume. */
+  private async resolveFor(
+    userId: number,
+    row: repo.ImportRow,
+    plant: NonNullable<Awaited<ReturnType<typeof repo.plantInScope>>>,
+    mapping: Mapping,
+  ): Promise<Resolved> {
+    const content = await repo.readContent(this.ctx.db, row.id);
+    const file = await this.read(userId, row.format as 'csv' | 'xlsx', content!, mapping);
     const ids = [...new Set(mapping.columns.map((c) => c.signal_id))];
     const found = new Map(
       (await repo.signalsOfPlant(this.ctx.db, plant.id, ids)).map((s) => [s.id, s] as const),
@@ -218,7 +301,6 @@ export class HistoryImportService {
     if (Object.keys(errors).length) throw badRequest(errors);
     const timeZone = mapping.time_zone ?? plant.time_zone;
     return {
-      row,
       file,
       plans,
       timeZone,
@@ -313,6 +395,7 @@ export class HistoryImportService {
       errors: '[]',
       started_at: null,
       finished_at: null,
+      heartbeat_at: this.ctx.now(),
     });
     if (!claimed) throw conflict(HISTORY_IMPORT_ERRORS.notEditable);
     await recordAudit(this.ctx.db, {
@@ -324,19 +407,31 @@ export class HistoryImportService {
       ip: actor.ip,
       at: this.ctx.now(),
     });
-    const job = this.execute(id, r).catch(async (error: unknown) => {
-      this.log.error({ err: error, importId: id }, 'history import failed');
-      await repo
-        .updateImport(this.ctx.db, id, {
-          state: 'failed',
-          errors: JSON.stringify([HISTORY_IMPORT_ERRORS.failed]),
-          finished_at: this.ctx.now(),
-        })
-        .catch(() => undefined);
-    });
+    this.startExecution(id, r, { storedBefore: 0, resumed: false });
+    return jobOf((await repo.readImport(this.ctx.db, id))!);
+  }
+
+  /** Runs execute() in the background, its heartbeat written meanwhile; a failure fails the job. */
+  private startExecution(id: number, r: Resolved, from: Resumption): void {
+    const heartbeat = setInterval(() => {
+      void repo.updateImport(this.ctx.db, id, { heartbeat_at: this.ctx.now() }).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    const job = this.execute(id, r, from)
+      .catch(async (error: unknown) => {
+        this.log.error({ err: error, importId: id }, 'history import failed');
+        await repo
+          .updateImport(this.ctx.db, id, {
+            state: 'failed',
+            errors: JSON.stringify([HISTORY_IMPORT_ERRORS.failed]),
+            finished_at: this.ctx.now(),
+            heartbeat_at: null,
+          })
+          .catch(() => undefined);
+      })
+      .finally(() => clearInterval(heartbeat));
     this.running.add(job);
     void job.finally(() => this.running.delete(job));
-    return jobOf((await repo.readImport(this.ctx.db, id))!);
   }
 
   /**
@@ -345,9 +440,13 @@ export class HistoryImportService {
    * points with their rollups within the raw retention, rollups only before it — in chunks, with the
    * job's progress written after each.
    */
-  private async execute(id: number, r: Resolved): Promise<void> {
+  private async execute(id: number, r: Resolved, from: Resumption): Promise<void> {
     const { db, dialect } = this.ctx;
-    await repo.updateImport(db, id, { state: 'running', started_at: this.ctx.now() });
+    await repo.updateImport(db, id, {
+      state: 'running',
+      heartbeat_at: this.ctx.now(),
+      ...(from.resumed ? {} : { started_at: this.ctx.now() }),
+    });
     // Off the request: the file is read again here rather than held from the check.
     await new Promise((resolve) => setImmediate(resolve));
     const { bySignal } = buildPoints(r.file, r.plans, r.timeZone);
@@ -375,8 +474,13 @@ export class HistoryImportService {
     let done = 0;
     let fresh = 0;
     let existing = 0;
-    const progress = () =>
-      repo.updateImport(db, id, { points_done: done, points_new: fresh, points_existing: existing });
+    // After a resume, what the dead process stored comes back as existing: counted as new once.
+    const counts = () => ({
+      points_done: done,
+      points_new: from.storedBefore + fresh,
+      points_existing: Math.max(0, existing - from.storedBefore),
+    });
+    const progress = () => repo.updateImport(db, id, { ...counts(), heartbeat_at: this.ctx.now() });
     for (const w of work) {
       for (let i = 0; i < w.old.length; i += ROLLUP_CHUNK) {
         const part = w.old.slice(i, i + ROLLUP_CHUNK);
@@ -399,10 +503,9 @@ export class HistoryImportService {
     }
     await repo.updateImport(db, id, {
       state: 'done',
-      points_done: done,
-      points_new: fresh,
-      points_existing: existing,
+      ...counts(),
       finished_at: this.ctx.now(),
+      heartbeat_at: null,
     });
   }
 }
