@@ -20,8 +20,10 @@ import { scopeOf } from '../../lib/scope';
 import { storeRollupsOnly } from '../../telemetry-store/history-rollups';
 import { loadSignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import { recordAudit } from '../audit';
-import { HistoryFileRefused, problemsAsErrors, readHistoryFile, type ReadFile } from './history-file';
-import { buildPoints, unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
+import { problemsAsErrors } from './history-file';
+import type { FileAnswer, FileRequest } from './history-file-protocol';
+import { readInThread } from './history-file-reader';
+import { unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
 import { signalQuality, sumQuality, type PlantInfo } from './history-quality';
 import * as repo from './history-import.repository';
 
@@ -30,8 +32,13 @@ type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' 
 
 /** Points handed to the store at once: the ingest route's batch size. */
 const RAW_CHUNK = 5_000;
-/** Points of one signal written as rollups at once (a month of 5-minute data is 8,640). */
-const ROLLUP_CHUNK = 20_000;
+/**
+ * Points of one signal written as rollups at once (a month of 5-minute data is 8,640): SQLite writes on the
+ * event loop, and 20,000 at once held it for seconds on a loaded machine (bench:history-import).
+ */
+const ROLLUP_CHUNK = 5_000;
+/** A turn of the event loop for other requests, between two signals' work. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const DAY_MS = 86_400_000;
 /** How often the node running an import writes its heartbeat, besides after each chunk. */
 const HEARTBEAT_MS = 10_000;
@@ -68,9 +75,28 @@ interface Resumption {
   resumed: boolean;
 }
 
-/** What a mapping resolves to: the file read with its overrides, the columns' plans and the plant. */
+/** A file as the reading thread answers it. */
+type ReadAnswer = Extract<FileAnswer, { ok: true }>;
+
+/**
+ * Each signal's points as objects again, a signal per turn of the event loop (about 100,000 points each
+ * for a year of 5-minute data): the store and the detectors take points.
+ */
+async function signalPointsOf(answer: ReadAnswer): Promise<Map<number, SignalPoints>> {
+  const out = new Map<number, SignalPoints>();
+  for (const [id, s] of answer.bySignal) {
+    await nextTurn();
+    const points: Point[] = new Array<Point>(s.ts.length);
+    for (let i = 0; i < s.ts.length; i++) points[i] = { ts: s.ts[i]!, value: s.values[i]! };
+    out.set(id, { signal: s.signal, points, duplicates: s.duplicates });
+  }
+  return out;
+}
+
+/** What a mapping resolves to: the file read with its overrides into points, the columns' plans and the plant. */
 interface Resolved {
-  file: ReadFile;
+  rows: number;
+  bySignal: Map<number, SignalPoints>;
   plans: ColumnPlan[];
   plant: PlantInfo;
   timeZone: string;
@@ -176,18 +202,19 @@ export class HistoryImportService {
     format: 'csv' | 'xlsx',
     data: Buffer,
     mapping?: Mapping,
-  ): Promise<ReadFile> {
+    build?: FileRequest['build'],
+  ): Promise<ReadAnswer> {
     const release = await this.ctx.budgetImportSlots.take(userId);
     if (!release) throw new HttpError(429, E.budgetImportBusy, undefined, { 'retry-after': '5' });
     try {
-      return await readHistoryFile(format, data, {
-        time_format: mapping?.time_format,
-        decimal_mark: mapping?.decimal_mark,
-      });
-    } catch (problem) {
-      if (problem instanceof HistoryFileRefused)
-        throw badRequest(problemsAsErrors(problem.problems), HISTORY_IMPORT_ERRORS.invalid);
-      throw problem;
+      const answer = await readInThread(
+        format,
+        data,
+        { time_format: mapping?.time_format, decimal_mark: mapping?.decimal_mark },
+        build,
+      );
+      if (!answer.ok) throw badRequest(problemsAsErrors(answer.problems), HISTORY_IMPORT_ERRORS.invalid);
+      return answer;
     } finally {
       await release();
     }
@@ -261,8 +288,6 @@ export class HistoryImportService {
     plant: NonNullable<Awaited<ReturnType<typeof repo.plantInScope>>>,
     mapping: Mapping,
   ): Promise<Resolved> {
-    const content = await repo.readContent(this.ctx.db, row.id);
-    const file = await this.read(userId, row.format as 'csv' | 'xlsx', content!, mapping);
     const ids = [...new Set(mapping.columns.map((c) => c.signal_id))];
     const found = new Map(
       (await repo.signalsOfPlant(this.ctx.db, plant.id, ids)).map((s) => [s.id, s] as const),
@@ -272,11 +297,6 @@ export class HistoryImportService {
     const plans: ColumnPlan[] = [];
     mapping.columns.forEach((c, i) => {
       const at = `columns.${i}`;
-      const sheet = file.tables.get(c.sheet);
-      const column = sheet?.shape.sheet.columns.find((col) => col.index === c.column);
-      if (!sheet) (errors[`${at}.sheet`] ??= []).push(V.invalidValue);
-      else if (!column || c.column === sheet.shape.sheet.time_column)
-        (errors[`${at}.column`] ??= []).push(V.invalidValue);
       const signal = found.get(c.signal_id);
       // A signal of another plant reads as unknown: its existence is not revealed.
       if (!signal) return void (errors[`${at}.signal_id`] ??= []).push(V.invalidValue);
@@ -298,10 +318,26 @@ export class HistoryImportService {
               : 'as_is',
       });
     });
-    if (Object.keys(errors).length) throw badRequest(errors);
     const timeZone = mapping.time_zone ?? plant.time_zone;
+    // The file is read on its thread with the plans; its sheets as read (with the mapping's overrides)
+    // then tell whether each mapped column is one of them.
+    const content = await repo.readContent(this.ctx.db, row.id);
+    const read = await this.read(userId, row.format as 'csv' | 'xlsx', content!, mapping, {
+      plans,
+      timeZone,
+    });
+    mapping.columns.forEach((c, i) => {
+      const at = `columns.${i}`;
+      const sheet = read.detection.sheets.find((sh) => sh.name === c.sheet);
+      const column = sheet?.columns.find((col) => col.index === c.column);
+      if (!sheet) (errors[`${at}.sheet`] ??= []).push(V.invalidValue);
+      else if (!column || c.column === sheet.time_column)
+        (errors[`${at}.column`] ??= []).push(V.invalidValue);
+    });
+    if (Object.keys(errors).length) throw badRequest(errors);
     return {
-      file,
+      rows: read.rows,
+      bySignal: await signalPointsOf(read),
       plans,
       timeZone,
       plant: {
@@ -331,7 +367,7 @@ export class HistoryImportService {
   /** POST history-imports/{id}/preview: what the mapping would store, and its quality report. Stores nothing. */
   async preview(actor: Actor, id: number, mapping: Mapping): Promise<HistoryImportPreview> {
     const r = await this.resolve(actor, id, mapping);
-    const { rows, bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    const { rows, bySignal } = r;
     const meta = await loadSignalMeta(this.ctx.db, this.ctx.dialect, [...bySignal.keys()]);
     const cutoff = this.cutoffMs();
     let points = 0;
@@ -340,6 +376,8 @@ export class HistoryImportService {
     let to = -Infinity;
     const signals: HistoryImportPreview['signals'] = [];
     for (const s of bySignal.values()) {
+      // The detectors over a year of a signal take a few hundred ms: one signal per turn.
+      await nextTurn();
       const info = r.signals.get(s.signal.signalId)!;
       const list = s.points;
       points += list.length;
@@ -447,15 +485,14 @@ export class HistoryImportService {
       heartbeat_at: this.ctx.now(),
       ...(from.resumed ? {} : { started_at: this.ctx.now() }),
     });
-    // Off the request: the file is read again here rather than held from the check.
-    await new Promise((resolve) => setImmediate(resolve));
-    const { bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    const { bySignal } = r;
     const meta = await loadSignalMeta(db, dialect, [...bySignal.keys()]);
     const latest = this.ctx.now() + TELEMETRY_FUTURE_TOLERANCE_MS;
     const cutoff = this.cutoffMs();
     const work: { signal: SignalPoints['signal']; old: Point[]; recent: Point[] }[] = [];
     let total = 0;
     for (const s of bySignal.values()) {
+      await nextTurn();
       const bounds = meta.get(s.signal.signalId)?.bounds ?? { min: null, max: null };
       const ok = s.points.filter(
         (p) =>
