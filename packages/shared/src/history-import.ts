@@ -28,6 +28,11 @@ export const HISTORY_IMPORT_ERRORS = {
   notEditable: 'errors.historyImportNotEditable',
   /** The background import stopped on a fault of the server's (the job's `errors`). */
   failed: 'errors.historyImportFailed',
+  /**
+   * The server stopped during the import and, on its start, could not take it up again: the mapping no
+   * longer fits the plant (a signal removed) or the file no longer reads. Run again after a new mapping.
+   */
+  interrupted: 'errors.historyImportInterrupted',
 } as const;
 
 /** How the time column is written. `excel` is a spreadsheet's date serial (or a date-formatted cell). */

@@ -521,6 +521,7 @@ export const schemaColumns = {
     created_at: 'not null',
     started_at: 'null',
     finished_at: 'null',
+    heartbeat_at: 'null',
   },
 } as const satisfies SchemaDescription;
 

@@ -620,6 +620,8 @@ export interface HistoryImportsTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** Epoch ms: when the node running the import last wrote it (migration 0112); null when none runs it. */
+  heartbeat_at: number | null;
 }
 
 /** Who runs the cluster's singleton jobs, and until when (migration 0021). */

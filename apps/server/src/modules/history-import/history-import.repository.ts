@@ -61,6 +61,7 @@ const WITHOUT_CONTENT = [
   'created_at',
   'started_at',
   'finished_at',
+  'heartbeat_at',
 ] as const;
 
 export async function insertImport(
@@ -122,6 +123,37 @@ export async function claimImport(
     .set(patch)
     .where('id', '=', id)
     .where('state', 'in', [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Imports left `queued` or `running` whose node has not written them since `staleBefore`: their process died. */
+export function interruptedImports(db: Db, staleBefore: number): Promise<ImportRow[]> {
+  return db
+    .selectFrom('history_imports')
+    .select(WITHOUT_CONTENT)
+    .where('state', 'in', ['queued', 'running'])
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Takes over an interrupted import in one statement (its heartbeat still stale): answers false when another
+ * node took it first.
+ */
+export async function claimInterrupted(
+  db: Db,
+  id: number,
+  staleBefore: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('history_imports')
+    .set({ heartbeat_at: now })
+    .where('id', '=', id)
+    .where('state', 'in', ['queued', 'running'])
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -20,6 +20,11 @@ import { HistoryImportService } from './history-import.service';
  */
 export const historyImportRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new HistoryImportService(ctx, app.log);
+  // Imports whose process died during their run are taken up again once the app is ready.
+  app.addHook('onReady', () => {
+    service.start();
+    return Promise.resolve();
+  });
   app.addHook('onClose', () => service.close());
   const tags = ['devices'];
 

@@ -21,8 +21,10 @@ import { storeRollupsOnly } from '../../telemetry-store/history-rollups';
 import { loadSignalMeta } from '../../telemetry-store/telemetry-store.repository';
 import { recordAudit } from '../audit';
 import { markDaysOfInstantsDirty } from '../kpi';
-import { HistoryFileRefused, problemsAsErrors, readHistoryFile, type ReadFile } from './history-file';
-import { buildPoints, unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
+import { problemsAsErrors } from './history-file';
+import type { FileAnswer, FileRequest } from './history-file-protocol';
+import { readInThread } from './history-file-reader';
+import { unitFactor, type ColumnPlan, type Point, type SignalPoints } from './history-points';
 import { signalQuality, sumQuality, type PlantInfo } from './history-quality';
 import * as repo from './history-import.repository';
 
@@ -31,9 +33,21 @@ type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' 
 
 /** Points handed to the store at once: the ingest route's batch size. */
 const RAW_CHUNK = 5_000;
-/** Points of one signal written as rollups at once (a month of 5-minute data is 8,640). */
-const ROLLUP_CHUNK = 20_000;
+/**
+ * Points of one signal written as rollups at once (a month of 5-minute data is 8,640): SQLite writes on the
+ * event loop, and 20,000 at once held it for seconds on a loaded machine (bench:history-import).
+ */
+const ROLLUP_CHUNK = 5_000;
+/** A turn of the event loop for other requests, between two signals' work. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const DAY_MS = 86_400_000;
+/** How often the node running an import writes its heartbeat, besides after each chunk. */
+const HEARTBEAT_MS = 10_000;
+/**
+ * A job `queued` or `running` not written for this long lost its node (a crash, a kill, a restart): a
+ * node takes it over at its start, and every as long after (docs/history-import.md, "A restart during a run").
+ */
+export const HISTORY_IMPORT_STALE_MS = 60_000;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -56,9 +70,34 @@ function jobOf(row: repo.ImportRow): HistoryImportJob {
   };
 }
 
-/** What a mapping resolves to: the file read with its overrides, the columns' plans and the plant. */
+/** Where a run starts: a new one, or one resumed after its process died having stored `storedBefore`. */
+interface Resumption {
+  storedBefore: number;
+  resumed: boolean;
+}
+
+/** A file as the reading thread answers it. */
+type ReadAnswer = Extract<FileAnswer, { ok: true }>;
+
+/**
+ * Each signal's points as objects again, a signal per turn of the event loop (about 100,000 points each
+ * for a year of 5-minute data): the store and the detectors take points.
+ */
+async function signalPointsOf(answer: ReadAnswer): Promise<Map<number, SignalPoints>> {
+  const out = new Map<number, SignalPoints>();
+  for (const [id, s] of answer.bySignal) {
+    await nextTurn();
+    const points: Point[] = new Array<Point>(s.ts.length);
+    for (let i = 0; i < s.ts.length; i++) points[i] = { ts: s.ts[i]!, value: s.values[i]! };
+    out.set(id, { signal: s.signal, points, duplicates: s.duplicates });
+  }
+  return out;
+}
+
+/** What a mapping resolves to: the file read with its overrides into points, the columns' plans and the plant. */
 interface Resolved {
-  file: ReadFile;
+  rows: number;
+  bySignal: Map<number, SignalPoints>;
   plans: ColumnPlan[];
   plant: PlantInfo;
   timeZone: string;
@@ -72,15 +111,74 @@ interface Resolved {
  */
 export class HistoryImportService {
   private readonly running = new Set<Promise<void>>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly log: { error(obj: unknown, msg?: string): void },
+    private readonly log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void },
   ) {}
 
   /** Waits for the imports running in this process (the app is closing). */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    // A sweep under way may start the runs it resumes meanwhile: those are waited for too.
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Takes over the imports whose node died, now and every HISTORY_IMPORT_STALE_MS (a node of a cluster
+   * that stops is taken over by one that keeps running).
+   */
+  start(): void {
+    this.track(this.resumeInterrupted());
+    this.sweeper = setInterval(() => this.track(this.resumeInterrupted()), HISTORY_IMPORT_STALE_MS);
+    this.sweeper.unref();
+  }
+
+  /** Keeps `work` until it ends, so that close() waits for it; its failure is logged. */
+  private track(work: Promise<void>): void {
+    const job = work.catch((error: unknown) => this.log.error({ err: error }, 'history import failed'));
+    this.running.add(job);
+    void job.finally(() => this.running.delete(job));
+  }
+
+  /**
+   * Resumes the imports left `queued` or `running` by a process that died: the file is kept with the job
+   * and storing is idempotent (raw points ON CONFLICT DO NOTHING, rollup-only buckets already stored left
+   * as they are), so the import runs again from its first row with the mapping it was started with, and
+   * what the dead process stored counts as stored once. A mapping that no longer fits the plant (a signal
+   * removed since) fails the job with `errors.historyImportInterrupted`, to be mapped and run again.
+   */
+  private async resumeInterrupted(): Promise<void> {
+    const { db } = this.ctx;
+    const staleBefore = this.ctx.now() - HISTORY_IMPORT_STALE_MS;
+    for (const row of await repo.interruptedImports(db, staleBefore)) {
+      if (!(await repo.claimInterrupted(db, row.id, staleBefore, this.ctx.now()))) continue;
+      let resolved: Resolved;
+      try {
+        const plant = await repo.plantInScope(db, { all: true }, row.plant_id);
+        if (!plant || !row.mapping) throw badRequest({});
+        const mapping = JSON.parse(row.mapping) as Mapping;
+        resolved = await this.resolveFor(row.user_id ?? 0, row, plant, mapping);
+      } catch (problem) {
+        if (problem instanceof HttpError && problem.status === 429) {
+          // Every reading slot is taken: left stale, for the next sweep.
+          await repo.updateImport(db, row.id, { heartbeat_at: null });
+          continue;
+        }
+        if (!(problem instanceof HttpError)) throw problem;
+        await repo.updateImport(db, row.id, {
+          state: 'failed',
+          errors: JSON.stringify([HISTORY_IMPORT_ERRORS.interrupted]),
+          finished_at: this.ctx.now(),
+          heartbeat_at: null,
+        });
+        continue;
+      }
+      this.log.warn({ importId: row.id }, 'history import interrupted by a stop: resumed');
+      this.startExecution(row.id, resolved, { storedBefore: Number(row.points_new), resumed: true });
+    }
   }
 
   private async plantOf(actor: Actor, plantId: number) {
@@ -101,22 +199,23 @@ export class HistoryImportService {
    * holds its bytes and cells in memory): 429 when the caller or the server already reads as many.
    */
   private async read(
-    actor: Actor,
+    userId: number,
     format: 'csv' | 'xlsx',
     data: Buffer,
     mapping?: Mapping,
-  ): Promise<ReadFile> {
-    const release = await this.ctx.budgetImportSlots.take(actor.userId);
+    build?: FileRequest['build'],
+  ): Promise<ReadAnswer> {
+    const release = await this.ctx.budgetImportSlots.take(userId);
     if (!release) throw new HttpError(429, E.budgetImportBusy, undefined, { 'retry-after': '5' });
     try {
-      return await readHistoryFile(format, data, {
-        time_format: mapping?.time_format,
-        decimal_mark: mapping?.decimal_mark,
-      });
-    } catch (problem) {
-      if (problem instanceof HistoryFileRefused)
-        throw badRequest(problemsAsErrors(problem.problems), HISTORY_IMPORT_ERRORS.invalid);
-      throw problem;
+      const answer = await readInThread(
+        format,
+        data,
+        { time_format: mapping?.time_format, decimal_mark: mapping?.decimal_mark },
+        build,
+      );
+      if (!answer.ok) throw badRequest(problemsAsErrors(answer.problems), HISTORY_IMPORT_ERRORS.invalid);
+      return answer;
     } finally {
       await release();
     }
@@ -144,7 +243,7 @@ export class HistoryImportService {
   async upload(actor: Actor, plantId: number, body: HistoryImportUploadBody): Promise<HistoryImportJob> {
     await this.plantOf(actor, plantId);
     const data = Buffer.from(body.content_base64, 'base64');
-    const file = await this.read(actor, body.format, data);
+    const file = await this.read(actor.userId, body.format, data);
     const now = this.ctx.now();
     const id = await repo.insertImport(this.ctx.db, {
       plant_id: plantId,
@@ -159,6 +258,7 @@ export class HistoryImportService {
       created_at: now,
       started_at: null,
       finished_at: null,
+      heartbeat_at: null,
     });
     await recordAudit(this.ctx.db, {
       userId: actor.userId,
@@ -179,8 +279,16 @@ export class HistoryImportService {
     mapping: Mapping,
   ): Promise<Resolved & { row: repo.ImportRow }> {
     const { row, plant } = await this.jobInScope(actor, id);
-    const content = await repo.readContent(this.ctx.db, id);
-    const file = await this.read(actor, row.format as 'csv' | 'xlsx', content!, mapping);
+    return { row, ...(await this.resolveFor(actor.userId, row, plant, mapping)) };
+  }
+
+  /** resolve() for a job and plant already found: its caller's, or the job's owner's at a resume. */
+  private async resolveFor(
+    userId: number,
+    row: repo.ImportRow,
+    plant: NonNullable<Awaited<ReturnType<typeof repo.plantInScope>>>,
+    mapping: Mapping,
+  ): Promise<Resolved> {
     const ids = [...new Set(mapping.columns.map((c) => c.signal_id))];
     const found = new Map(
       (await repo.signalsOfPlant(this.ctx.db, plant.id, ids)).map((s) => [s.id, s] as const),
@@ -190,11 +298,6 @@ export class HistoryImportService {
     const plans: ColumnPlan[] = [];
     mapping.columns.forEach((c, i) => {
       const at = `columns.${i}`;
-      const sheet = file.tables.get(c.sheet);
-      const column = sheet?.shape.sheet.columns.find((col) => col.index === c.column);
-      if (!sheet) (errors[`${at}.sheet`] ??= []).push(V.invalidValue);
-      else if (!column || c.column === sheet.shape.sheet.time_column)
-        (errors[`${at}.column`] ??= []).push(V.invalidValue);
       const signal = found.get(c.signal_id);
       // A signal of another plant reads as unknown: its existence is not revealed.
       if (!signal) return void (errors[`${at}.signal_id`] ??= []).push(V.invalidValue);
@@ -216,11 +319,26 @@ export class HistoryImportService {
               : 'as_is',
       });
     });
-    if (Object.keys(errors).length) throw badRequest(errors);
     const timeZone = mapping.time_zone ?? plant.time_zone;
+    // The file is read on its thread with the plans; its sheets as read (with the mapping's overrides)
+    // then tell whether each mapped column is one of them.
+    const content = await repo.readContent(this.ctx.db, row.id);
+    const read = await this.read(userId, row.format as 'csv' | 'xlsx', content!, mapping, {
+      plans,
+      timeZone,
+    });
+    mapping.columns.forEach((c, i) => {
+      const at = `columns.${i}`;
+      const sheet = read.detection.sheets.find((sh) => sh.name === c.sheet);
+      const column = sheet?.columns.find((col) => col.index === c.column);
+      if (!sheet) (errors[`${at}.sheet`] ??= []).push(V.invalidValue);
+      else if (!column || c.column === sheet.time_column)
+        (errors[`${at}.column`] ??= []).push(V.invalidValue);
+    });
+    if (Object.keys(errors).length) throw badRequest(errors);
     return {
-      row,
-      file,
+      rows: read.rows,
+      bySignal: await signalPointsOf(read),
       plans,
       timeZone,
       plant: {
@@ -251,7 +369,7 @@ export class HistoryImportService {
   /** POST history-imports/{id}/preview: what the mapping would store, and its quality report. Stores nothing. */
   async preview(actor: Actor, id: number, mapping: Mapping): Promise<HistoryImportPreview> {
     const r = await this.resolve(actor, id, mapping);
-    const { rows, bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    const { rows, bySignal } = r;
     const meta = await loadSignalMeta(this.ctx.db, this.ctx.dialect, [...bySignal.keys()]);
     const cutoff = this.cutoffMs();
     let points = 0;
@@ -260,6 +378,8 @@ export class HistoryImportService {
     let to = -Infinity;
     const signals: HistoryImportPreview['signals'] = [];
     for (const s of bySignal.values()) {
+      // The detectors over a year of a signal take a few hundred ms: one signal per turn.
+      await nextTurn();
       const info = r.signals.get(s.signal.signalId)!;
       const list = s.points;
       points += list.length;
@@ -315,6 +435,7 @@ export class HistoryImportService {
       errors: '[]',
       started_at: null,
       finished_at: null,
+      heartbeat_at: this.ctx.now(),
     });
     if (!claimed) throw conflict(HISTORY_IMPORT_ERRORS.notEditable);
     await recordAudit(this.ctx.db, {
@@ -326,19 +447,31 @@ export class HistoryImportService {
       ip: actor.ip,
       at: this.ctx.now(),
     });
-    const job = this.execute(id, r).catch(async (error: unknown) => {
-      this.log.error({ err: error, importId: id }, 'history import failed');
-      await repo
-        .updateImport(this.ctx.db, id, {
-          state: 'failed',
-          errors: JSON.stringify([HISTORY_IMPORT_ERRORS.failed]),
-          finished_at: this.ctx.now(),
-        })
-        .catch(() => undefined);
-    });
+    this.startExecution(id, r, { storedBefore: 0, resumed: false });
+    return jobOf((await repo.readImport(this.ctx.db, id))!);
+  }
+
+  /** Runs execute() in the background, its heartbeat written meanwhile; a failure fails the job. */
+  private startExecution(id: number, r: Resolved, from: Resumption): void {
+    const heartbeat = setInterval(() => {
+      void repo.updateImport(this.ctx.db, id, { heartbeat_at: this.ctx.now() }).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    const job = this.execute(id, r, from)
+      .catch(async (error: unknown) => {
+        this.log.error({ err: error, importId: id }, 'history import failed');
+        await repo
+          .updateImport(this.ctx.db, id, {
+            state: 'failed',
+            errors: JSON.stringify([HISTORY_IMPORT_ERRORS.failed]),
+            finished_at: this.ctx.now(),
+            heartbeat_at: null,
+          })
+          .catch(() => undefined);
+      })
+      .finally(() => clearInterval(heartbeat));
     this.running.add(job);
     void job.finally(() => this.running.delete(job));
-    return jobOf((await repo.readImport(this.ctx.db, id))!);
   }
 
   /**
@@ -347,18 +480,21 @@ export class HistoryImportService {
    * points with their rollups within the raw retention, rollups only before it — in chunks, with the
    * job's progress written after each.
    */
-  private async execute(id: number, r: Resolved): Promise<void> {
+  private async execute(id: number, r: Resolved, from: Resumption): Promise<void> {
     const { db, dialect } = this.ctx;
-    await repo.updateImport(db, id, { state: 'running', started_at: this.ctx.now() });
-    // Off the request: the file is read again here rather than held from the check.
-    await new Promise((resolve) => setImmediate(resolve));
-    const { bySignal } = buildPoints(r.file, r.plans, r.timeZone);
+    await repo.updateImport(db, id, {
+      state: 'running',
+      heartbeat_at: this.ctx.now(),
+      ...(from.resumed ? {} : { started_at: this.ctx.now() }),
+    });
+    const { bySignal } = r;
     const meta = await loadSignalMeta(db, dialect, [...bySignal.keys()]);
     const latest = this.ctx.now() + TELEMETRY_FUTURE_TOLERANCE_MS;
     const cutoff = this.cutoffMs();
     const work: { signal: SignalPoints['signal']; old: Point[]; recent: Point[] }[] = [];
     let total = 0;
     for (const s of bySignal.values()) {
+      await nextTurn();
       const bounds = meta.get(s.signal.signalId)?.bounds ?? { min: null, max: null };
       const ok = s.points.filter(
         (p) =>
@@ -377,8 +513,13 @@ export class HistoryImportService {
     let done = 0;
     let fresh = 0;
     let existing = 0;
-    const progress = () =>
-      repo.updateImport(db, id, { points_done: done, points_new: fresh, points_existing: existing });
+    // After a resume, what the dead process stored comes back as existing: counted as new once.
+    const counts = () => ({
+      points_done: done,
+      points_new: from.storedBefore + fresh,
+      points_existing: Math.max(0, existing - from.storedBefore),
+    });
+    const progress = () => repo.updateImport(db, id, { ...counts(), heartbeat_at: this.ctx.now() });
     for (const w of work) {
       for (let i = 0; i < w.old.length; i += ROLLUP_CHUNK) {
         const part = w.old.slice(i, i + ROLLUP_CHUNK);
@@ -409,10 +550,9 @@ export class HistoryImportService {
     }
     await repo.updateImport(db, id, {
       state: 'done',
-      points_done: done,
-      points_new: fresh,
-      points_existing: existing,
+      ...counts(),
       finished_at: this.ctx.now(),
+      heartbeat_at: null,
     });
   }
 }

@@ -1,13 +1,15 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  HISTORY_IMPORT_ERRORS,
   localWallTime,
   type HistoryImportJob,
   type HistoryImportList,
   type HistoryImportPreview,
 } from '@solar/shared';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { buildApp } from '../../app';
+import { createTestApp, dialectUnderTest, underSchemaLock, type TestApp } from '../../test/test-app';
 import { readRawSeries, readRollups } from '../../telemetry-store/queries';
 
 const b64 = (data: string | Buffer) => Buffer.from(data).toString('base64');
@@ -257,6 +259,94 @@ describe(`history import (${dialectUnderTest})`, () => {
       { token: admin.token },
     );
     expect(badBody.statusCode).toBe(400);
+  });
+
+  it('resumes on start an import its process left running, and fails one whose mapping no longer fits', async () => {
+    const r = await makeTree(t, admin.token, 'ImpRestart');
+    const rCounter = (
+      await save(t, admin.token, '/api/signals/0', {
+        device_id: r.deviceId,
+        key: 'total_energy',
+        name: 'Total energy',
+        unit: 'kWh',
+        is_counter: true,
+      })
+    ).id;
+    const rMapping = {
+      columns: [
+        { sheet: 'csv', column: 1, signal_id: r.signalId, unit: 'W' },
+        { sheet: 'csv', column: 2, signal_id: rCounter, unit: 'kWh', energy: 'counter' },
+      ],
+    };
+    // What the dead process stored before it died: the file's first half (the old day), imported whole.
+    const lines = csv.text.split('\r\n');
+    const firstHalf = [...lines.slice(0, 3 + csv.rows / 2), ''].join('\r\n');
+    const part = (await upload(admin.token, r.plantId, firstHalf)).json<HistoryImportJob>();
+    await t.http.post(`/api/history-imports/${part.id}/run`, rMapping, { token: admin.token });
+    const partDone = await waitDone(part.id);
+    expect(partDone.points_new).toBe(csv.rows);
+
+    // The whole file's job as a crash leaves it: running, its progress written up to the old day, its
+    // heartbeat minutes old. Another job runs on a live node (a fresh heartbeat), a third maps a signal
+    // that is no longer the plant's.
+    const now = Date.now();
+    const crashed = (await upload(admin.token, r.plantId, csv.text)).json<HistoryImportJob>();
+    const live = (await upload(admin.token, r.plantId, csv.text)).json<HistoryImportJob>();
+    const unfit = (await upload(admin.token, r.plantId, csv.text)).json<HistoryImportJob>();
+    const asRunning = (heartbeatAt: number, mapping: unknown) => ({
+      state: 'running',
+      mapping: JSON.stringify(mapping),
+      started_at: now - 600_000,
+      heartbeat_at: heartbeatAt,
+      points_total: 2 * csv.rows,
+      points_done: csv.rows,
+      points_new: csv.rows,
+    });
+    const setJob = (id: number, patch: ReturnType<typeof asRunning>) =>
+      t.ctx.db.updateTable('history_imports').set(patch).where('id', '=', id).execute();
+    await setJob(crashed.id, asRunning(now - 300_000, rMapping));
+    await setJob(live.id, asRunning(now, rMapping));
+    const foreign = { columns: [{ sheet: 'csv', column: 1, signal_id: b.signalId, unit: 'W' }] };
+    await setJob(unfit.id, asRunning(now - 300_000, foreign));
+
+    // A new server on the same database: its start takes the jobs over; its close waits for their runs.
+    const next = await underSchemaLock(() => buildApp(t.ctx.config, { cameraProbe: { enabled: false } }));
+    try {
+      await next.app.ready();
+    } finally {
+      await next.app.close();
+    }
+
+    const job = async (id: number) =>
+      (await t.http.get(`/api/history-imports/${id}`, { token: admin.token })).json<HistoryImportJob>();
+    // Run again from its first row: the old day already stored is not stored twice, and counts as new once.
+    expect(await job(crashed.id)).toMatchObject({
+      state: 'done',
+      points_total: 2 * csv.rows,
+      points_done: 2 * csv.rows,
+      points_new: 2 * csv.rows,
+      points_existing: 0,
+      errors: [],
+      started_at: new Date(now - 600_000).toISOString(),
+    });
+    const oldDay = await readRollups(t.ctx.db, '1d', [r.signalId], oldDayStart, oldDayStart + DAY);
+    expect(oldDay[0]!.count).toBe(csv.rows / 2);
+    const raw = await readRawSeries(t.ctx.db, t.ctx.dialect, [r.signalId], 0, Date.now() + DAY);
+    expect(raw.get(r.signalId)!.length).toBe(csv.rows / 2);
+    // Another node's job is left to it.
+    expect(await job(live.id)).toMatchObject({ state: 'running', points_done: csv.rows });
+    // The page shows why, and offers to run it again.
+    const failed = await job(unfit.id);
+    expect(failed).toMatchObject({ state: 'failed', errors: [HISTORY_IMPORT_ERRORS.interrupted] });
+    expect(failed.finished_at).not.toBeNull();
+    const again = await t.http.post(`/api/history-imports/${unfit.id}/run`, rMapping, { token: admin.token });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await waitDone(unfit.id)).toMatchObject({ state: 'done', points_new: 0 });
+    await t.ctx.db
+      .updateTable('history_imports')
+      .set({ state: 'failed', heartbeat_at: null })
+      .where('id', '=', live.id)
+      .execute();
   });
 
   it('is scoped to the plant and its company, and needs device_management', async () => {

@@ -3,6 +3,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
+import Grid from 'antd/es/grid';
 import Input from 'antd/es/input';
 import Progress from 'antd/es/progress';
 import Select from 'antd/es/select';
@@ -76,6 +77,9 @@ export default function HistoryImportPage() {
   const navigate = useNavigate();
   const plantId = Number(useParams().plantId);
   const can = useCan('device_management');
+  // On a phone the summaries put each label above its value: side by side, a label took half of 390 px
+  // and the time range wrapped into four lines.
+  const phone = Grid.useBreakpoint().md === false;
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadHistory(plantId);
   const preview = usePreviewHistory();
@@ -215,8 +219,16 @@ export default function HistoryImportPage() {
     {
       key: 'range',
       title: t('historyImport.range'),
+      // A time per line, neither broken: in a narrow column a range wrapped at every dash.
       render: (_, s) =>
-        s.from ? `${s.from.slice(0, 16).replace('T', ' ')} – ${s.to!.slice(0, 16).replace('T', ' ')}` : '—',
+        s.from ? (
+          <span className="nowrap">
+            {s.from.slice(0, 16).replace('T', ' ')} –<br />
+            {s.to!.slice(0, 16).replace('T', ' ')}
+          </span>
+        ) : (
+          '—'
+        ),
     },
     {
       key: 'quality',
@@ -279,7 +291,13 @@ export default function HistoryImportPage() {
 
         {detection && (
           <>
-            <Descriptions size="small" bordered column={{ xs: 1, md: 2 }} data-testid="history-detection">
+            <Descriptions
+              size="small"
+              bordered
+              column={{ xs: 1, md: 2 }}
+              layout={phone ? 'vertical' : 'horizontal'}
+              data-testid="history-detection"
+            >
               <Descriptions.Item label={t('historyImport.file')}>{current.file_name}</Descriptions.Item>
               <Descriptions.Item label={t('historyImport.rows')}>
                 {formatNumber(
@@ -366,6 +384,7 @@ export default function HistoryImportPage() {
               size="small"
               bordered
               column={{ xs: 1, md: 3 }}
+              layout={phone ? 'vertical' : 'horizontal'}
               data-testid="history-preview-summary"
             >
               <Descriptions.Item label={t('historyImport.points')}>
@@ -385,7 +404,7 @@ export default function HistoryImportPage() {
               pagination={false}
               columns={previewColumns}
               dataSource={previewData.signals}
-              scroll={{ x: true }}
+              scroll={{ x: 'max-content' }}
               data-testid="history-preview-table"
             />
           </>
