@@ -50,22 +50,10 @@ export function profileShift(
   const sun = sunDay(plant);
   const ref = series.kind === 'irradiance_ghi' ? sun.clearGhiWm2 : sun.clearPoaWm2;
   const n = ref.length;
-  const sum = new Float64Array(n);
-  const count = new Uint16Array(n);
-  for (const x of series.readings) {
-    const i = Math.round((x.ts - sun.gridStartMs) / SUN_STEP_MS);
-    if (i < 0 || i >= n || !Number.isFinite(x.value)) continue;
-    sum[i] = sum[i]! + x.value;
-    count[i]!++;
-  }
-  const m = new Float64Array(n).fill(NaN);
+  const m = onSunGridOnce(series, plant);
   let positive = 0;
   let peak = 0;
-  for (let i = 0; i < n; i++)
-    if (count[i]! > 0) {
-      m[i] = Math.max(sum[i]! / count[i]!, 0);
-      if (m[i]! > peak) peak = m[i]!;
-    }
+  for (let i = 0; i < n; i++) if (m[i]! > peak) peak = m[i]!;
   for (let i = 0; i < n; i++) if (m[i]! > 0.05 * peak) positive++;
   if (peak <= 0 || positive < 24) return null;
   const centroid = (values: ArrayLike<number>): number => {
