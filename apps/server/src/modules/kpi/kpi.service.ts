@@ -8,12 +8,11 @@ import {
   type PlantPowerAnswer,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/database';
 import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { readCounterDeltas, readNewestTs } from '../../telemetry-store/queries';
-import { readFlagsOfReasons } from '../data-quality';
+import { readFlagsOfReasons, type FlagRow } from '../data-quality';
 import {
   budgetFigures,
   communicationState,
@@ -119,19 +118,28 @@ export class KpiService {
     }
   }
 
-  /** Stored figures of the finished days in [from, to), recomputing dirty and stale ones first. */
+  /**
+   * Stored figures of the finished days in [from, to), recomputing dirty and stale ones first. `flags`: the
+   * plant's KPI_FLAG_REASONS flags of at least those days, when the caller has read them already.
+   */
   private async finishedDays(
     plant: repo.KpiPlant,
     signals: repo.PlantSignals,
     from: string,
     to: string,
+    flags?: FlagRow[],
   ): Promise<Map<string, DayFigures>> {
     const { db } = this.ctx;
     const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals);
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
     let rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
-    const flagged = await flagChangesOf(db, plant.id, signals, from, to);
+    const flagged = flagChangesOf(
+      flags ?? (await readFlagsOfReasons(db, plant.id, from, to, KPI_FLAG_REASONS)),
+      signals,
+      from,
+      to,
+    );
     const stale = rows
       .filter(
         (r) =>
@@ -175,7 +183,9 @@ export class KpiService {
     const range = periodRange(period, day, plant.timeZone);
     const firstDate = localDate(range.startMs, plant.timeZone);
     const endDate = localDate(range.endMs, plant.timeZone);
-    const days = await this.finishedDays(plant, signals, firstDate, endDate < today ? endDate : today);
+    // Read once: they mark stale stored days and say which irradiance hours were left out.
+    const flags = await readFlagsOfReasons(this.ctx.db, plant.id, firstDate, endDate, KPI_FLAG_REASONS);
+    const days = await this.finishedDays(plant, signals, firstDate, endDate < today ? endDate : today, flags);
     const includesToday = firstDate <= today && today < endDate;
     let devices: DeviceCompleteness[] | undefined;
     if (includesToday) {
@@ -207,13 +217,6 @@ export class KpiService {
       return { key: part.key, ...values, budget: budgetOf(dates, values) };
     });
     const totals = periodValuesOf(datesBetween(firstDate, endDate), days, today, plant.dcCapacityKwp);
-    const irradianceFlags = await readFlagsOfReasons(
-      this.ctx.db,
-      plant.id,
-      firstDate,
-      endDate,
-      KPI_FLAG_REASONS,
-    );
     return {
       plant_id: plant.id,
       period,
@@ -228,7 +231,7 @@ export class KpiService {
       budget: budgetOf(datesBetween(firstDate, endDate), totals),
       ...(devices === undefined ? {} : { devices }),
       excluded_irradiance_hours: excludedIrradianceHours(
-        irradianceFlags,
+        flags,
         signals,
         range.startMs,
         Math.min(range.endMs, now),
@@ -370,16 +373,15 @@ export class KpiService {
  * accepted: a day stored before that is recomputed, so a replayed day found after midnight, or a flag an
  * operator accepts, reaches the stored figures on the next read.
  */
-async function flagChangesOf(
-  db: Db,
-  plantId: number,
+function flagChangesOf(
+  flags: readonly FlagRow[],
   signals: repo.PlantSignals,
   from: string,
   to: string,
-): Promise<Map<string, number>> {
+): Map<string, number> {
   const out = new Map<string, number>();
-  for (const f of await readFlagsOfReasons(db, plantId, from, to, KPI_FLAG_REASONS)) {
-    if (f.localDay >= to || !changesKpis(f, signals)) continue;
+  for (const f of flags) {
+    if (f.localDay < from || f.localDay >= to || !changesKpis(f, signals)) continue;
     const at = Math.max(f.detectedAt, f.acceptedAt ?? 0);
     out.set(f.localDay, Math.max(out.get(f.localDay) ?? 0, at));
   }
