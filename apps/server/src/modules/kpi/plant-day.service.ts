@@ -59,24 +59,26 @@ export const KPI_FLAG_REASONS: readonly DataQualityReason[] = [
 const irradianceSignalIds = (signals: repo.PlantSignals) =>
   [signals.weather.poa, signals.weather.ghi].flatMap((s) => (s ? [s.signalId] : []));
 
-/** An open flag on one of the plant's irradiance sensors that the KPIs leave out (EXCLUDED_IRRADIANCE_REASONS). */
-function doubtsIrradiance(flag: FlagRow, signals: repo.PlantSignals): flag is FlagRow & { signalId: number } {
+/** A flag (open or accepted) of EXCLUDED_IRRADIANCE_REASONS on one of the plant's irradiance sensors. */
+function onIrradianceSensor(
+  flag: FlagRow,
+  signals: repo.PlantSignals,
+): flag is FlagRow & { signalId: number } {
   return (
-    flag.acceptedAt === null &&
     flag.signalId !== null &&
     (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
     irradianceSignalIds(signals).includes(flag.signalId)
   );
 }
 
+/** An open flag on one of the plant's irradiance sensors that the KPIs leave out (EXCLUDED_IRRADIANCE_REASONS). */
+function doubtsIrradiance(flag: FlagRow, signals: repo.PlantSignals): flag is FlagRow & { signalId: number } {
+  return flag.acceptedAt === null && onIrradianceSensor(flag, signals);
+}
+
 /** Whether a flag (open or accepted) changes a KPI day: a replayed device, or a doubted irradiance sensor. */
 export function changesKpis(flag: FlagRow, signals: repo.PlantSignals): boolean {
-  return (
-    flag.reason === 'replayed_day' ||
-    (flag.signalId !== null &&
-      (EXCLUDED_IRRADIANCE_REASONS as readonly DataQualityReason[]).includes(flag.reason) &&
-      irradianceSignalIds(signals).includes(flag.signalId))
-  );
+  return flag.reason === 'replayed_day' || onIrradianceSensor(flag, signals);
 }
 
 /** Whether the 5-minute interval starting at `startMs` (of `durationMs`) and [fromMs, toMs) overlap. */
