@@ -72,7 +72,9 @@ describe('history import page: upload, mapping, preview with its quality report,
   });
 
   /** The page's label of the power signal in the mapping's select. */
-  const powerLabel = () => `${power.device_name ?? ''} · ${power.key}${power.unit ? ` (${power.unit})` : ''}`;
+  // The picker names the signal in the interface's language (Turkish here), not by its technical key.
+  const powerLabel = () =>
+    `${power.device_name ?? ''} · ${tr('signals.standardNames.ac_power')}${power.unit ? ` (${power.unit})` : ''}`;
 
   /** Uploads the logger file, maps its power column and previews: the page then shows the quality report. */
   async function uploadAndPreview(page: Page): Promise<void> {
@@ -112,6 +114,7 @@ describe('history import page: upload, mapping, preview with its quality report,
           String(csv.rows),
         );
         const quality = await table.locator('tbody tr.ant-table-row').first().textContent();
+        expect(quality).toContain(tr('signals.standardNames.ac_power'));
         expect(quality).toContain(`${tr('historyImport.reasons.duplicate')}: 1`);
         expect(quality).toContain(`${tr('historyImport.reasons.gap')}:`);
         await screenshot(page, 'history-import-preview-1440-light');

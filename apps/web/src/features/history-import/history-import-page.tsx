@@ -30,6 +30,7 @@ import { ApiError } from '../../lib/problem';
 import { errorMessageOf } from '../../lib/api-errors';
 import { knownKey } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
+import { signalName } from '../../lib/signal-name';
 import { useCan } from '../../lib/permissions';
 import { useSignals } from '../signals';
 import { choicesOf, type ColumnChoice } from './mapping-choices';
@@ -96,7 +97,7 @@ export default function HistoryImportPage() {
     () =>
       (signals.data?.items ?? []).map((s) => ({
         value: s.id,
-        label: `${s.device_name ?? ''} · ${s.key}${s.unit ? ` (${s.unit})` : ''}`,
+        label: `${s.device_name ?? ''} · ${signalName(s)}${s.unit ? ` (${s.unit})` : ''}`,
       })),
     [signals.data],
   );
@@ -208,7 +209,16 @@ export default function HistoryImportPage() {
   const previewData = preview.data;
   const previewColumns: ColumnsType<HistoryImportPreview['signals'][number]> = [
     { key: 'device', dataIndex: 'device_name', title: t('historyImport.device') },
-    { key: 'signal', dataIndex: 'signal_key', title: t('historyImport.signal') },
+    {
+      key: 'signal',
+      dataIndex: 'signal_key',
+      title: t('historyImport.signal'),
+      // The name in the reader's language, as the mapping's picker shows it; the key when not listed.
+      render: (key: string, row) => {
+        const signal = signals.data?.items.find((x) => x.id === row.signal_id);
+        return signal ? signalName(signal) : key;
+      },
+    },
     {
       key: 'points',
       dataIndex: 'points',
