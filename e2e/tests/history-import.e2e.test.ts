@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../src/server';
 interface PlantItem {
   id: number;
   name: string;
+  time_zone: string;
 }
 interface SignalItem {
   id: number;
@@ -22,7 +23,7 @@ const STEP = 300_000;
  * their `Z`; two hours of 5-minute AC power two days ago, 17 s past each 5 minutes (no demo point shares
  * them), with the 11:00 row written twice (a duplicate) and the 11:30 and 11:35 rows missing (a gap).
  */
-function loggerCsv(): { text: string; rows: number } {
+function loggerCsv(): { text: string; rows: number; firstMs: number } {
   const start = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 2 * 86_400_000 + 10 * 3_600_000 + 17_000;
   const lines = ['Logger export;', 'Time;Pac [kW]'];
   let rows = 0;
@@ -34,7 +35,7 @@ function loggerCsv(): { text: string; rows: number } {
     rows++;
     if (minute === 60) lines.push(row);
   }
-  return { text: lines.join('\r\n') + '\r\n', rows };
+  return { text: lines.join('\r\n') + '\r\n', rows, firstMs: start };
 }
 
 /** Chooses a file in the page's hidden file input, as the upload button does. */
@@ -108,6 +109,14 @@ describe('history import page: upload, mapping, preview with its quality report,
         // The preview: the points (the duplicate kept once) and the quality report of the power signal.
         const summary = page.getByTestId('history-preview-summary');
         expect(await summary.textContent()).toContain(String(csv.rows));
+        // The file's UTC times are shown on the plant's clock, like every other time of the console.
+        const plantClock = new Intl.DateTimeFormat('en-GB', {
+          timeZone: plant.time_zone,
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        }).format(csv.firstMs);
+        expect(await summary.textContent()).toContain(plantClock);
         const table = page.getByTestId('history-preview-table');
         await expectText(
           table.locator('tbody tr.ant-table-row').first().locator('td').nth(2),

@@ -30,6 +30,7 @@ import { ApiError } from '../../lib/problem';
 import { errorMessageOf } from '../../lib/api-errors';
 import { knownKey } from '../../lib/i18n-keys';
 import { formatNumber } from '../../lib/format';
+import { formatInZone, formatPlantTime } from '../../lib/plant-time';
 import { signalName } from '../../lib/signal-name';
 import { useCan } from '../../lib/permissions';
 import { useSignals } from '../signals';
@@ -207,6 +208,8 @@ export default function HistoryImportPage() {
   ];
 
   const previewData = preview.data;
+  // Times in the zone the file was read in (the plant's unless chosen), named when the browser's differs.
+  const previewZone = previewData?.time_zone ?? 'UTC';
   const previewColumns: ColumnsType<HistoryImportPreview['signals'][number]> = [
     { key: 'device', dataIndex: 'device_name', title: t('historyImport.device') },
     {
@@ -233,8 +236,8 @@ export default function HistoryImportPage() {
       render: (_, s) =>
         s.from ? (
           <span className="nowrap">
-            {s.from.slice(0, 16).replace('T', ' ')} –<br />
-            {s.to!.slice(0, 16).replace('T', ' ')}
+            {formatInZone(s.from, previewZone, i18n.language)} –<br />
+            {formatPlantTime(s.to, previewZone, i18n.language)}
           </span>
         ) : (
           '—'
@@ -401,8 +404,8 @@ export default function HistoryImportPage() {
                 {formatNumber(previewData.points, i18n.language, 0)}
               </Descriptions.Item>
               <Descriptions.Item label={t('historyImport.range')}>
-                {previewData.from?.slice(0, 16).replace('T', ' ')} –{' '}
-                {previewData.to?.slice(0, 16).replace('T', ' ')} UTC
+                {previewData.from ? formatInZone(previewData.from, previewZone, i18n.language) : '—'} –{' '}
+                {formatPlantTime(previewData.to, previewZone, i18n.language) || '—'}
               </Descriptions.Item>
               <Descriptions.Item label={t('historyImport.rollupOnly')}>
                 {formatNumber(previewData.points_rollup_only, i18n.language, 0)}
