@@ -88,7 +88,16 @@ export function sunspecValuesOf(sample: DeviceSample): Record<string, number> | 
     };
   }
   if (sample.type === 'weather_station') {
-    return { TmpAmb: n('ambient_temperature'), WndSpd: n('wind_speed'), RH: 45, Pres: 1013 };
+    // 307 for the air, the first sensor set of 302 and the first sensor of 303 for the array.
+    return {
+      TmpAmb: n('ambient_temperature'),
+      WndSpd: n('wind_speed'),
+      RH: 45,
+      Pres: 1013,
+      'repeating[1].GHI': n('ghi'),
+      'repeating[1].POAI': n('irradiance'),
+      'temp[1].TmpBOM': n('module_temperature'),
+    };
   }
   return null;
 }

@@ -151,7 +151,7 @@ describe('SunSpec Modbus TCP server', () => {
       (await discoverSunSpec((a, c) => client.read(unit, a, c)))!.models.map((m) => m.id);
     expect(await ids(1)).toEqual([1, 103, 160]);
     expect(await ids(10)).toEqual([1, 203]);
-    expect(await ids(20)).toEqual([1, 307]);
+    expect(await ids(20)).toEqual([1, 307, 302, 303]);
     const common = await client.read(1, 40004, 66);
     expect(decodeString(common, 16, 0)).toBe('Huawei');
     expect(decodeString(common, 16, 16)).toBe('SUN2000-100KTL-M1');
@@ -198,7 +198,9 @@ describe('SunSpec Modbus TCP server', () => {
     expect([...illegalAddress!.subarray(7)]).toEqual([0x83, 0x02]);
     // Past the end marker is outside the map too.
     await expect(client.read(1, 40000, 125)).resolves.toHaveLength(125);
-    await expect(client.read(20, 40000 + 2 + 68 + 13 + 2 - 1, 2)).rejects.toThrow(/exception 2/);
+    // The weather unit: SunS, 1 (68), 307 (13), 302 with one sensor set (7), 303 with one sensor (3), end (2).
+    await expect(client.read(20, 40000 + 2 + 68 + 13 + 7 + 3, 2)).resolves.toEqual([0xffff, 0]);
+    await expect(client.read(20, 40000 + 2 + 68 + 13 + 7 + 3 + 2 - 1, 2)).rejects.toThrow(/exception 2/);
     const [unknownUnit] = await client.send(RawClient.frame(9, 99, 3, 40000, 2), [9]);
     expect([...unknownUnit!.subarray(6)]).toEqual([99, 0x83, 0x0b]);
     const [tooMany] = await client.send(RawClient.frame(10, 1, 3, 40000, 126), [10]);
@@ -264,10 +266,15 @@ describe('SunSpec Modbus TCP server', () => {
       expect(m.export_energy).toBeCloseTo(meter.export_energy!, -1);
       expect(m.power_factor).toBeCloseTo(meter.power_factor!, 2);
       const w = (await readTemplate(client, 20, 'sunspec-weather')).values;
-      expect(w.ambient_temperature).toBeCloseTo(
-        samples.find((s) => s.deviceId === 'ws-1')!.values.ambient_temperature!,
-        0,
-      );
+      const wsSample = samples.find((s) => s.deviceId === 'ws-1')!;
+      const ws = wsSample.values;
+      expect(w.ambient_temperature).toBeCloseTo(ws.ambient_temperature!, 0);
+      // 302 and 303: whole W/m² and tenths of a degree, as the standard fixes them.
+      expect(ws.irradiance!).toBeGreaterThan(100);
+      expect(w.poa_irradiance).toBe(Math.round(ws.irradiance!));
+      // GHI is measured but not one of this station's signals: it is served all the same.
+      expect(w.ghi).toBe(Math.round(wsSample.readings.ghi!));
+      expect(w.module_temperature).toBeCloseTo(ws.module_temperature!, 6);
 
       plant.forceFault('inv-02', 'trip', now, 10 * 60_000);
       plant.forceFault('inv-01', 'comm_loss', now, 10 * 60_000);

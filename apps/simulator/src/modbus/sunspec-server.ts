@@ -1,6 +1,7 @@
 /**
  * A SunSpec device simulator over Modbus TCP: per unit id, the 'SunS' marker at 40000, model 1 (common),
- * the unit's main model (103 three-phase inverter with 160 MPPT, 203 wye meter, or 307 base met), then
+ * the unit's main models (103 three-phase inverter with 160 MPPT, 203 wye meter, or 307 base met with
+ * 302 irradiance and 303 back-of-module temperature, one sensor each), then
  * the end marker 0xFFFF/0 (SunSpec Modbus, "Device Modbus map"). Values are set in engineering units by
  * point name and encoded with the shared codec and the unit's fixed scale factors.
  */
@@ -35,7 +36,11 @@ export interface SunSpecUnit {
 
 export interface SunSpecServer {
   port: number;
-  /** Set live values by SunSpec point name of the unit's main model, e.g. { W: 51234, WH: 123456789, St: 4, Evt1: 0 } (engineering units; the server applies scale factors). */
+  /**
+   * Set live values by SunSpec point name of the unit's main models, e.g. { W: 51234, WH: 123456789, St: 4,
+   * Evt1: 0 } (engineering units; the server applies scale factors); a repeating block's point is named by
+   * block and 1-based instance: 'module[2].DCW', 'repeating[1].POAI' (302), 'temp[1].TmpBOM' (303).
+   */
   setValues(unitId: number, values: Record<string, number>): void;
   /** false: the unit stops answering (requests for it get no reply at all), to test communication loss. */
   setOnline(unitId: number, online: boolean): void;

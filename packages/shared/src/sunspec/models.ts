@@ -51,6 +51,12 @@ export interface SunSpecSignalMapping {
   factor: number;
   /** A monotonically increasing counter (energy totals). */
   isCounter?: boolean;
+  /**
+   * In a repeating block: only the first instance becomes this signal (the key takes no `{n}`). The
+   * weather models repeat one block per sensor; the first is the station's, as our signals have one
+   * plane-of-array irradiance and one module temperature per station.
+   */
+  firstInstanceOnly?: boolean;
 }
 
 export interface SunSpecPoint {
@@ -532,7 +538,7 @@ export const SUNSPEC_MODEL_203: SunSpecModel = {
 
 /**
  * Model 307, base meteorological. It carries no irradiance and no module temperature (those are in
- * models 302/303 and 308), so the weather template maps ambient temperature and wind speed only.
+ * models 302/303 below, and 308), so from it the weather template maps ambient temperature and wind speed.
  */
 export const SUNSPEC_MODEL_307: SunSpecModel = {
   id: 307,
@@ -571,12 +577,84 @@ export const SUNSPEC_MODEL_307: SunSpecModel = {
   ],
 };
 
+/**
+ * Model 302, irradiance: no fixed part, then one 5-register block per sensor set (GHI, POAI, DFI, DNI,
+ * OTI, whole W/m², no scale factor; sunspec/models json/model_302.json). The first block's POAI is the
+ * station's plane-of-array irradiance and its GHI the global horizontal one.
+ */
+export const SUNSPEC_MODEL_302: SunSpecModel = {
+  id: 302,
+  name: 'irradiance',
+  label: 'Irradiance Model',
+  fixedLength: 0,
+  points: header(),
+  repeating: {
+    name: 'repeating',
+    length: 5,
+    points: [
+      {
+        name: 'GHI',
+        offset: 0,
+        size: 1,
+        type: 'uint16',
+        units: 'W/m2',
+        signal: { ...same('ghi', 'Global Horizontal Irradiance', 'W/m²'), firstInstanceOnly: true },
+      },
+      {
+        name: 'POAI',
+        offset: 1,
+        size: 1,
+        type: 'uint16',
+        units: 'W/m2',
+        signal: { ...same('poa_irradiance', 'POA Irradiance', 'W/m²'), firstInstanceOnly: true },
+      },
+      { name: 'DFI', offset: 2, size: 1, type: 'uint16', units: 'W/m2' },
+      { name: 'DNI', offset: 3, size: 1, type: 'uint16', units: 'W/m2' },
+      { name: 'OTI', offset: 4, size: 1, type: 'uint16', units: 'W/m2' },
+    ],
+  },
+};
+
+/**
+ * Model 303, back-of-module temperature: no fixed part, then one 1-register block per sensor (TmpBOM,
+ * int16 in tenths of a degree by the standard's fixed scale factor -1; sunspec/models json/model_303.json).
+ * The first sensor is the station's module temperature.
+ */
+export const SUNSPEC_MODEL_303: SunSpecModel = {
+  id: 303,
+  name: 'bom_temp',
+  label: 'Back of Module Temperature Model',
+  fixedLength: 0,
+  points: header(),
+  repeating: {
+    name: 'temp',
+    length: 1,
+    points: [
+      {
+        name: 'TmpBOM',
+        offset: 0,
+        size: 1,
+        type: 'int16',
+        sf: -1,
+        units: 'C',
+        mandatory: true,
+        signal: {
+          ...same('module_temperature', 'Module Temperature', '°C'),
+          firstInstanceOnly: true,
+        },
+      },
+    ],
+  },
+};
+
 /** Every model the product defines, by model ID. */
 export const SUNSPEC_MODELS: Readonly<Record<number, SunSpecModel>> = {
   1: SUNSPEC_MODEL_1,
   103: SUNSPEC_MODEL_103,
   160: SUNSPEC_MODEL_160,
   203: SUNSPEC_MODEL_203,
+  302: SUNSPEC_MODEL_302,
+  303: SUNSPEC_MODEL_303,
   307: SUNSPEC_MODEL_307,
 };
 

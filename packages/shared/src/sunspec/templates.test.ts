@@ -5,6 +5,7 @@ import { SUNSPEC_MODELS } from './models';
 import {
   SUNSPEC_TEMPLATES,
   SUNSPEC_TEMPLATE_IDS,
+  expandModels,
   expandTemplate,
   scaleFactorReadItems,
   sunspecChainLayout,
@@ -72,6 +73,46 @@ describe('SunSpec templates', () => {
       unit: '°C',
     });
     expect(byKey.get('wind_speed')).toMatchObject({ address: 40075, scale: 1, unit: 'm/s' });
+  });
+
+  it('maps the first irradiance sensor set of 302 and the first module sensor of 303 to the station signals', () => {
+    const byKey = new Map(expandTemplate('sunspec-weather').map((s) => [s.key, s]));
+    // 307 at 40070 (L 11), then 302 at 40083 (L 5, one block), then 303 at 40090 (L 1, one block).
+    expect(byKey.get('ghi')).toMatchObject({
+      address: 40085,
+      scale: 1,
+      unit: 'W/m²',
+      point: 'repeating[1].GHI',
+    });
+    expect(byKey.get('poa_irradiance')).toMatchObject({
+      address: 40086,
+      scale: 1,
+      scale_factor_address: null,
+      data_type: 'uint16',
+      sunspec_type: 'uint16',
+      unit: 'W/m²',
+      model_id: 302,
+    });
+    expect(byKey.get('module_temperature')).toMatchObject({
+      address: 40092,
+      scale: 0.1,
+      data_type: 'int16',
+      unit: '°C',
+      point: 'temp[1].TmpBOM',
+    });
+    expect(sunspecChainLayout(SUNSPEC_TEMPLATES['sunspec-weather'].models).endAddress).toBe(40093);
+    // Further sensors widen the models but make no second station signal.
+    const two = expandModels([1, 302, 303], { repeatBlocks: { 302: 2, 303: 3 } });
+    expect(two.filter((s) => s.key === 'poa_irradiance')).toHaveLength(1);
+    expect(two.filter((s) => s.key === 'module_temperature')).toHaveLength(1);
+    const chain = sunspecChainLayout([1, 302, 303], { repeatBlocks: { 302: 2, 303: 3 } }).models;
+    expect(chain.map((m) => [m.id, m.length])).toEqual([
+      [1, 66],
+      [302, 10],
+      [303, 3],
+    ]);
+    // A discovered chain with two sensor sets reads the first one's POA.
+    expect(expandModels([302], { chain }).find((s) => s.key === 'poa_irradiance')!.address).toBe(40070 + 3);
   });
 
   describe.each(SUNSPEC_TEMPLATE_IDS)('%s', (id) => {

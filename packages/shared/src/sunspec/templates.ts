@@ -37,7 +37,9 @@ export interface SunSpecTemplate {
 export const SUNSPEC_TEMPLATES = {
   'sunspec-inverter': { deviceType: 'inverter', models: [1, 103, 160], required: [1, 103] },
   'sunspec-meter': { deviceType: 'meter', models: [1, 203], required: [1, 203] },
-  'sunspec-weather': { deviceType: 'weather_station', models: [1, 307], required: [1, 307] },
+  // 302 (irradiance) and 303 (back-of-module temperature) give the plane-of-array irradiance and the module
+  // temperature the KPIs need; a station without them still serves 307.
+  'sunspec-weather': { deviceType: 'weather_station', models: [1, 307, 302, 303], required: [1, 307] },
 } as const satisfies Record<string, SunSpecTemplate>;
 export type SunSpecTemplateId = keyof typeof SUNSPEC_TEMPLATES;
 export const SUNSPEC_TEMPLATE_IDS = Object.keys(SUNSPEC_TEMPLATES) as SunSpecTemplateId[];
@@ -94,6 +96,8 @@ export interface SunSpecLayoutOptions {
   baseAddress?: number;
   /** Instances of model 160's module block. */
   mpptInputs?: number;
+  /** Instances of the repeating block of other models (302's sensor sets, 303's sensors), by model ID; 1 if not given. */
+  repeatBlocks?: Readonly<Record<number, number>>;
 }
 
 export interface SunSpecChainLayout {
@@ -115,13 +119,15 @@ export function sunspecChainLayout(
   {
     baseAddress = SUNSPEC_BASE_ADDRESS_DEFAULT,
     mpptInputs = SUNSPEC_MPPT_INPUTS_DEFAULT,
+    repeatBlocks = {},
   }: SunSpecLayoutOptions = {},
 ): SunSpecChainLayout {
   let address = baseAddress + SUNSPEC_MARKER.length;
   const models: DiscoveredModel[] = [];
   for (const id of modelIds) {
     const model = modelOf(id);
-    const length = sunspecModelLength(model, model.repeating ? mpptInputs : 0);
+    const blocks = !model.repeating ? 0 : id === 160 ? mpptInputs : (repeatBlocks[id] ?? 1);
+    const length = sunspecModelLength(model, blocks);
     models.push({ id, address, length });
     address += 2 + length;
   }
@@ -159,7 +165,7 @@ function signalsOf(model: SunSpecModel, location: DiscoveredModel): SunSpecTempl
   const out: SunSpecTemplateSignal[] = [];
   const add = (point: SunSpecPoint, address: number, instance?: number) => {
     const mapping = point.signal;
-    if (!mapping) return;
+    if (!mapping || (mapping.firstInstanceOnly && instance !== 1)) return;
     const n = String(instance ?? '');
     out.push({
       key: mapping.key.replaceAll('{n}', n),

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type {
   CollectorsHealth,
   Device,
   IngestCountsAnswer,
   LatestValue,
+  PlantKpisAnswer,
+  PlantPowerAnswer,
   SignalList,
   SunspecApplyAnswer,
   SunspecDiscoverAnswer,
@@ -35,6 +37,13 @@ const INVERTER: SunSpecUnit = {
   ratedPowerW: 100_000,
 };
 const METER: SunSpecUnit = { unitId: 2, kind: 'meter', manufacturer: 'Example', model: 'MTR', serial: 'S2' };
+const WEATHER: SunSpecUnit = {
+  unitId: 3,
+  kind: 'weather',
+  manufacturer: 'Example',
+  model: 'WS',
+  serial: 'S3',
+};
 
 /** What the server serves for `value` at scale factor `sf`, in kW/kWh: rounded to the register's resolution. */
 const served = (value: number, sf: number) => (Math.round(value / 10 ** sf) * 10 ** sf) / 1000;
@@ -55,7 +64,7 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
     });
     admin = await makeUser(t, { admin: true });
     tree = await makeTree(t, admin.token, 'SunSpec');
-    sim = await startSunSpecServer({ host: '127.0.0.1', port: 0, units: [INVERTER, METER] });
+    sim = await startSunSpecServer({ host: '127.0.0.1', port: 0, units: [INVERTER, METER, WEATHER] });
     plain = await startFakeModbusServer();
     plain.units.set(1, new Map([[40000, 1]]));
     const device = (name: string, type: string, slave_id: number, port = sim.port) =>
@@ -89,7 +98,20 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
       'sunspec-meter',
       'sunspec-weather',
     ]);
-    expect(answer.models.map((m) => m.id)).toEqual([1, 103, 160, 203, 307]);
+    expect(answer.models.map((m) => m.id)).toEqual([1, 103, 160, 203, 302, 303, 307]);
+    expect(answer.models.find((m) => m.id === 302)!.signals.map((s) => s.key)).toEqual([
+      'ghi',
+      'poa_irradiance',
+    ]);
+    expect(answer.models.find((m) => m.id === 303)!.signals).toEqual([
+      {
+        key: 'module_temperature',
+        name: 'Module Temperature',
+        unit: '°C',
+        is_counter: false,
+        point: 'temp[1].TmpBOM',
+      },
+    ]);
     const m103 = answer.models.find((m) => m.id === 103)!;
     expect(m103.signals.find((s) => s.key === 'total_energy')).toMatchObject({
       unit: 'kWh',
@@ -369,5 +391,94 @@ describe(`SunSpec over Modbus TCP (${dialectUnderTest})`, () => {
     } finally {
       await poller.stop();
     }
+  });
+  it('reads plane-of-array irradiance and module temperature from models 302/303, and the KPIs use that POA', async () => {
+    const plant = await save<{ id: number }>(t, admin.token, '/api/plants/0', {
+      field_id: tree.fieldId,
+      name: 'SunSpec POA',
+      time_zone: 'Europe/Istanbul',
+      dc_capacity_kwp: 100,
+      latitude: 37.7,
+      longitude: 33.5,
+      tilt_deg: 30,
+      azimuth_deg: 180,
+    });
+    const station = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: plant.id,
+      name: 'SS WS-01',
+      type: 'weather_station',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: sim.port,
+      slave_id: WEATHER.unitId,
+      poll_interval_s: 1,
+    });
+    const found = (await post(`/api/devices/${station.id}/sunspec/discover`)).json<SunspecDiscoverAnswer>();
+    expect(found.models.map((m) => [m.id, m.supported])).toEqual([
+      [1, true],
+      [307, true],
+      [302, true],
+      [303, true],
+    ]);
+    const applied = await post(`/api/devices/${station.id}/sunspec/apply`, { discovered: true });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<SunspecApplyAnswer>().created.map((c) => c.key)).toEqual([
+      'ambient_temperature',
+      'wind_speed',
+      'ghi',
+      'poa_irradiance',
+      'module_temperature',
+    ]);
+
+    sim.setValues(WEATHER.unitId, {
+      TmpAmb: 21.4,
+      WndSpd: 3,
+      'repeating[1].GHI': 610,
+      'repeating[1].POAI': 812,
+      'temp[1].TmpBOM': 47.3,
+    });
+    const poller = startModbusPoller(t.ctx, quiet, {
+      timeoutMs: 300,
+      excludeDeviceIds: (id) => id !== station.id,
+    });
+    try {
+      const latest = async () => {
+        const res = await t.http.get('/api/telemetry/latest', {
+          token: admin.token,
+          query: { device_id: String(station.id) },
+        });
+        return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
+      };
+      await until(async () => (await latest()).has('module_temperature'));
+      const values = await latest();
+      expect(values.get('poa_irradiance')).toBe(812);
+      expect(values.get('ghi')).toBe(610);
+      expect(values.get('module_temperature')).toBeCloseTo(47.3, 9);
+      expect(values.get('ambient_temperature')).toBeCloseTo(21.4, 9);
+    } finally {
+      await poller.stop();
+    }
+
+    // Today's KPIs take the station's measured POA (not GHI transposed): its 5-minute mean and the insolation.
+    const power = await t.http.get(`/api/plants/${plant.id}/power`, { token: admin.token });
+    expect(power.statusCode, power.body).toBe(200);
+    const answer = power.json<PlantPowerAnswer>();
+    expect(answer.irradiance_source).toBe('measured');
+    const withPoa = answer.points.filter((p) => p.poa_w_m2 !== null);
+    expect(withPoa.length).toBeGreaterThanOrEqual(1);
+    for (const p of withPoa) expect(p.poa_w_m2).toBe(812);
+    await vi.waitFor(
+      async () => {
+        const kpis = await t.http.get(`/api/plants/${plant.id}/kpis`, {
+          token: admin.token,
+          query: { period: 'day' },
+        });
+        expect(kpis.statusCode, kpis.body).toBe(200);
+        const k = kpis.json<PlantKpisAnswer>();
+        expect(k.irradiance_source).toBe('measured');
+        expect(k.irradiation_kwh_m2).toBeGreaterThan(0);
+      },
+      { timeout: 5_000, interval: 50 },
+    );
   });
 });
