@@ -19,3 +19,4 @@ export * from './physics/field-weather';
 export * from './physics/soiling';
 export * from './physics/degradation';
 export * from './physics/data-faults';
+export * from './modbus/huawei-server';

@@ -33,3 +33,4 @@ export * from './time-zone';
 export * from './fleet-losses';
 export * from './performance';
 export * from './history-import';
+export * from './register-templates';

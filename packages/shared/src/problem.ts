@@ -55,6 +55,10 @@ export const E = {
   notSunSpec: 'errors.notSunSpec',
   /** A Modbus TCP call on a device of another protocol, or without an address (409). */
   notModbusTcp: 'errors.notModbusTcp',
+  /** A register-map template on a device that is not read over Modbus (409). */
+  notModbus: 'errors.notModbus',
+  /** A register-map template made for another type of device, e.g. an inverter's on a meter (409). */
+  templateDeviceType: 'errors.templateDeviceType',
   /** X-Api-Key missing from the store, revoked, or its device/plant deleted (401). */
   invalidApiKey: 'errors.invalidApiKey',
   /** resolution=raw over more than one day (400). */

@@ -16,6 +16,7 @@ import { mapRoutes } from './map/map.routes';
 import { plantsRoutes } from './plants/plants.routes';
 import { rolesRoutes } from './roles/roles.routes';
 import { signalsRoutes } from './signals/signals.routes';
+import { registerTemplatesRoutes } from './register-templates/register-templates.routes';
 import { sunspecRoutes } from './sunspec/sunspec.routes';
 import { telemetryRoutes } from './telemetry/telemetry.routes';
 import { topologyRoutes } from './topology/topology.routes';
@@ -50,6 +51,7 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   faultsRoutes,
   signalsRoutes,
   sunspecRoutes,
+  registerTemplatesRoutes,
   telemetryRoutes,
   auditRoutes,
   streamRoutes,

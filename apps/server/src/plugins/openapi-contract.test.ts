@@ -152,6 +152,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     // The demo organisation's signals, with registers and without (word_order null).
     await get('/api/signals', '/api/signals', { pageSize: '200' });
     await get('/api/sunspec/templates', '/api/sunspec/templates');
+    await get('/api/register-templates', '/api/register-templates');
     await get('/api/telemetry', '/api/telemetry', { signal_ids: String(tree.signalId), ...range });
     await get('/api/telemetry', '/api/telemetry', {
       signal_ids: String(tree.signalId),

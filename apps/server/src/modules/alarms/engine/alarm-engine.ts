@@ -10,7 +10,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlarmOperant, AlarmPriority, AlarmSource } from '@solar/shared';
-import { ALARM_PRIORITY } from '@solar/shared';
+import { ALARM_PRIORITY, VENDOR_ALARM_WORDS } from '@solar/shared';
 import type { DeviceStateEvent } from '../../../collectors/modbus/modbus-poller';
 import type { AppContext } from '../../../context';
 import type { StoredPoint } from '../../../telemetry-store/telemetry-hub';
@@ -289,6 +289,18 @@ export function createAlarmEngine(
         const key = `evt:${p.device_id}:${bit}`;
         if (set.has(bit)) raiseCode(key, p.ts, () => deviceRaise(p, key, 'device_status', alarm, { bit }));
         else clearCode(key, p.ts);
+      }
+    } else if (VENDOR_ALARM_WORDS.has(c.key)) {
+      // A vendor's alarm bit field (register templates): each set bit is that vendor's alarm, its own key.
+      const word = VENDOR_ALARM_WORDS.get(c.key)!;
+      const raw = Number.isFinite(p.value) && p.value >= 0 ? Math.trunc(p.value) : 0;
+      for (const [bit, alarm] of word.bits) {
+        const key = `vendor:${p.device_id}:${c.key}:${bit}`;
+        if (Math.floor(raw / 2 ** bit) % 2 === 1) {
+          raiseCode(key, p.ts, () =>
+            deviceRaise(p, key, 'device_status', alarm, { vendor: word.vendor, code: alarm.code }),
+          );
+        } else clearCode(key, p.ts);
       }
     } else if ((GRID_KEYS as readonly string[]).includes(c.key)) {
       const key = `grid:${p.device_id}`;

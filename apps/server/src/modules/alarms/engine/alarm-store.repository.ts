@@ -1,5 +1,5 @@
 import type { AlarmEvent, AlarmEventKind, AlarmSource, DeviceType } from '@solar/shared';
-import { ALARM_STATUS } from '@solar/shared';
+import { ALARM_STATUS, VENDOR_ALARM_WORDS } from '@solar/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/database';
 import type { Database } from '../../../db/schema';
@@ -387,7 +387,12 @@ export async function loadSignalCatalog(db: Db): Promise<CatalogRow[]> {
       eb.or([
         eb.and([
           eb('devices.type', '=', 'inverter'),
-          eb('signals.key', 'in', [...STATUS_KEYS, ...EVENT_KEYS, ...POWER_KEYS]),
+          eb('signals.key', 'in', [
+            ...STATUS_KEYS,
+            ...EVENT_KEYS,
+            ...POWER_KEYS,
+            ...VENDOR_ALARM_WORDS.keys(),
+          ]),
         ]),
         eb.and([eb('devices.type', '=', 'weather_station'), eb('signals.key', 'in', [...IRRADIANCE_KEYS])]),
         eb.and([eb('devices.type', '=', 'meter'), eb('signals.key', 'in', [...GRID_KEYS])]),

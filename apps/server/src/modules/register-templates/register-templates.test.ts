@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '@solar/i18n';
+import type {
+  AlarmRecord,
+  Device,
+  LatestValue,
+  RegisterTemplateApplyAnswer,
+  RegisterTemplatesAnswer,
+} from '@solar/shared';
+import {
+  createVirtualPlant,
+  driveHuaweiFromPlant,
+  exampleTopology,
+  startHuaweiServer,
+  type HuaweiServer,
+} from '@solar/simulator';
+import { startModbusPoller } from '../../collectors/modbus/modbus-poller';
+import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
+
+const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
+  waitUntil(check, timeoutMs, 50);
+
+const HUAWEI_JSON = JSON.parse(
+  readFileSync(
+    new URL('../../../../../packages/shared/src/register-templates/huawei-sun2000.json', import.meta.url),
+    'utf8',
+  ),
+) as unknown;
+
+describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tree: Tree;
+  let sim: HuaweiServer;
+  let inverter: Device;
+
+  beforeAll(async () => {
+    // The engine's timer ticks once an hour: only the stored points raise and clear alarms here.
+    t = await createTestApp(
+      { deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 } },
+      { alarmEngine: { tickMs: 3_600_000 } },
+    );
+    admin = await makeUser(t, { admin: true });
+    tree = await makeTree(t, admin.token, 'Huawei');
+    sim = await startHuaweiServer({ host: '127.0.0.1', port: 0, unitIds: [1] });
+    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'HW INV-01',
+      type: 'inverter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: sim.port,
+      slave_id: 1,
+      poll_interval_s: 1,
+    });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await t.close();
+  });
+
+  const post = (path: string, body?: unknown, token = admin.token) => t.http.post(path, body, { token });
+
+  it('exports the shipped templates as the JSON they ship in, to those who manage devices', async () => {
+    const res = await t.http.get('/api/register-templates', { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json<RegisterTemplatesAnswer>();
+    expect(answer.templates.map((x) => x.id)).toEqual(['huawei-sun2000']);
+    expect(answer.templates[0]).toEqual(HUAWEI_JSON);
+    const viewer = await makeUser(t, { permissions: pairs(['device_management'], ['view']) });
+    expect((await t.http.get('/api/register-templates', { token: viewer.token })).statusCode).toBe(403);
+    expect((await t.http.get('/api/register-templates')).statusCode).toBe(401);
+  });
+
+  it('refuses bad bodies, unknown and foreign devices, other protocols and device types', async () => {
+    for (const body of [
+      {},
+      { template: 'nope' },
+      { template: 'huawei-sun2000', strings: 0 },
+      { template: 'huawei-sun2000', strings: 25 },
+      { template: 'huawei-sun2000', strings: 1.5 },
+      [1],
+    ]) {
+      const res = await post(`/api/devices/${inverter.id}/register-template`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const bad = await post(`/api/devices/${inverter.id}/register-template`, { template: 'nope' });
+    expect(JSON.stringify(bad.json())).toContain('validation.');
+    const ok = { template: 'huawei-sun2000' };
+    expect((await post('/api/devices/999999/register-template', ok)).statusCode).toBe(404);
+    const meter = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'HW MTR',
+      type: 'meter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: sim.port,
+      slave_id: 2,
+    });
+    const wrongType = await post(`/api/devices/${meter.id}/register-template`, ok);
+    expect(wrongType.statusCode).toBe(409);
+    expect(wrongType.json()).toMatchObject({ detail: 'errors.templateDeviceType' });
+    const http = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'HW HTTP',
+      type: 'inverter',
+      protocol: 'http',
+    });
+    const notModbus = await post(`/api/devices/${http.id}/register-template`, ok);
+    expect(notModbus.statusCode).toBe(409);
+    expect(notModbus.json()).toMatchObject({ detail: 'errors.notModbus' });
+
+    const other = await makeTree(t, admin.token, 'HuaweiOther');
+    const outsider = await makeUser(t, {
+      companyId: other.companyId,
+      permissions: pairs(['device_management']),
+    });
+    expect((await post(`/api/devices/${inverter.id}/register-template`, ok, outsider.token)).statusCode).toBe(
+      404,
+    );
+    const viewer = await makeUser(t, { permissions: pairs(['device_management'], ['view']) });
+    expect((await post(`/api/devices/${inverter.id}/register-template`, ok, viewer.token)).statusCode).toBe(
+      403,
+    );
+    expect((await t.http.post(`/api/devices/${inverter.id}/register-template`, ok)).statusCode).toBe(401);
+  });
+
+  it('polls the simulated SUN2000 with the template, and its fault raises the Huawei alarm in the reader’s language', async () => {
+    const applied = await post(`/api/devices/${inverter.id}/register-template`, {
+      template: 'huawei-sun2000',
+      strings: 2,
+    });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const answer = applied.json<RegisterTemplateApplyAnswer>();
+    expect(answer.created.map((c) => c.key)).toEqual(
+      expect.arrayContaining([
+        'ac_power',
+        'total_energy',
+        'daily_energy',
+        'temperature',
+        'huawei_device_status',
+        'huawei_alarm_1',
+        'string1_dc_voltage',
+        'string2_dc_current',
+      ]),
+    );
+    expect(answer.created).toHaveLength(20);
+    expect(answer.skipped).toEqual([]);
+    const again = (
+      await post(`/api/devices/${inverter.id}/register-template`, { template: 'huawei-sun2000', strings: 2 })
+    ).json<RegisterTemplateApplyAnswer>();
+    expect(again.created).toEqual([]);
+    expect(again.skipped).toHaveLength(20);
+    await t.ctx.alarmEngine.reloadRules();
+
+    // A June morning of the example plant's first inverter, as the simulator computes it.
+    const plant = createVirtualPlant(exampleTopology(1)[0]!, { seed: 1, faults: false, clouds: false });
+    let now = Date.UTC(2025, 5, 21, 6);
+    const driver = driveHuaweiFromPlant(
+      sim,
+      plant,
+      [{ unitId: 1, deviceId: 'inv-01' }],
+      3_600_000,
+      () => now,
+    );
+    now = Date.UTC(2025, 5, 21, 9, 45);
+    driver.update();
+    const sample = plant.sample(now).find((s) => s.deviceId === 'inv-01')!.readings;
+    expect(sample.ac_power).toBeGreaterThan(10);
+
+    const poller = startModbusPoller(t.ctx, quiet, {
+      timeoutMs: 300,
+      excludeDeviceIds: (id) => id !== inverter.id,
+    });
+    const latest = async () => {
+      const res = await t.http.get('/api/telemetry/latest', {
+        token: admin.token,
+        query: { device_id: String(inverter.id) },
+      });
+      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
+    };
+    const alarms = async () =>
+      (
+        await t.http.get('/api/alarms', { token: admin.token, query: { device_id: String(inverter.id) } })
+      ).json<AlarmRecord[]>();
+    try {
+      await until(async () => (await latest()).has('string2_dc_current'));
+      const values = await latest();
+      // Read back at the registers' resolution: W, kWh/100, A/100, V/10, °C/10.
+      expect(values.get('ac_power')).toBeCloseTo(sample.ac_power!, 3);
+      expect(values.get('total_energy')).toBeCloseTo(sample.total_energy!, 2);
+      expect(values.get('daily_energy')).toBeCloseTo(sample.daily_energy!, 2);
+      expect(values.get('temperature')).toBeCloseTo(sample.temperature!, 1);
+      expect(values.get('string1_dc_current')).toBeCloseTo(sample.mppt1_dc_current!, 2);
+      expect(values.get('string2_dc_voltage')).toBeCloseTo(sample.mppt2_dc_voltage!, 1);
+      expect(values.get('huawei_device_status')).toBe(0x0200);
+      expect(values.get('huawei_alarm_1')).toBe(0);
+      expect((await alarms()).filter((a) => a.source === 'device_status')).toEqual([]);
+
+      // The inverter trips off the grid: Huawei shows "Shutdown: fault" and alarm 2032, Grid Loss.
+      plant.forceFault('inv-01', 'trip', now, 10 * 60_000);
+      now += 60_000;
+      driver.update();
+      await until(async () => (await alarms()).some((a) => a.message === 'alarms.msg.huawei.c2032'));
+      const raised = (await alarms()).find((a) => a.message === 'alarms.msg.huawei.c2032')!;
+      expect(raised).toMatchObject({
+        source: 'device_status',
+        device_id: inverter.id,
+        priority_id: 3,
+        message_params: { vendor: 'Huawei', code: 2032 },
+      });
+      expect((await latest()).get('huawei_device_status')).toBe(0x0300);
+      // Its text and repair advice, in each reader's language.
+      const params = raised.message_params as Record<string, string | number>;
+      expect(translate('tr_TR', raised.message, params)).toMatch(/^Huawei 2032: Şebeke kaybı\./);
+      expect(translate('en_US', raised.message, params)).toMatch(
+        /^Huawei 2032: Grid loss\. Check the AC switch/,
+      );
+      expect(translate('de_DE', raised.message, params)).toMatch(/^Huawei 2032: Netzausfall\./);
+      expect(translate('mk_MK', raised.message, params)).toMatch(/^Huawei 2032: Губење на мрежата\./);
+    } finally {
+      driver.stop();
+      await poller.stop();
+    }
+  });
+});

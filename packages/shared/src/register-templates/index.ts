@@ -1,0 +1,175 @@
+/**
+ * Register-map templates of devices that do not speak SunSpec, shipped as data (one JSON file per device
+ * family, in the format `registerTemplateSchema` checks): the vendor's registers mapped to our standard
+ * signal keys, plus the vendor's alarm bit fields with their codes, so the alarm engine can raise the
+ * vendor's alarm with its text and repair advice in the reader's language (alarms.msg.<vendor>.c<code>).
+ *
+ * Addresses are 0-based protocol addresses, as the vendors' Modbus definitions give them (Huawei's 32080 is
+ * what goes into the request).
+ */
+import { z } from 'zod';
+import { V } from '../validation';
+import { DATA_TYPES, REGISTER_TYPES, SIGNAL_KEY_PATTERN, WORD_ORDERS } from '../signals';
+import { DEVICE_TYPES } from '../devices';
+import { ALARM_PRIORITY, type AlarmPriority } from '../alarms';
+import huaweiSun2000 from './huawei-sun2000.json' with { type: 'json' };
+
+export const REGISTER_TEMPLATE_FORMAT = 'solar-console/register-template@1';
+
+const templateSignal = z.object({
+  /** A signal key; in `strings`, `{n}` stands for the input number. */
+  key: z.string().refine((k) => SIGNAL_KEY_PATTERN.test(k.replaceAll('{n}', '1'))),
+  name: z.string().min(1).max(200),
+  unit: z.string().max(20).nullable(),
+  register_type: z.enum(REGISTER_TYPES),
+  address: z.number().int().min(0).max(65_535),
+  data_type: z.enum(DATA_TYPES),
+  word_order: z.enum(WORD_ORDERS),
+  scale: z.number().refine((v) => Number.isFinite(v) && v !== 0),
+  is_counter: z.boolean(),
+});
+export type RegisterTemplateSignal = z.infer<typeof templateSignal>;
+
+/** Vendor alarm levels, as the vendors name them, and the priority each becomes. */
+export const VENDOR_ALARM_LEVELS = ['major', 'minor', 'warning'] as const;
+const LEVEL_PRIORITY: Record<(typeof VENDOR_ALARM_LEVELS)[number], AlarmPriority> = {
+  major: ALARM_PRIORITY.high,
+  minor: ALARM_PRIORITY.medium,
+  warning: ALARM_PRIORITY.low,
+};
+
+const alarmBit = z.object({
+  /** 0 = least significant bit of the register. */
+  bit: z.number().int().min(0).max(15),
+  /** The vendor's alarm ID, shown with the alarm. */
+  code: z.number().int().min(0),
+  level: z.enum(VENDOR_ALARM_LEVELS),
+  /** i18n key of the alarm's text and repair advice; without it the alarm is named by its code only. */
+  message: z
+    .string()
+    .regex(/^alarms\.msg\.[\w.]+$/)
+    .optional(),
+});
+
+export const registerTemplateSchema = z.object({
+  format: z.literal(REGISTER_TEMPLATE_FORMAT),
+  id: z.string().regex(/^[a-z0-9-]{1,60}$/),
+  vendor: z.string().min(1).max(60),
+  label: z.string().min(1).max(200),
+  device_type: z.enum(DEVICE_TYPES),
+  /** Where the map was read from. */
+  source: z.string().min(1),
+  signals: z.array(templateSignal),
+  /** Per DC input (string): `{n}` in key and name is the 1-based input, addresses step by `stride`. */
+  strings: z
+    .object({
+      max: z.number().int().min(1).max(64),
+      default: z.number().int().min(1),
+      stride: z.number().int().min(1),
+      signals: z.array(templateSignal),
+    })
+    .optional(),
+  /** Registers that are bit fields of the vendor's alarms: each set bit is one active alarm. */
+  alarm_words: z.array(z.object({ key: z.string(), bits: z.array(alarmBit) })).default([]),
+});
+export type RegisterTemplate = z.infer<typeof registerTemplateSchema>;
+
+/** The shipped templates, checked against the schema when loaded. */
+export const REGISTER_TEMPLATES: Readonly<Record<string, RegisterTemplate>> = Object.fromEntries(
+  [huaweiSun2000].map((json) => {
+    const t = registerTemplateSchema.parse(json);
+    return [t.id, t];
+  }),
+);
+export const REGISTER_TEMPLATE_IDS = Object.keys(REGISTER_TEMPLATES);
+
+/** The signals a template gives a device with `strings` DC inputs (the template's default if not given). */
+export function expandRegisterTemplate(
+  template: RegisterTemplate,
+  strings = template.strings?.default ?? 0,
+): RegisterTemplateSignal[] {
+  const out = [...template.signals];
+  const s = template.strings;
+  if (s) {
+    if (!Number.isInteger(strings) || strings < 1 || strings > s.max) {
+      throw new RangeError(`${template.id} has 1…${s.max} strings, not ${strings}`);
+    }
+    for (let n = 1; n <= strings; n++) {
+      for (const signal of s.signals) {
+        out.push({
+          ...signal,
+          key: signal.key.replaceAll('{n}', String(n)),
+          name: signal.name.replaceAll('{n}', String(n)),
+          address: signal.address + (n - 1) * s.stride,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export interface VendorAlarm {
+  code: number;
+  /** i18n key; `alarms.msg.vendorAlarm` (vendor and code) for a code without its own text. */
+  message: string;
+  priority: AlarmPriority;
+}
+
+/** Every alarm bit field of the shipped templates, by signal key: bit → the vendor's alarm. */
+export const VENDOR_ALARM_WORDS: ReadonlyMap<
+  string,
+  { vendor: string; bits: ReadonlyMap<number, VendorAlarm> }
+> = new Map(
+  Object.values(REGISTER_TEMPLATES).flatMap((t) =>
+    t.alarm_words.map((w) => [
+      w.key,
+      {
+        vendor: t.vendor,
+        bits: new Map(
+          w.bits.map((b) => [
+            b.bit,
+            {
+              code: b.code,
+              message: b.message ?? 'alarms.msg.vendorAlarm',
+              priority: LEVEL_PRIORITY[b.level],
+            },
+          ]),
+        ),
+      },
+    ]),
+  ),
+);
+
+/** GET /api/register-templates: the shipped templates, as the JSON they are shipped in. */
+export const registerTemplatesAnswer = z.object({ templates: z.array(registerTemplateSchema) });
+export type RegisterTemplatesAnswer = z.infer<typeof registerTemplatesAnswer>;
+
+/** POST /api/devices/{id}/register-template: creates the template's signals on a device. */
+export const registerTemplateApplyBody = z
+  .object({
+    template: z
+      .string({ error: V.required })
+      .refine((id) => REGISTER_TEMPLATE_IDS.includes(id), { error: V.invalidValue }),
+    /** DC inputs whose voltage and current to read; the template's default when left out. */
+    strings: z
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(1, { error: V.outOfRange })
+      .max(64, { error: V.outOfRange })
+      .optional(),
+  })
+  .refine(
+    (b) => b.strings === undefined || b.strings <= (REGISTER_TEMPLATES[b.template]?.strings?.max ?? 0),
+    {
+      error: V.outOfRange,
+      path: ['strings'],
+    },
+  );
+export type RegisterTemplateApplyBody = z.input<typeof registerTemplateApplyBody>;
+
+export const registerTemplateApplyAnswer = z.object({
+  created: z.array(z.object({ id: z.number().int(), key: z.string() })),
+  /** Keys the device had already: left alone. */
+  skipped: z.array(z.string()),
+});
+export type RegisterTemplateApplyAnswer = z.infer<typeof registerTemplateApplyAnswer>;
