@@ -2,6 +2,7 @@
  * Runs the simulator standalone:
  *   tsx apps/simulator/src/cli.ts mqtt --url mqtt://127.0.0.1:1883 [--plants plants.json] [--interval 10000]
  *   tsx apps/simulator/src/cli.ts modbus [--port 1502] [--host 127.0.0.1] [--plants plants.json] [--plant <id>]
+ *     [--huawei-port 1503]   (also serves the plant's inverters as Huawei SUN2000s, units 1…, on that port)
  *   tsx apps/simulator/src/cli.ts backfill [--days 30] [--step 300] [--plants plants.json]   (measures speed)
  * Common: --seed <n>, --no-faults, --no-clouds, --data-faults (one fault of each data kind on the first plant,
  * from the start: physics/data-faults.ts exampleDataFaults; printed with their periods). Without --plants,
@@ -12,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { exampleTopology } from './example-topology';
 import { driveSunSpecFromPlant } from './modbus/drive';
+import { driveHuaweiFromPlant, startHuaweiServer } from './modbus/huawei-server';
 import { startSunSpecServer } from './modbus/sunspec-server';
 import type { SunSpecUnit } from './modbus/sunspec-server';
 import { startMqttPublisher } from './mqtt-publisher';
@@ -20,7 +22,7 @@ import { backfillPlants, createVirtualPlant } from './plant';
 import type { VirtualPlantDefinition } from './plant';
 
 const USAGE = `usage: cli.ts <mqtt|modbus|backfill> [--url URL] [--plants FILE] [--interval MS] [--port N]
-  [--host H] [--plant ID] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds] [--data-faults]`;
+  [--host H] [--plant ID] [--huawei-port N] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds] [--data-faults]`;
 
 /** Prints a line of progress (the CLI's whole purpose is to report what it runs). */
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -36,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string', default: '1502' },
       host: { type: 'string', default: '127.0.0.1' },
       plant: { type: 'string' },
+      'huawei-port': { type: 'string' },
       days: { type: 'string', default: '30' },
       step: { type: 'string', default: '300' },
       seed: { type: 'string', default: '1' },
@@ -116,9 +119,28 @@ async function main(argv: string[]): Promise<void> {
     const driver = driveSunSpecFromPlant(server, plant, mapping, Number(values.interval));
     log(`SunSpec Modbus TCP on ${values.host}:${server.port} for plant ${plant.definition.plantId}`);
     for (const m of mapping) log(`  unit ${m.unitId} ← device ${m.deviceId}`);
+    // The same inverters with Huawei's SUN2000 register map: a device that does not speak SunSpec.
+    const huaweiPort = values['huawei-port'];
+    const inverters = mapping.filter((m) => m.unitId < 100);
+    const huawei = huaweiPort
+      ? await startHuaweiServer({
+          host: values.host,
+          port: Number(huaweiPort),
+          unitIds: inverters.map((m) => m.unitId),
+        })
+      : null;
+    const huaweiDriver = huawei
+      ? driveHuaweiFromPlant(huawei, plant, inverters, Number(values.interval))
+      : null;
+    if (huawei)
+      log(
+        `Huawei SUN2000 Modbus TCP on ${values.host}:${huawei.port}, units ${inverters.map((m) => m.unitId).join(', ')}`,
+      );
     stopOnSignal(async () => {
       driver.stop();
+      huaweiDriver?.stop();
       await server.close();
+      await huawei?.close();
     });
   } else if (command === 'backfill') {
     const from = startMs;
