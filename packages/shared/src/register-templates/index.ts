@@ -144,12 +144,24 @@ export const VENDOR_ALARM_WORDS: ReadonlyMap<
 export const registerTemplatesAnswer = z.object({ templates: z.array(registerTemplateSchema) });
 export type RegisterTemplatesAnswer = z.infer<typeof registerTemplatesAnswer>;
 
-/** POST /api/devices/{id}/register-template: creates the template's signals on a device. */
+/**
+ * POST /api/devices/{id}/register-template: creates a template's signals on a device. `template` names a
+ * shipped one; `template_json` imports one in the same JSON format (as GET /api/register-templates exports
+ * them), for a device family not shipped. The alarm engine judges only the shipped alarm bit fields, so an
+ * imported template may list only those in `alarm_words`.
+ */
 export const registerTemplateApplyBody = z
   .object({
     template: z
-      .string({ error: V.required })
-      .refine((id) => REGISTER_TEMPLATE_IDS.includes(id), { error: V.invalidValue }),
+      .string({ error: V.invalidValue })
+      .refine((id) => REGISTER_TEMPLATE_IDS.includes(id), { error: V.invalidValue })
+      .optional(),
+    template_json: registerTemplateSchema
+      .refine((t) => t.alarm_words.every((w) => VENDOR_ALARM_WORDS.has(w.key)), {
+        error: V.invalidValue,
+        path: ['alarm_words'],
+      })
+      .optional(),
     /** DC inputs whose voltage and current to read; the template's default when left out. */
     strings: z
       .number({ error: V.invalidNumber })
@@ -158,12 +170,15 @@ export const registerTemplateApplyBody = z
       .max(64, { error: V.outOfRange })
       .optional(),
   })
+  .refine((b) => (b.template === undefined) !== (b.template_json === undefined), {
+    error: V.oneOfRequired,
+    path: ['template'],
+  })
   .refine(
-    (b) => b.strings === undefined || b.strings <= (REGISTER_TEMPLATES[b.template]?.strings?.max ?? 0),
-    {
-      error: V.outOfRange,
-      path: ['strings'],
-    },
+    (b) =>
+      b.strings === undefined ||
+      b.strings <= ((b.template_json ?? REGISTER_TEMPLATES[b.template ?? ''])?.strings?.max ?? 0),
+    { error: V.outOfRange, path: ['strings'] },
   );
 export type RegisterTemplateApplyBody = z.input<typeof registerTemplateApplyBody>;
 

@@ -27,7 +27,8 @@ export class RegisterTemplatesService {
   /** Creates the template's signals on a Modbus device of the template's type; keys it has are left alone. */
   async apply(actor: Actor, id: number, body: ApplyBody): Promise<RegisterTemplateApplyAnswer> {
     const device = found(await repo.findDevice(this.ctx.db, scopeOf(actor), id));
-    const template = REGISTER_TEMPLATES[body.template]!;
+    // A shipped template by its id, or one imported with the request (the schema checked both).
+    const template = body.template_json ?? REGISTER_TEMPLATES[body.template!]!;
     if (device.protocol !== 'modbus_tcp' && device.protocol !== 'modbus_rtu') throw conflict(E.notModbus);
     if (device.type !== template.device_type) throw conflict(E.templateDeviceType);
     const strings = body.strings ?? template.strings?.default;
@@ -53,6 +54,7 @@ export class RegisterTemplatesService {
         entityId: id,
         after: {
           template: template.id,
+          imported: body.template_json !== undefined,
           strings: strings ?? null,
           created: created.map((c) => c.key),
           skipped,

@@ -7,6 +7,7 @@ import type {
   LatestValue,
   RegisterTemplateApplyAnswer,
   RegisterTemplatesAnswer,
+  SignalList,
 } from '@solar/shared';
 import {
   createVirtualPlant,
@@ -29,6 +30,40 @@ const HUAWEI_JSON = JSON.parse(
     'utf8',
   ),
 ) as unknown;
+
+/** A template imported with the request: a meter's map that is not shipped (a test fixture). */
+const METER_JSON = {
+  format: 'solar-console/register-template@1',
+  id: 'example-meter',
+  vendor: 'Example',
+  label: 'Example three-phase meter',
+  device_type: 'meter',
+  source: 'test fixture',
+  signals: [
+    {
+      key: 'active_power',
+      name: 'Active Power',
+      unit: 'kW',
+      register_type: 'input',
+      address: 52,
+      data_type: 'float32',
+      word_order: 'big',
+      scale: 0.001,
+      is_counter: false,
+    },
+    {
+      key: 'export_energy',
+      name: 'Export Energy',
+      unit: 'kWh',
+      register_type: 'input',
+      address: 74,
+      data_type: 'float32',
+      word_order: 'big',
+      scale: 1,
+      is_counter: true,
+    },
+  ],
+};
 
 describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -82,6 +117,11 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
       { template: 'huawei-sun2000', strings: 0 },
       { template: 'huawei-sun2000', strings: 25 },
       { template: 'huawei-sun2000', strings: 1.5 },
+      { template: 'huawei-sun2000', template_json: HUAWEI_JSON },
+      { template_json: { ...(HUAWEI_JSON as object), format: 'other@1' } },
+      { template_json: METER_JSON, strings: 1 },
+      // An alarm bit field the engine does not judge would be polled and never raise anything.
+      { template_json: { ...METER_JSON, alarm_words: [{ key: 'meter_alarms', bits: [] }] } },
       [1],
     ]) {
       const res = await post(`/api/devices/${inverter.id}/register-template`, body);
@@ -126,6 +166,37 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
       403,
     );
     expect((await t.http.post(`/api/devices/${inverter.id}/register-template`, ok)).statusCode).toBe(401);
+  });
+
+  it('imports a template sent as JSON in the exported format and makes its signals', async () => {
+    const meter = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Imported MTR',
+      type: 'meter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: 502,
+      slave_id: 3,
+    });
+    const res = await post(`/api/devices/${meter.id}/register-template`, { template_json: METER_JSON });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<RegisterTemplateApplyAnswer>().created.map((c) => c.key)).toEqual([
+      'active_power',
+      'export_energy',
+    ]);
+    const signals = (
+      await t.http.get('/api/signals', { token: admin.token, query: { device_id: String(meter.id) } })
+    ).json<SignalList>().items;
+    expect(signals.find((s) => s.key === 'export_energy')).toMatchObject({
+      register_type: 'input',
+      address: 74,
+      data_type: 'float32',
+      is_counter: true,
+    });
+    // Imported onto an inverter: the template says it is a meter's.
+    expect(
+      (await post(`/api/devices/${inverter.id}/register-template`, { template_json: METER_JSON })).statusCode,
+    ).toBe(409);
   });
 
   it('polls the simulated SUN2000 with the template, and its fault raises the Huawei alarm in the reader’s language', async () => {
