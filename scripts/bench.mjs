@@ -56,6 +56,7 @@ const BENCHES = [
   ['web', 'bench:web', { RUNS: '5' }, 'none'],
   ['login', 'bench:login', { BENCH_SECONDS: '10' }, 'none'],
   ['dashboard', 'bench:dashboard', { RUNS: '5', BENCH_DAYS: '2' }, 'none'],
+  ['rtu', 'bench:rtu', { BENCH_SECONDS: '5' }, 'none'],
 ];
 const only = process.env.BENCH_ONLY?.split(',');
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();

@@ -136,7 +136,6 @@ describe('organisation management pages', () => {
       // Other protocols show only their own settings.
       await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_rtu'));
       await page.getByTestId('device-field-baud_rate').waitFor();
-      expect(await page.getByTestId('device-field-ip').count()).toBe(0);
       await pickOption(page, 'device-field-protocol', tr('devices.protocols.http'));
       expect(await page.getByTestId('device-field-slave_id').count()).toBe(0);
       await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_tcp'));
@@ -195,6 +194,33 @@ describe('organisation management pages', () => {
       await page.getByTestId('signal-delete-confirm').click();
       await toast(page, tr('common.success')).first().waitFor();
       await page.getByTestId(`signal-delete-${signalId}`).waitFor({ state: 'detached' });
+    }));
+
+  it('a Modbus RTU device is on a serial port of the server or behind an RTU-over-TCP gateway', () =>
+    run('device-rtu', async (page) => {
+      await login(page, DEMO.admin);
+      await page.goto('/device-management');
+      await page.getByTestId('device-create').click({ timeout: 90_000 });
+      await page.getByTestId('device-form').waitFor();
+      await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_rtu'));
+      // A serial port by default: its path, no address.
+      await page.getByTestId('device-field-serial_path').waitFor();
+      expect(await page.getByTestId('device-field-ip').count()).toBe(0);
+      await page.getByTestId('device-field-serial_path').fill('ttyUSB0');
+      await page.getByTestId('device-save').click({ timeout: 90_000 });
+      await expectText(fieldError(page, 'device-field-serial_path'), tr('validation.invalidValue'));
+      await screenshot(page, 'organisation-device-rtu-serial-light');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshot(page, 'organisation-device-rtu-serial-light-390');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      // A gateway: its address and port, no path.
+      await page
+        .getByTestId('device-field-rtu_link')
+        .getByText(tr('devices.rtuLinks.gateway'))
+        .click({ timeout: 90_000 });
+      await page.getByTestId('device-field-ip').waitFor();
+      expect(await page.getByTestId('device-field-serial_path').count()).toBe(0);
+      await screenshot(page, 'organisation-device-rtu-gateway-light');
     }));
 
   it('a view-only user sees the tables without create, edit or delete buttons', () =>

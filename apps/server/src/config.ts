@@ -166,7 +166,7 @@ export interface AppConfig {
    * connections in the shared-subscription group `shareGroup` (every server node uses the same group).
    */
   mqtt: { url: string; clientId: string; connections: number; shareGroup: string } | undefined;
-  /** Poll active modbus_tcp devices. */
+  /** Poll active modbus_tcp and modbus_rtu devices (docs/modbus-rtu.md). */
   modbusPoller: boolean;
   /** SQLite file database: write telemetry batches on a thread of their own (telemetry-store/batch-writer.ts). */
   sqliteWriterThread: boolean;

@@ -3,6 +3,10 @@
  *   tsx apps/simulator/src/cli.ts mqtt --url mqtt://127.0.0.1:1883 [--plants plants.json] [--interval 10000]
  *   tsx apps/simulator/src/cli.ts modbus [--port 1502] [--host 127.0.0.1] [--plants plants.json] [--plant <id>]
  *     [--huawei-port 1503]   (also serves the plant's inverters as Huawei SUN2000s, units 1…, on that port)
+ *     [--rtu-tcp | --serial /dev/ttyX] [--baud 9600] [--parity none|even|odd] [--pace]
+ *     (Modbus TCP by default; --rtu-tcp: RTU frames over TCP, as a gateway passes them; --serial: RTU on a
+ *     serial port, e.g. one end of `socat -d -d pty,raw,echo=0,link=/tmp/a pty,raw,echo=0,link=/tmp/b`;
+ *     --pace: answer after the time the frames take at --baud, for virtual ports)
  *   tsx apps/simulator/src/cli.ts backfill [--days 30] [--step 300] [--plants plants.json]   (measures speed)
  * Common: --seed <n>, --no-faults, --no-clouds, --data-faults (one fault of each data kind on the first plant,
  * from the start: physics/data-faults.ts exampleDataFaults; printed with their periods). Without --plants,
@@ -15,14 +19,15 @@ import { exampleTopology } from './example-topology';
 import { driveSunSpecFromPlant } from './modbus/drive';
 import { driveHuaweiFromPlant, startHuaweiServer } from './modbus/huawei-server';
 import { startSunSpecServer } from './modbus/sunspec-server';
-import type { SunSpecUnit } from './modbus/sunspec-server';
+import type { SunSpecTransport, SunSpecUnit } from './modbus/sunspec-server';
 import { startMqttPublisher } from './mqtt-publisher';
 import { exampleDataFaults } from './physics/data-faults';
 import { backfillPlants, createVirtualPlant } from './plant';
 import type { VirtualPlantDefinition } from './plant';
 
 const USAGE = `usage: cli.ts <mqtt|modbus|backfill> [--url URL] [--plants FILE] [--interval MS] [--port N]
-  [--host H] [--plant ID] [--huawei-port N] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds] [--data-faults]`;
+  [--host H] [--plant ID] [--huawei-port N] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds]
+  [--data-faults] [--rtu-tcp | --serial PATH] [--baud N] [--parity none|even|odd] [--pace]`;
 
 /** Prints a line of progress (the CLI's whole purpose is to report what it runs). */
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -45,6 +50,11 @@ async function main(argv: string[]): Promise<void> {
       'no-faults': { type: 'boolean', default: false },
       'no-clouds': { type: 'boolean', default: false },
       'data-faults': { type: 'boolean', default: false },
+      'rtu-tcp': { type: 'boolean', default: false },
+      serial: { type: 'string' },
+      baud: { type: 'string', default: '9600' },
+      parity: { type: 'string', default: 'none' },
+      pace: { type: 'boolean', default: false },
     },
   });
   const command = positionals[0];
@@ -115,9 +125,26 @@ async function main(argv: string[]): Promise<void> {
       });
       mapping.push({ unitId, deviceId: d.deviceId });
     }
-    const server = await startSunSpecServer({ host: values.host, port: Number(values.port), units });
+    const parity = values.parity;
+    if (parity !== 'none' && parity !== 'even' && parity !== 'odd') throw new Error(USAGE);
+    const line = { baudRate: Number(values.baud), parity } as const;
+    const transport: SunSpecTransport = values.serial
+      ? { kind: 'rtu-serial', path: values.serial, line, paceLine: values.pace }
+      : values['rtu-tcp']
+        ? { kind: 'rtu-tcp', paceLine: values.pace ? line : undefined }
+        : { kind: 'tcp' };
+    const server = await startSunSpecServer({
+      host: values.host,
+      port: Number(values.port),
+      units,
+      transport,
+    });
     const driver = driveSunSpecFromPlant(server, plant, mapping, Number(values.interval));
-    log(`SunSpec Modbus TCP on ${values.host}:${server.port} for plant ${plant.definition.plantId}`);
+    log(
+      transport.kind === 'rtu-serial'
+        ? `SunSpec Modbus RTU on ${transport.path} (${line.baudRate} baud, ${parity}) for plant ${plant.definition.plantId}`
+        : `SunSpec Modbus ${transport.kind === 'tcp' ? 'TCP' : 'RTU over TCP'} on ${values.host}:${server.port} for plant ${plant.definition.plantId}`,
+    );
     for (const m of mapping) log(`  unit ${m.unitId} ← device ${m.deviceId}`);
     // The same inverters with Huawei's SUN2000 register map: a device that does not speak SunSpec.
     const huaweiPort = values['huawei-port'];

@@ -10,6 +10,8 @@ export * from './mqtt-publisher';
 export * from './mqtt-delivery';
 export * from './modbus/frame';
 export * from './modbus/tcp-server';
+export * from './modbus/rtu-frame';
+export * from './modbus/rtu-server';
 export * from './modbus/sunspec-server';
 export * from './modbus/drive';
 export * from './camera/png';

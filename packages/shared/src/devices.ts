@@ -44,6 +44,14 @@ export const baudRateField = () =>
     .number({ error: V.baudRate })
     .refine((v) => (BAUD_RATES as readonly number[]).includes(v), { error: V.baudRate });
 
+/**
+ * A serial port's path: an absolute path of plain name characters (/dev/ttyUSB0, /dev/serial/by-id/…,
+ * no `..`), or a Windows COM port. The server opens it as a serial port; what is not a tty fails to open.
+ */
+export const SERIAL_PATH_PATTERN = /^(?:(?:\/[A-Za-z0-9._+:@-]+)+|COM[1-9]\d{0,2})$/;
+export const isSerialPath = (v: string) => SERIAL_PATH_PATTERN.test(v) && !v.split('/').includes('..');
+export const serialPathField = () => requiredText(200).refine(isSerialPath, { error: V.invalidValue });
+
 /** An MQTT topic filter (MQTT 3.1.1 §4.7): `+` and `#` fill a whole level, `#` only the last one. */
 export function isMqttTopic(v: string): boolean {
   const levels = v.split('/');
@@ -90,11 +98,31 @@ export const deviceBody = z.discriminatedUnion(
       port: portField(),
       slave_id: slaveIdField(),
     }),
-    deviceBase.extend({
-      protocol: z.literal('modbus_rtu'),
-      slave_id: slaveIdField(),
-      baud_rate: baudRateField(),
-    }),
+    /**
+     * RTU on a serial port of the server (`serial_path`), or through a gateway that passes RTU frames over
+     * TCP (`ip` and `port`): one of the two, not both. Neither is allowed (as before these fields existed):
+     * such a device is kept but not polled.
+     */
+    deviceBase
+      .extend({
+        protocol: z.literal('modbus_rtu'),
+        slave_id: slaveIdField(),
+        baud_rate: baudRateField(),
+        serial_path: serialPathField().nullish(),
+        ip: ipField().nullish(),
+        port: portField().nullish(),
+      })
+      .superRefine((v, ctx) => {
+        const serial = v.serial_path != null;
+        const gateway = v.ip != null || v.port != null;
+        if (serial && gateway) {
+          ctx.addIssue({ code: 'custom', path: ['serial_path'], message: V.oneOfRequired });
+        } else if (gateway && v.ip == null) {
+          ctx.addIssue({ code: 'custom', path: ['ip'], message: V.required });
+        } else if (gateway && v.port == null) {
+          ctx.addIssue({ code: 'custom', path: ['port'], message: V.required });
+        }
+      }),
     deviceBase.extend({ protocol: z.literal('mqtt'), mqtt_topic: mqttTopicField() }),
     deviceBase.extend({ protocol: z.literal('http') }),
   ],
@@ -142,6 +170,8 @@ export const deviceSchema = z.object({
   port: z.number().int().nullable(),
   slave_id: z.number().int().nullable(),
   baud_rate: z.number().int().nullable(),
+  /** modbus_rtu on a serial port of the server: its path; null over an RTU-over-TCP gateway (ip, port). */
+  serial_path: z.string().nullable(),
   mqtt_topic: z.string().nullable(),
   poll_interval_s: z.number().int(),
   snapshot_url: z.string().nullable(),

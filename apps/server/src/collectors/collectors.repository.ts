@@ -4,13 +4,16 @@ import type { PolledSignal } from './modbus/register-map';
 
 const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
-/** An active Modbus TCP device with what polling it needs. */
+/** An active Modbus TCP or RTU device with what polling it needs. */
 export interface PolledDevice {
   id: number;
   plant_id: number;
   name: string;
-  ip: string;
-  port: number;
+  /** Modbus TCP: the device's address. Modbus RTU: the RTU-over-TCP gateway's, or null on a serial port. */
+  ip: string | null;
+  port: number | null;
+  /** Modbus RTU only: the line's speed and, on a serial port of this server, its path. */
+  rtu?: { baud_rate: number; serial_path: string | null };
   slave_id: number;
   poll_interval_s: number;
   signals: PolledSignal[];
@@ -21,17 +24,38 @@ export interface PolledDevice {
   bounds: Record<number, ValueBounds>;
 }
 
-/** Active modbus_tcp devices with an address, and their active signals. */
+const POLLED_PROTOCOLS = ['modbus_tcp', 'modbus_rtu'];
+
+/**
+ * Active modbus_tcp devices with an address, active modbus_rtu devices with a baud rate and a serial path
+ * or a gateway's address, and their active signals.
+ */
 export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
-  const devices = await db
+  const rows = await db
     .selectFrom('devices')
-    .select(['id', 'plant_id', 'name', 'ip', 'port', 'slave_id', 'poll_interval_s', 'rated_power_kw'])
-    .where('protocol', '=', 'modbus_tcp')
+    .select([
+      'id',
+      'plant_id',
+      'name',
+      'protocol',
+      'ip',
+      'port',
+      'serial_path',
+      'baud_rate',
+      'slave_id',
+      'poll_interval_s',
+      'rated_power_kw',
+    ])
+    .where('protocol', 'in', POLLED_PROTOCOLS)
     .where('is_active', '=', 1)
-    .where('ip', 'is not', null)
-    .where('port', 'is not', null)
     .orderBy('id')
     .execute();
+  const hasGateway = (d: (typeof rows)[number]) => d.ip !== null && d.port !== null;
+  const devices = rows.filter((d) =>
+    d.protocol === 'modbus_tcp'
+      ? hasGateway(d)
+      : d.baud_rate !== null && (d.serial_path !== null || hasGateway(d)),
+  );
   if (!devices.length) return [];
   const signals = await db
     .selectFrom('signals')
@@ -51,7 +75,7 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
       'signals.min_value',
       'signals.max_value',
     ])
-    .where('devices.protocol', '=', 'modbus_tcp')
+    .where('devices.protocol', 'in', POLLED_PROTOCOLS)
     .where('devices.is_active', '=', 1)
     .where('signals.is_active', '=', 1)
     .orderBy('signals.id')
@@ -78,8 +102,9 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
     id: d.id,
     plant_id: d.plant_id,
     name: d.name,
-    ip: d.ip!,
-    port: d.port!,
+    ip: d.serial_path === null ? d.ip : null,
+    port: d.serial_path === null ? d.port : null,
+    ...(d.protocol === 'modbus_rtu' ? { rtu: { baud_rate: d.baud_rate!, serial_path: d.serial_path } } : {}),
     // Modbus TCP devices without a unit id answer to 1 or 255; 1 is the common choice.
     slave_id: d.slave_id ?? 1,
     poll_interval_s: d.poll_interval_s,

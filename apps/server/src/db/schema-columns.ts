@@ -146,6 +146,7 @@ export const schemaColumns = {
     port: 'null',
     slave_id: 'null',
     baud_rate: 'null',
+    serial_path: 'null',
     mqtt_topic: 'null',
     poll_interval_s: 'not null',
     snapshot_url: 'null',

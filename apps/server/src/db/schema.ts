@@ -158,6 +158,8 @@ export interface DevicesTable {
   port: number | null;
   slave_id: number | null;
   baud_rate: number | null;
+  /** modbus_rtu on a serial port: its path (ip and port are an RTU-over-TCP gateway's otherwise). */
+  serial_path: string | null;
   mqtt_topic: string | null;
   poll_interval_s: number;
   snapshot_url: string | null;

@@ -23,7 +23,9 @@ import {
   exceptionPdu,
   readResponsePdu,
 } from './frame';
-import { startModbusTcpServer } from './tcp-server';
+import type { RtuLine } from './rtu-frame';
+import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
+import { startModbusTcpServer, type ModbusHandler } from './tcp-server';
 
 export interface SunSpecUnit {
   unitId: number;
@@ -35,6 +37,7 @@ export interface SunSpecUnit {
 }
 
 export interface SunSpecServer {
+  /** The TCP port; 0 on a serial port. */
   port: number;
   /**
    * Set live values by SunSpec point name of the unit's main models, e.g. { W: 51234, WH: 123456789, St: 4,
@@ -216,11 +219,22 @@ function setUnitValues(state: UnitState, values: Record<string, number>): void {
   }
 }
 
-/** Starts a Modbus TCP server that answers as the given SunSpec units, all on one port. */
+/**
+ * How the units are served: Modbus TCP (the default), RTU frames over TCP (an RTU-over-TCP gateway), or
+ * RTU on a serial port, every unit a slave on the one line. `paceLine` (RTU): answer after the time the
+ * frames would take at that line's baud rate, for virtual serial ports that move bytes instantly.
+ */
+export type SunSpecTransport =
+  | { kind: 'tcp' }
+  | { kind: 'rtu-tcp'; paceLine?: RtuLine }
+  | { kind: 'rtu-serial'; path: string; line: RtuLine; paceLine?: boolean };
+
+/** Starts a Modbus server that answers as the given SunSpec units, all on one port or serial line. */
 export async function startSunSpecServer(options: {
   host?: string;
   port?: number;
   units: SunSpecUnit[];
+  transport?: SunSpecTransport;
 }): Promise<SunSpecServer> {
   const units = new Map<number, UnitState>();
   for (const unit of options.units) {
@@ -236,43 +250,60 @@ export async function startSunSpecServer(options: {
     return state;
   };
 
-  const tcp = await startModbusTcpServer({
-    host: options.host,
-    port: options.port ?? 0,
-    handler: (unitId, pdu) => {
-      const state = units.get(unitId);
-      const functionCode = pdu.readUInt8(0);
-      // A gateway answers for a unit it does not know with exception 0x0B (Modbus Application Protocol §7).
-      if (!state) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
-      if (!state.online) return null;
-      if (
-        functionCode !== FUNCTION_READ_HOLDING_REGISTERS &&
-        functionCode !== FUNCTION_READ_INPUT_REGISTERS
-      ) {
-        return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
-      }
-      if (pdu.length !== 5) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-      const address = pdu.readUInt16BE(1);
-      const quantity = pdu.readUInt16BE(3);
-      if (quantity < 1 || quantity > 125)
-        return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-      const registers: number[] = [];
-      for (let a = address; a < address + quantity; a++) {
-        const r = state.image.get(a);
-        if (r === undefined) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_ADDRESS);
-        registers.push(r);
-      }
-      // SunSpec devices keep their map in holding registers; input registers mirror it here.
-      return readResponsePdu(functionCode, registers);
-    },
-  });
+  // A gateway answers for a unit it does not know with exception 0x0B (Modbus Application Protocol §7);
+  // on a serial line a slave that is not there simply does not answer.
+  const unknownUnit = options.transport?.kind === 'rtu-serial' ? 'silent' : 'exception';
+  const handler: ModbusHandler = (unitId, pdu) => {
+    const state = units.get(unitId);
+    const functionCode = pdu.readUInt8(0);
+    if (!state) {
+      return unknownUnit === 'silent'
+        ? null
+        : exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
+    }
+    if (!state.online) return null;
+    if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS && functionCode !== FUNCTION_READ_INPUT_REGISTERS) {
+      return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
+    }
+    if (pdu.length !== 5) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
+    const address = pdu.readUInt16BE(1);
+    const quantity = pdu.readUInt16BE(3);
+    if (quantity < 1 || quantity > 125)
+      return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
+    const registers: number[] = [];
+    for (let a = address; a < address + quantity; a++) {
+      const r = state.image.get(a);
+      if (r === undefined) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_ADDRESS);
+      registers.push(r);
+    }
+    // SunSpec devices keep their map in holding registers; input registers mirror it here.
+    return readResponsePdu(functionCode, registers);
+  };
+
+  const transport = options.transport ?? { kind: 'tcp' };
+  const server =
+    transport.kind === 'rtu-serial'
+      ? await startModbusRtuSerialServer({
+          path: transport.path,
+          line: transport.line,
+          paceLine: transport.paceLine,
+          handler,
+        })
+      : transport.kind === 'rtu-tcp'
+        ? await startModbusRtuTcpServer({
+            host: options.host,
+            port: options.port ?? 0,
+            paceLine: transport.paceLine,
+            handler,
+          })
+        : await startModbusTcpServer({ host: options.host, port: options.port ?? 0, handler });
 
   return {
-    port: tcp.port,
+    port: server.port,
     setValues: (unitId, values) => setUnitValues(unitOf(unitId), values),
     setOnline: (unitId, online) => {
       unitOf(unitId).online = online;
     },
-    close: () => tcp.close(),
+    close: () => server.close(),
   };
 }

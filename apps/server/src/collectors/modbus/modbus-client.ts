@@ -75,8 +75,14 @@ const MBAP_LENGTH = 7;
 /** A transaction that timed out this many times in a row closes the connection, in case it went half-open. */
 const TIMEOUTS_BEFORE_RECONNECT = 2;
 
+/** What the poller needs of a Modbus client, over TCP or RTU (rtu/rtu-bus.ts). */
+export interface ModbusRegisterClient {
+  readRegisters(type: 'holding' | 'input', unitId: number, address: number, count: number): Promise<number[]>;
+  close(): void;
+}
+
 /** Modbus TCP client for register reads; see the module comment. */
-export class ModbusTcpClient {
+export class ModbusTcpClient implements ModbusRegisterClient {
   readonly host: string;
   readonly port: number;
   private readonly timeoutMs: number;

@@ -1,5 +1,5 @@
 /**
- * Polls every active Modbus TCP device at its poll interval, signal by signal from its register map, and
+ * Polls every active Modbus TCP and Modbus RTU device at its poll interval, signal by signal from its register map, and
  * stores the values through the telemetry hub. Tracks each device's communication: COMM_LOSS_MISSED_POLLS
  * polls in a row without an answer make it `lost`, one answered poll makes it `online` again. The state
  * is kept in `device_status` and announced in-process with `onDeviceState` (the alarms raise
@@ -22,7 +22,9 @@ import {
   type DeviceStatusRow,
   type PolledDevice,
 } from '../collectors.repository';
-import { ModbusExceptionError, ModbusTcpClient } from './modbus-client';
+import { ModbusExceptionError, ModbusTcpClient, type ModbusRegisterClient } from './modbus-client';
+import { RtuBus } from './rtu/rtu-bus';
+import { SerialRtuTransport, TcpRtuTransport } from './rtu/rtu-transport';
 import {
   answersOf,
   applyStatus,
@@ -49,6 +51,8 @@ export interface ModbusPollerOptions {
   timeoutMs?: number;
   /** Polls missed in a row that make a device `lost`. */
   missedPollsForLoss?: number;
+  /** Modbus RTU: send a request again this many times after a timeout or a broken answer (default 1). */
+  rtuRetries?: number;
 }
 
 /** A device's communication as the poller sees it. */
@@ -114,7 +118,7 @@ class PollTimes {
 interface Loop {
   device: PolledDevice;
   plan: PollPlan;
-  client: ModbusTcpClient;
+  client: ModbusRegisterClient;
   connectionKey: string;
   status: DeviceStatusRow;
   /** last_ok_at as last written. */
@@ -125,22 +129,49 @@ interface Loop {
   times: PollTimes;
 }
 
-/** One connection per address and timeout: gateways and multi-unit servers often take a single client. */
+/**
+ * One connection per address and timeout: gateways and multi-unit servers often take a single client.
+ * Modbus RTU: one bus per serial port or gateway, whatever the devices' timeouts, so that every slave on
+ * a line waits its turn on the one master (the first device to open the bus sets its timeout and speed).
+ */
 class SharedConnections {
-  constructor(private readonly resolveAddress: (host: string, port: number) => Promise<string>) {}
+  constructor(
+    private readonly resolveAddress: (host: string, port: number) => Promise<string>,
+    private readonly rtuRetries: number,
+  ) {}
 
-  private readonly byKey = new Map<string, { client: ModbusTcpClient; users: number }>();
+  private readonly byKey = new Map<string, { client: ModbusRegisterClient; users: number }>();
+
+  private keyOf(device: PolledDevice, timeoutMs: number): string {
+    if (!device.rtu) return `${device.ip}|${device.port}|${timeoutMs}`;
+    return device.rtu.serial_path !== null
+      ? `rtu|serial|${device.rtu.serial_path}`
+      : `rtu|tcp|${device.ip}|${device.port}`;
+  }
+
+  private open(device: PolledDevice, timeoutMs: number): ModbusRegisterClient {
+    const { resolveAddress } = this;
+    const { rtu, ip, port } = device;
+    if (!rtu) return new ModbusTcpClient({ host: ip!, port: port!, timeoutMs, resolveAddress });
+    const line = { baudRate: rtu.baud_rate };
+    return new RtuBus({
+      transport:
+        rtu.serial_path !== null
+          ? new SerialRtuTransport({ path: rtu.serial_path, ...line })
+          : new TcpRtuTransport({ host: ip!, port: port!, connectTimeoutMs: timeoutMs, resolveAddress }),
+      line,
+      timeoutMs,
+      retries: this.rtuRetries,
+      endFramesBySilence: rtu.serial_path !== null,
+    });
+  }
 
   /** The connection to the device's address, opened on first use; counts one more user. */
-  acquire(device: PolledDevice, timeoutMs: number): { key: string; client: ModbusTcpClient } {
-    const key = `${device.ip}|${device.port}|${timeoutMs}`;
+  acquire(device: PolledDevice, timeoutMs: number): { key: string; client: ModbusRegisterClient } {
+    const key = this.keyOf(device, timeoutMs);
     let entry = this.byKey.get(key);
     if (!entry) {
-      const { resolveAddress } = this;
-      entry = {
-        client: new ModbusTcpClient({ host: device.ip, port: device.port, timeoutMs, resolveAddress }),
-        users: 0,
-      };
+      entry = { client: this.open(device, timeoutMs), users: 0 };
       this.byKey.set(key, entry);
     }
     entry.users++;
@@ -180,6 +211,7 @@ export function startModbusPoller(
   // Every connection goes to a checked address inside the device networks (docs/security.md).
   const connections = new SharedConnections(
     async (host, port) => (await ctx.deviceNetworks.target(host, port)).address,
+    options.rtuRetries ?? 1,
   );
   const listeners = new Set<(event: DeviceStateEvent) => void>();
   let stopped = false;

@@ -27,6 +27,7 @@ export interface DeviceValues {
   port: number | null;
   slave_id: number | null;
   baud_rate: number | null;
+  serial_path: string | null;
   mqtt_topic: string | null;
   poll_interval_s: number;
   snapshot_url: string | null;
@@ -90,6 +91,7 @@ const toDevice = (r: Row): Device => ({
   port: r.port,
   slave_id: r.slave_id,
   baud_rate: r.baud_rate,
+  serial_path: r.serial_path,
   mqtt_topic: r.mqtt_topic,
   poll_interval_s: r.poll_interval_s,
   // A camera's password stays on the server (the proxy uses it); reads show a mask in its place.

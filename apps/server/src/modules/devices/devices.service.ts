@@ -18,10 +18,17 @@ function valuesOf(body: DeviceBodyParsed): repo.DeviceValues {
     serial_number: body.serial_number ?? null,
     rated_power_kw: body.rated_power_kw ?? null,
     protocol: body.protocol,
-    ip: body.protocol === 'modbus_tcp' ? body.ip : null,
-    port: body.protocol === 'modbus_tcp' ? body.port : null,
+    // modbus_rtu: a gateway's address, or none on a serial port.
+    ip: body.protocol === 'modbus_tcp' ? body.ip : body.protocol === 'modbus_rtu' ? (body.ip ?? null) : null,
+    port:
+      body.protocol === 'modbus_tcp'
+        ? body.port
+        : body.protocol === 'modbus_rtu'
+          ? (body.port ?? null)
+          : null,
     slave_id: body.protocol === 'modbus_tcp' || body.protocol === 'modbus_rtu' ? body.slave_id : null,
     baud_rate: body.protocol === 'modbus_rtu' ? body.baud_rate : null,
+    serial_path: body.protocol === 'modbus_rtu' ? (body.serial_path ?? null) : null,
     mqtt_topic: body.protocol === 'mqtt' ? body.mqtt_topic : null,
     poll_interval_s: body.poll_interval_s,
     snapshot_url: body.snapshot_url ?? null,
@@ -67,7 +74,7 @@ export class DevicesService {
 
   /**
    * 400 naming each field whose address lies outside the device networks (lib/device-networks.ts): the
-   * Modbus TCP host and the camera addresses. Checked before the transaction, since a name is resolved.
+   * Modbus TCP host (or RTU-over-TCP gateway) and the camera addresses. Checked before the transaction, since a name is resolved.
    */
   private async checkNetworks(values: repo.DeviceValues): Promise<void> {
     const networks = this.ctx.deviceNetworks;

@@ -133,9 +133,17 @@ export class SunSpecService {
     });
   }
 
+  /**
+   * The device, if it may be asked (discovery: Modbus TCP with an address) or given a standard layout
+   * (any Modbus device: a Modbus RTU one reads the same register maps through its bus).
+   */
   private async modbusDevice(actor: Actor, id: number, needsAddress = true) {
     const device = found(await repo.findDeviceConnection(this.ctx.db, scopeOf(actor), id));
-    if (device.protocol !== 'modbus_tcp' || (needsAddress && (!device.ip || device.port === null))) {
+    const layoutOnly = !needsAddress && device.protocol === 'modbus_rtu';
+    if (
+      (device.protocol !== 'modbus_tcp' && !layoutOnly) ||
+      (needsAddress && (!device.ip || device.port === null))
+    ) {
       throw conflict(E.notModbusTcp);
     }
     return device;

@@ -27,10 +27,13 @@ interface Filters {
   protocol: Protocol | undefined;
 }
 
-/** Where a device is reached: `ip:port · #slave`, `#slave @ baud`, the MQTT topic, or nothing. */
+/** Where a device is reached: `ip:port · #slave`, `path or gateway · #slave · baud`, the MQTT topic, or nothing. */
 function connectionOf(d: Device): string {
   if (d.protocol === 'modbus_tcp') return `${d.ip ?? ''}:${d.port ?? ''} · #${d.slave_id ?? ''}`;
-  if (d.protocol === 'modbus_rtu') return `#${d.slave_id ?? ''} · ${d.baud_rate ?? ''} bd`;
+  if (d.protocol === 'modbus_rtu') {
+    const link = d.serial_path ?? `${d.ip ?? ''}:${d.port ?? ''}`;
+    return `${link} · #${d.slave_id ?? ''} · ${d.baud_rate ?? ''} bd`;
+  }
   if (d.protocol === 'mqtt') return d.mqtt_topic ?? '';
   return '';
 }

@@ -1,6 +1,7 @@
 import Col from 'antd/es/col';
 import Divider from 'antd/es/divider';
 import Input from 'antd/es/input';
+import Radio from 'antd/es/radio';
 import InputNumber from 'antd/es/input-number';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
@@ -11,6 +12,7 @@ import {
   DEVICE_TYPES,
   PROTOCOLS,
   deviceBody,
+  serialPathField,
   type Device,
   type DeviceBody,
   type DeviceType,
@@ -24,6 +26,8 @@ import { useCan } from '../../../lib/permissions';
 import { schemaRule } from '../../../lib/schema-rule';
 import { useSaveDevice } from '../api/save-device';
 import { IngestKeySection } from './ingest-key-section';
+
+type RtuLink = 'serial' | 'gateway';
 
 interface Values {
   plant_id: number | undefined;
@@ -39,6 +43,9 @@ interface Values {
   port: number | null;
   slave_id: number | null;
   baud_rate: number | undefined;
+  /** Modbus RTU: on a serial port of the server, or through an RTU-over-TCP gateway (ip and port). */
+  rtu_link: RtuLink;
+  serial_path: string;
   mqtt_topic: string;
   poll_interval_s: number | null;
   snapshot_url: string;
@@ -75,14 +82,29 @@ function toBody(v: Values): DeviceBody {
         port: v.port ?? 502,
         slave_id: v.slave_id ?? 1,
       };
-    case 'modbus_rtu':
-      return { ...common, protocol: v.protocol, slave_id: v.slave_id ?? 1, baud_rate: v.baud_rate ?? 9600 };
+    case 'modbus_rtu': {
+      const rtuCommon = {
+        ...common,
+        protocol: v.protocol,
+        slave_id: v.slave_id ?? 1,
+        baud_rate: v.baud_rate ?? 9600,
+      };
+      return v.rtu_link === 'serial'
+        ? { ...rtuCommon, serial_path: v.serial_path.trim(), ip: null, port: null }
+        : { ...rtuCommon, serial_path: null, ip: v.ip.trim(), port: v.port ?? 502 };
+    }
     case 'mqtt':
       return { ...common, protocol: v.protocol, mqtt_topic: v.mqtt_topic };
     default:
       return { ...common, protocol: 'http' };
   }
 }
+
+/** A device's RTU link as saved: a serial path, or a gateway's address; serial for a new one. */
+const rtuLinkOf = (device: Device | null): RtuLink =>
+  device?.protocol === 'modbus_rtu' && device.serial_path === null && device.ip !== null
+    ? 'gateway'
+    : 'serial';
 
 interface DeviceFormProps {
   open: boolean;
@@ -100,6 +122,9 @@ export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
   const { form } = entity;
   const save = useSaveDevice();
   const protocol = Form.useWatch('protocol', form) ?? device?.protocol ?? 'modbus_tcp';
+  const rtuLink = Form.useWatch('rtu_link', form) ?? rtuLinkOf(device);
+  // Where the IP address and port are asked for: Modbus TCP, and Modbus RTU through a gateway.
+  const hasAddress = protocol === 'modbus_tcp' || (protocol === 'modbus_rtu' && rtuLink === 'gateway');
   const type = Form.useWatch('type', form) ?? device?.type ?? 'inverter';
   const plantId = Form.useWatch('plant_id', form) ?? device?.plant_id;
   const plants = usePlantOptions({}, useCan('plant_management').view);
@@ -149,6 +174,8 @@ export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
         port: device?.port ?? 502,
         slave_id: device?.slave_id ?? 1,
         baud_rate: device?.baud_rate ?? 9600,
+        rtu_link: rtuLinkOf(device),
+        serial_path: device?.serial_path ?? '',
         mqtt_topic: device?.mqtt_topic ?? '',
         poll_interval_s: device?.poll_interval_s ?? 60,
         snapshot_url: device?.snapshot_url ?? '',
@@ -262,7 +289,38 @@ export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
             <InputNumber className="full-width" min={1} data-testid="device-field-poll_interval_s" />
           </Form.Item>
         </Col>
-        {protocol === 'modbus_tcp' && (
+        {protocol === 'modbus_rtu' && (
+          <>
+            <Col xs={24} md={12}>
+              <Form.Item name="rtu_link" label={t('devices.rtu_link')}>
+                <Radio.Group
+                  optionType="button"
+                  data-testid="device-field-rtu_link"
+                  options={(['serial', 'gateway'] as const).map((value) => ({
+                    value,
+                    label: t(`devices.rtuLinks.${value}`),
+                  }))}
+                />
+              </Form.Item>
+            </Col>
+            {rtuLink === 'serial' && (
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="serial_path"
+                  label={t('devices.serial_path')}
+                  rules={[schemaRule(serialPathField(), t, true)]}
+                >
+                  <Input
+                    placeholder="/dev/ttyUSB0"
+                    data-testid="device-field-serial_path"
+                    autoComplete="off"
+                  />
+                </Form.Item>
+              </Col>
+            )}
+          </>
+        )}
+        {hasAddress && (
           <>
             <Col xs={24} md={12}>
               <Form.Item name="ip" label={t('devices.ip')} rules={[schemaRule(tcp.shape.ip, t, true)]}>
