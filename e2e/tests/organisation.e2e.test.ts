@@ -200,24 +200,21 @@ describe('organisation management pages', () => {
     run('device-rtu', async (page) => {
       await login(page, DEMO.admin);
       await page.goto('/device-management');
-      await page.getByTestId('device-create').click({ timeout: 90_000 });
+      await page.getByTestId('device-create').click();
       await page.getByTestId('device-form').waitFor();
       await pickOption(page, 'device-field-protocol', tr('devices.protocols.modbus_rtu'));
       // A serial port by default: its path, no address.
       await page.getByTestId('device-field-serial_path').waitFor();
       expect(await page.getByTestId('device-field-ip').count()).toBe(0);
       await page.getByTestId('device-field-serial_path').fill('ttyUSB0');
-      await page.getByTestId('device-save').click({ timeout: 90_000 });
+      await page.getByTestId('device-save').click();
       await expectText(fieldError(page, 'device-field-serial_path'), tr('validation.invalidValue'));
       await screenshot(page, 'organisation-device-rtu-serial-light');
       await page.setViewportSize({ width: 390, height: 844 });
       await screenshot(page, 'organisation-device-rtu-serial-light-390');
       await page.setViewportSize({ width: 1440, height: 900 });
       // A gateway: its address and port, no path.
-      await page
-        .getByTestId('device-field-rtu_link')
-        .getByText(tr('devices.rtuLinks.gateway'))
-        .click({ timeout: 90_000 });
+      await page.getByTestId('device-field-rtu_link').getByText(tr('devices.rtuLinks.gateway')).click();
       await page.getByTestId('device-field-ip').waitFor();
       expect(await page.getByTestId('device-field-serial_path').count()).toBe(0);
       await screenshot(page, 'organisation-device-rtu-gateway-light');
