@@ -13,6 +13,8 @@ export type ModelSource = (typeof MODEL_SOURCES)[number];
 
 /** Months of data the year-on-year degradation needs. */
 export const DEGRADATION_MONTHS_NEEDED = 24;
+/** Days between the first and the last usable day the year-on-year degradation needs (two years). */
+export const DEGRADATION_MIN_SPAN_DAYS = 730;
 /** Longest window a fit may read (a year of days). */
 export const MODEL_FIT_MAX_DAYS = 366;
 /** Loss factors a design may list. */
@@ -27,6 +29,11 @@ const degradationOk = z.object({
   /** Central probability of the bootstrap interval (0.682). */
   confidence_level: z.number(),
   pairs: z.number().int(),
+  /**
+   * Consecutive pairs the circular block bootstrap resamples together, chosen from the pairs'
+   * autocorrelation (1: the pairs behaved as independent).
+   */
+  block_length: z.number().int(),
   from: z.string(),
   to: z.string(),
   span_days: z.number().int(),

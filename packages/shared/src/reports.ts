@@ -3,11 +3,12 @@ import { calendarDateField, inOrder } from './dates';
 import { budgetFiguresSchema } from './budget-figures';
 import { energySourceSchema, kpiLossesSchema, lossKindSchema } from './kpi';
 import { LOCALES } from './locales';
+import { degradationResult } from './performance';
 import { idListParam } from './telemetry';
 import { V } from './validation';
 
 /** The reports GET reports/{type} serves. */
-export const REPORT_TYPES = ['production', 'fleet', 'alarms', 'inverters'] as const;
+export const REPORT_TYPES = ['production', 'fleet', 'alarms', 'inverters', 'degradation'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 export const reportTypeSchema = z.enum(REPORT_TYPES, { error: V.invalidValue });
 
@@ -201,10 +202,38 @@ export const invertersReportAnswer = z.object({
 });
 export type InvertersReportAnswer = z.infer<typeof invertersReportAnswer>;
 
+/**
+ * The yearly degradation report: per plant and per inverter the year-on-year degradation rate from the
+ * history up to the period's last day (GET plants/{id}/performance's method and answer), or what data was
+ * found when it is too little, and the period's soiling-corrected normalised energy month by month.
+ */
+export const degradationReportAnswer = z.object({
+  type: z.literal('degradation'),
+  ...reportHead,
+  plants: z.array(
+    reportPlantSchema.extend({
+      degradation: degradationResult,
+      inverters: z.array(
+        z.object({ device_id: z.number().int(), name: z.string(), result: degradationResult }),
+      ),
+      /** The period's months (YYYY-MM): median normalised energy of the usable days, and how many there were. */
+      months: z.array(
+        z.object({
+          month: z.string(),
+          normalized_energy: z.number().nullable(),
+          usable_days: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+});
+export type DegradationReportAnswer = z.infer<typeof degradationReportAnswer>;
+
 export const reportAnswer = z.discriminatedUnion('type', [
   productionReportAnswer,
   fleetReportAnswer,
   alarmsReportAnswer,
   invertersReportAnswer,
+  degradationReportAnswer,
 ]);
 export type ReportAnswer = z.infer<typeof reportAnswer>;

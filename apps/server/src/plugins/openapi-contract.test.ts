@@ -256,7 +256,7 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       await get('/api/plants/:id/history-imports', `/api/plants/${tree.plantId}/history-imports`);
       await get('/api/history-imports/:id', `/api/history-imports/${job.id}`);
     }
-    for (const type of ['production', 'fleet', 'alarms', 'inverters']) {
+    for (const type of ['production', 'fleet', 'alarms', 'inverters', 'degradation']) {
       const report = { plant_ids: String(tree.plantId), from: today, to: today };
       await get('/api/reports/:type', `/api/reports/${type}`, report);
       if (type === 'production')

@@ -1,4 +1,5 @@
 import type {
+  DegradationResult,
   PlantModelAnswer,
   PlantModelBody,
   PlantModelFitAnswer,
@@ -84,8 +85,19 @@ function judge(plant: KpiPlant, days: Map<string, DayFigures>): JudgedDay[] {
     });
 }
 
+/** Signals of a plant as the KPI engine reads them. */
+type PlantSignals = Awaited<ReturnType<typeof loadPlantSignals>> extends Map<number, infer S> ? S : never;
+
+/** A plant's degradation as the yearly degradation report shows it. */
+export interface PlantDegradation {
+  plant: DegradationResult;
+  inverters: { device_id: number; name: string; result: DegradationResult }[];
+  /** The report's days: soiling-corrected normalised energy, null for a day left out. */
+  days: { date: string; normalizedEnergy: number | null }[];
+}
+
 /** The engine's YoY answer in the contract's words. */
-function degradationOf(r: YoyResult): PlantPerformanceAnswer['degradation']['plant'] {
+function degradationOf(r: YoyResult): DegradationResult {
   if (r.status === 'ok')
     return {
       status: 'ok',
@@ -94,6 +106,7 @@ function degradationOf(r: YoyResult): PlantPerformanceAnswer['degradation']['pla
       ci_high_pct_per_year: r.ciHighPctPerYear,
       confidence_level: r.confidenceLevel,
       pairs: r.pairs,
+      block_length: r.blockLength,
       from: r.from,
       to: r.to,
       span_days: r.spanDays,
@@ -123,15 +136,14 @@ export class PerformanceService {
     return { plant, signals };
   }
 
-  /** GET plants/{id}/performance */
-  async performance(actor: Actor, id: number): Promise<PlantPerformanceAnswer> {
-    const { plant, signals } = await this.plant(actor, id);
-    const today = localDate(this.ctx.now(), plant.timeZone);
-    const from = dateOfDay(dayNumber(today) - HISTORY_DAYS);
-    const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, today));
-    const model = await repo.readModel(this.ctx.db, id);
-    const excluded = { no_energy: 0, incomplete_data: 0, impossible_energy: 0 };
-    for (const d of judged) if (d.excludedBecause) excluded[d.excludedBecause]++;
+  /**
+   * The analysis of the plant's days before `end` (a local date, exclusive), five years back: the judged
+   * days, the soiling, and the year-on-year degradation of the plant and of each inverter with an energy
+   * signal, on the soiling-corrected normalised energy.
+   */
+  private async analyse(plant: KpiPlant, signals: PlantSignals, end: string) {
+    const from = dateOfDay(dayNumber(end) - HISTORY_DAYS);
+    const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, end));
     const soiling = soilingStochasticRateRecovery(
       judged.map((d) => ({
         date: d.date,
@@ -185,7 +197,7 @@ export class PerformanceService {
       this.ctx.db,
       energySignals,
       dayStart(from, plant.timeZone),
-      dayStart(today, plant.timeZone),
+      dayStart(end, plant.timeZone),
     );
     const usable = new Map(judged.filter((d) => d.excludedBecause === null).map((d) => [d.date, d]));
     const inverters = signals.inverters
@@ -199,11 +211,45 @@ export class PerformanceService {
           days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? desoiled(date, kwh / ref) : null });
         }
         return {
-          device_id: inv.deviceId,
+          deviceId: inv.deviceId,
           name: inv.name,
-          result: degradationOf(yearOnYearDegradation(days, { seed: SEED })),
+          result: yearOnYearDegradation(days, { seed: SEED }),
         };
       });
+    return { judged, soiling, normalized, plantYoy, inverters };
+  }
+
+  /**
+   * The yearly degradation report's figures of a plant the caller already holds in scope: the degradation
+   * from the history up to `to` (inclusive; today's unfinished day never counts) and the soiling-corrected
+   * normalised energy of each day of [from, to] (null where the day is left out).
+   */
+  async degradationOfPlant(plant: KpiPlant, from: string, to: string): Promise<PlantDegradation> {
+    const signals = (await loadPlantSignals(this.ctx.db, [plant.id])).get(plant.id)!;
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    const end = nextDate(to) < today ? nextDate(to) : today;
+    const { normalized, plantYoy, inverters } = await this.analyse(plant, signals, end);
+    return {
+      plant: degradationOf(plantYoy),
+      inverters: inverters.map((i) => ({
+        device_id: i.deviceId,
+        name: i.name,
+        result: degradationOf(i.result),
+      })),
+      days: normalized
+        .filter((d) => d.date >= from && d.date <= to)
+        .map((d) => ({ date: d.date, normalizedEnergy: d.excluded ? null : d.normalizedEnergy })),
+    };
+  }
+
+  /** GET plants/{id}/performance */
+  async performance(actor: Actor, id: number): Promise<PlantPerformanceAnswer> {
+    const { plant, signals } = await this.plant(actor, id);
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    const { judged, soiling, plantYoy, inverters } = await this.analyse(plant, signals, today);
+    const model = await repo.readModel(this.ctx.db, id);
+    const excluded = { no_energy: 0, incomplete_data: 0, impossible_energy: 0 };
+    for (const d of judged) if (d.excludedBecause) excluded[d.excludedBecause]++;
 
     let payback: PlantPerformanceAnswer['payback'] = null;
     if (soiling.status === 'ok' && model?.cleaningCost != null && model.energyPricePerKwh != null) {
@@ -234,7 +280,14 @@ export class PerformanceService {
         days: spanFrom && spanTo ? dayNumber(spanTo) - dayNumber(spanFrom) + 1 : 0,
       },
       excluded_days: excluded,
-      degradation: { plant: degradationOf(plantYoy), inverters },
+      degradation: {
+        plant: degradationOf(plantYoy),
+        inverters: inverters.map((i) => ({
+          device_id: i.deviceId,
+          name: i.name,
+          result: degradationOf(i.result),
+        })),
+      },
       soiling:
         soiling.status === 'ok'
           ? {

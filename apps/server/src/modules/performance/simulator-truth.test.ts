@@ -32,7 +32,9 @@ const SOILING = { ratePerDay: 0.002, cleaningEveryDays: 60 };
  *   −0.30 and −0.55 (the truth as a year-on-year ratio): 0.15–0.16 %/yr high. Without soiling the same
  *   plant gives −0.72, −0.21 and −0.46: 0.09 %/yr, most likely the two years' different weather (the KPI
  *   model lacks the part-load efficiency curve and has γ −0.37 %/K against the simulator's −0.4 %/K), the
- *   rest from soiling the method does not see (5 recoveries found of the truth's cleanings and rains);
+ *   rest from soiling the method does not see (5 recoveries found of the truth's cleanings and rains).
+ *   The same plant simulated with seed 8 comes back 0.06 %/yr low instead (−0.61, −0.86, −0.36): the offset
+ *   is this weather's draw, not a bias of the method, and the interval below is what must cover it;
  * - soiling loss: ±25 % of the true loss (Σ expected energy × (1 − true ratio) over the days the answer
  *   estimates): the method assumes every recovery cleans fully and estimates only intervals of 7 usable
  *   days or more, while rains of a cloudy season come every few days.
@@ -104,7 +106,8 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
       const res = await t.http.get(`/api/plants/${plant.tree.plantId}/performance`, { token: admin.token });
       expect(res.statusCode, res.body).toBe(200);
       answer = res.json<PlantPerformanceAnswer>();
-    }, 180_000);
+      // About 90 s alone; on a machine shared with other test runs it has taken over 180 s.
+    }, 480_000);
     afterAll(() => t.close());
 
     /** The year-on-year rate of a linear loss, in %/yr: the first year's pairs, the median pair's. */
@@ -140,10 +143,10 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
       }
     });
 
-    // Expected to fail today: the bootstrap resamples the pairs of one pair of years, so its 68.2 % interval
-    // (±0.03…0.08 %/yr here) holds neither the two years' weather difference nor the unseen soiling (the
-    // 0.15 %/yr above). When the method's interval accounts for them, this passes and must become `it`.
-    it.fails('holds the truth in the reported 68.2 % interval', () => {
+    // The interval is the circular block bootstrap of the pairs (engine/degradation.ts): the plain bootstrap it
+    // replaced gave ±0.03…0.08 %/yr here and held none of the three truths. Measured: plant −0.40
+    // [−0.57, −0.03], inverters −0.66 [−0.82, −0.27] and −0.14 [−0.33, +0.21] %/yr (blocks of 33 pairs).
+    it('holds the truth in the reported 68.2 % interval', () => {
       for (const { label, result, truePct } of estimates()) {
         const r = okResult(label, result);
         expect(truePct, seen(label, r, truePct)).toBeGreaterThanOrEqual(r.ci_low_pct_per_year);

@@ -6,6 +6,7 @@ import {
   V,
   type AlarmsReportAnswer,
   type BudgetFigures,
+  type DegradationReportAnswer,
   type DurationStats,
   type FleetReportAnswer,
   type InvertersReportAnswer,
@@ -34,6 +35,7 @@ import {
 } from '../kpi';
 import { datesThrough, dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { findKpiPlants, loadPlantSignals, readBudgets, type KpiPlant } from '../kpi';
+import { PerformanceService } from '../performance';
 import * as repo from './reports.repository';
 
 /** What building a report needs of the app. */
@@ -62,10 +64,13 @@ async function plantsOf(ctx: ReportContext, actor: Actor, query: ReportQueryPars
   });
 }
 
-/** Refuses a report that would read too much, before reading anything (errors.reportTooLarge). */
-export function checkSize(plantCount: number, dayCount: number): void {
+/**
+ * Refuses a report that would read too much, before reading anything (errors.reportTooLarge): a period of
+ * more than REPORT_MAX_DAYS, or more than REPORT_MAX_PLANT_DAYS plant-days read (`readDays` per plant).
+ */
+export function checkSize(plantCount: number, dayCount: number, readDays = dayCount): void {
   if (dayCount > REPORT_MAX_DAYS) throw badRequest({ to: [V.outOfRange] }, E.reportTooLarge);
-  if (plantCount * dayCount > REPORT_MAX_PLANT_DAYS)
+  if (plantCount * readDays > REPORT_MAX_PLANT_DAYS)
     throw badRequest({ plant_ids: [V.tooMany] }, E.reportTooLarge);
 }
 
@@ -428,6 +433,47 @@ async function inverters(
   return { type: 'inverters', ...headOf(ctx, query), plants: plants.map(reportPlant), inverters: out };
 }
 
+/**
+ * Days of history a degradation report reads per plant (the performance analysis reads five years): the
+ * report's plant-days are counted with it against REPORT_MAX_PLANT_DAYS, so at most 43 plants.
+ */
+export const DEGRADATION_HISTORY_DAYS = 5 * 366;
+
+/** The median of the values, null for none. */
+function medianOrNull(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function degradation(
+  ctx: ReportContext,
+  plants: readonly KpiPlant[],
+  query: ReportQueryParsed,
+): Promise<DegradationReportAnswer> {
+  const service = new PerformanceService(ctx);
+  const out: DegradationReportAnswer['plants'] = [];
+  for (const plant of plants) {
+    const d = await service.degradationOfPlant(plant, query.from, query.to);
+    const byMonth = new Map<string, number[]>();
+    for (const date of datesInclusive(query.from, query.to)) byMonth.set(date.slice(0, 7), []);
+    for (const day of d.days)
+      if (day.normalizedEnergy !== null) byMonth.get(day.date.slice(0, 7))?.push(day.normalizedEnergy);
+    out.push({
+      ...reportPlant(plant),
+      degradation: d.plant,
+      inverters: d.inverters,
+      months: [...byMonth].map(([month, values]) => ({
+        month,
+        normalized_energy: medianOrNull(values),
+        usable_days: values.length,
+      })),
+    });
+  }
+  return { type: 'degradation', ...headOf(ctx, query), plants: out };
+}
+
 /** The JSON answer of GET reports/{type}: checks scope and size, then builds the report. */
 export async function buildReport(
   ctx: ReportContext,
@@ -436,9 +482,11 @@ export async function buildReport(
   query: ReportQueryParsed,
 ): Promise<ReportAnswer> {
   const dayCount = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 + 1;
-  if (query.plant_ids) checkSize(query.plant_ids.length, dayCount);
+  // A degradation report reads its plants' history, not only the period's days.
+  const readDays = type === 'degradation' ? DEGRADATION_HISTORY_DAYS : dayCount;
+  if (query.plant_ids) checkSize(query.plant_ids.length, dayCount, readDays);
   const plants = await plantsOf(ctx, actor, query);
-  checkSize(plants.length, dayCount);
+  checkSize(plants.length, dayCount, readDays);
   switch (type) {
     case 'production':
       return production(ctx, plants, query);
@@ -448,5 +496,7 @@ export async function buildReport(
       return alarmStats(ctx, plants, query);
     case 'inverters':
       return inverters(ctx, plants, query);
+    case 'degradation':
+      return degradation(ctx, plants, query);
   }
 }

@@ -1,8 +1,11 @@
 import { translate, type LocaleCode } from '@solar/i18n';
 import {
+  DEGRADATION_MIN_SPAN_DAYS as YOY_DAYS_NEEDED,
   isLowCoverage,
   LOSS_KINDS,
   type AlarmsReportAnswer,
+  type DegradationReportAnswer,
+  type DegradationResult,
   type EnergySource,
   type FleetReportAnswer,
   type InvertersReportAnswer,
@@ -582,6 +585,87 @@ function inverters(r: InvertersReportAnswer, t: T): Body {
   };
 }
 
+/** Most plants whose normalised energy is drawn as a chart (the tables hold every plant). */
+const DEGRADATION_CHARTS_MAX = 12;
+
+/**
+ * The yearly degradation report: one row per plant and per inverter with the rate, its interval and the
+ * data it rests on, or "insufficient data" in words instead of a number; per plant the period's normalised
+ * energy month by month, as a table and a chart.
+ */
+function degradation(r: DegradationReportAnswer, t: T): Body {
+  const columns = [
+    col(t('reportFile.col.plant'), 'text'),
+    col(t('reportFile.col.inverter'), 'text'),
+    col(t('reportFile.col.degradationRate'), 'number', '%/a', 2),
+    col(t('reportFile.col.intervalLow'), 'number', '%/a', 2),
+    col(t('reportFile.col.intervalHigh'), 'number', '%/a', 2),
+    col(t('reportFile.col.confidenceLevel'), 'ratio', '%', 1),
+    col(t('reportFile.col.pairs'), 'integer'),
+    col(t('reportFile.col.dataYears'), 'number', 'a', 1),
+    col(t('reportFile.col.dataFrom'), 'date'),
+    col(t('reportFile.col.dataTo'), 'date'),
+    col(t('reportFile.col.note'), 'text'),
+  ];
+  const insufficient = (d: Extract<DegradationResult, { status: 'insufficient_data' }>) =>
+    t('reportFile.degradation.insufficient', { needed: YOY_DAYS_NEEDED, days: d.span_days });
+  const rowOf = (plant: string, inverter: string, d: DegradationResult): CellValue[] =>
+    d.status === 'ok'
+      ? [
+          plant,
+          inverter,
+          d.rate_pct_per_year,
+          d.ci_low_pct_per_year,
+          d.ci_high_pct_per_year,
+          d.confidence_level,
+          d.pairs,
+          d.span_days / 365.25,
+          d.from,
+          d.to,
+          null,
+        ]
+      : [plant, inverter, null, null, null, null, null, d.span_days / 365.25, d.from, d.to, insufficient(d)];
+  const rows = r.plants.flatMap((p) => [
+    rowOf(p.name, t('reportFile.degradation.wholePlant'), p.degradation),
+    ...p.inverters.map((i) => rowOf(p.name, i.name, i.result)),
+  ]);
+  const summary: Table = { name: t('reportFile.summary'), columns, rows };
+  const monthColumns = [
+    col(t('reportFile.col.month'), 'month'),
+    col(t('reportFile.col.normalizedEnergy'), 'number', undefined, 3),
+    col(t('reportFile.col.usableDays'), 'integer'),
+  ];
+  const perPlant: Table[] = r.plants.map((p) => ({
+    name: p.name,
+    columns: monthColumns,
+    rows: p.months.map((m) => [m.month, m.normalized_energy, m.usable_days]),
+  }));
+  const warnings = r.plants.flatMap((p) =>
+    p.degradation.status === 'insufficient_data' ? [`${p.name}: ${insufficient(p.degradation)}`] : [],
+  );
+  return {
+    tiles: [
+      { label: t('reportFile.tile.plants'), value: r.plants.length, kind: 'integer' },
+      {
+        label: t('reportFile.tile.plantsWithRate'),
+        value: r.plants.filter((p) => p.degradation.status === 'ok').length,
+        kind: 'integer',
+      },
+    ],
+    charts: r.plants.slice(0, DEGRADATION_CHARTS_MAX).map((p) => ({
+      title: t('reportFile.chart.normalizedEnergy', { plant: p.name }),
+      unit: '',
+      categories: p.months.map((m) => m.month),
+      series: [
+        { name: t('reportFile.col.normalizedEnergy'), values: p.months.map((m) => m.normalized_energy) },
+      ],
+    })),
+    tables: [summary, ...perPlant],
+    csv: summary,
+    warnings,
+  };
+}
+
 /** The zone most of `zones` are (the first of them on a tie), UTC for none. */
 export function mainTimeZone(zones: readonly string[]): string {
   const counts = new Map<string, number>();
@@ -607,7 +691,9 @@ export function reportDocument(report: ReportAnswer): ReportDocument {
         ? fleet(report, t)
         : report.type === 'alarms'
           ? alarms(report, t)
-          : inverters(report, t);
+          : report.type === 'inverters'
+            ? inverters(report, t)
+            : degradation(report, t);
   return {
     lang,
     title: t(`reportFile.title.${report.type}`),

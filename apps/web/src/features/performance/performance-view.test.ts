@@ -34,6 +34,7 @@ describe('degradationView', () => {
     ci_high_pct_per_year: -0.3,
     confidence_level: 0.682,
     pairs: 400,
+    block_length: 30,
     from: '2023-01-01',
     to: '2026-11-28',
     span_days: 1428,

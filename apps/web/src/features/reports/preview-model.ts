@@ -1,4 +1,4 @@
-import { LOSS_KINDS, type FleetReportAnswer, type ReportAnswer } from '@solar/shared';
+import { LOSS_KINDS, type DegradationResult, type FleetReportAnswer, type ReportAnswer } from '@solar/shared';
 import type { TranslationKey } from '../../lib/i18n-keys';
 
 /** A column of the preview table: a translated title, its unit, how to show its numbers. */
@@ -91,12 +91,15 @@ const topLossKey = (p: FleetReportAnswer['plants'][number]) =>
 
 /**
  * The table and chart of a report answer: per plant for production and fleet (with a total row), the
- * devices with most alarms and the count by priority for alarms, each inverter for inverters.
+ * devices with most alarms and the count by priority for alarms, each inverter for inverters, each plant
+ * (`wholePlantLabel`) and its inverters for degradation, whose rate is empty and its status says
+ * "insufficient data" when the data is too short for one.
  */
 export function previewOf(
   report: ReportAnswer,
   totalLabel: string,
   priorityLabel: (id: number) => string,
+  wholePlantLabel = '',
 ): PreviewModel {
   switch (report.type) {
     case 'production': {
@@ -204,5 +207,42 @@ export function previewOf(
           })),
         },
       };
+    case 'degradation': {
+      const row = (rowKey: string, plant: string, name: string, d: DegradationResult): PreviewRow => ({
+        rowKey,
+        plant,
+        inverter: name,
+        rate: d.status === 'ok' ? d.rate_pct_per_year : null,
+        ci_low: d.status === 'ok' ? d.ci_low_pct_per_year : null,
+        ci_high: d.status === 'ok' ? d.ci_high_pct_per_year : null,
+        pairs: d.status === 'ok' ? d.pairs : null,
+        data_days: d.span_days,
+        status: `reportPage.degradation.${d.status}`,
+      });
+      return {
+        columns: [
+          C.plant,
+          { key: 'inverter', title: 'reportPage.columns.inverter' },
+          { key: 'rate', title: 'reportPage.columns.degradationRate', unit: '%/a', digits: 2 },
+          { key: 'ci_low', title: 'reportPage.columns.intervalLow', unit: '%/a', digits: 2 },
+          { key: 'ci_high', title: 'reportPage.columns.intervalHigh', unit: '%/a', digits: 2 },
+          { key: 'pairs', title: 'reportPage.columns.pairs', digits: 0 },
+          { key: 'data_days', title: 'reportPage.columns.dataDays', digits: 0 },
+          { key: 'status', title: 'reportPage.columns.status', show: 'key' },
+        ],
+        rows: report.plants.flatMap((p) => [
+          row(String(p.plant_id), p.name, wholePlantLabel, p.degradation),
+          ...p.inverters.map((i) => row(`${p.plant_id}-${i.device_id}`, p.name, i.name, i.result)),
+        ]),
+        chart: {
+          title: 'reportPage.charts.degradationByPlant',
+          unit: '%/a',
+          bars: report.plants.map((p) => ({
+            label: p.name,
+            value: p.degradation.status === 'ok' ? p.degradation.rate_pct_per_year : null,
+          })),
+        },
+      };
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   calibrationDayOf,
+  circularBlockLength,
   cleaningPayback,
   dateOfDay,
   dayNumber,
@@ -57,7 +58,51 @@ describe('stats', () => {
   });
 });
 
+/**
+ * A seasonal series whose error persists from day to day, as weather, soiling and the model's errors do: an
+ * AR(1) process of lag-one correlation `phi` and σ 2 %, plus 1 % independent noise, on a known decline.
+ */
+function persistentSeries(days: number, ratePctPerYear: number, seed: number, phi: number): NormalizedDay[] {
+  const random = seededRandom(seed);
+  let error = 0;
+  return Array.from({ length: days }, (_, i) => {
+    error = phi * error + Math.sqrt(1 - phi * phi) * 0.02 * normalDraw(random);
+    const seasonal = 1 + 0.03 * Math.sin((2 * Math.PI * i) / 365.25);
+    const decline = (1 + ratePctPerYear / 100) ** (i / 365);
+    return {
+      date: dateOfDay(START + i),
+      normalizedEnergy: 0.85 * seasonal * decline * (1 + error + 0.01 * normalDraw(random)),
+    };
+  });
+}
+
 describe('year-on-year degradation (RdTools degradation_year_on_year)', () => {
+  it('chooses the bootstrap block from the autocorrelation: about 1 for independent days, weeks for persistent', () => {
+    const rates = (series: NormalizedDay[]) =>
+      series.slice(0, 400).map((d, i) => d.normalizedEnergy! / series[i + 365]!.normalizedEnergy!);
+    expect(circularBlockLength(rates(persistentSeries(800, 0, 5, 0)))).toBeLessThanOrEqual(3);
+    expect(circularBlockLength(rates(persistentSeries(800, 0, 5, 0.9)))).toBeGreaterThanOrEqual(10);
+    expect(circularBlockLength([1, 1, 1, 1, 1])).toBe(1);
+  });
+
+  it('holds the true rate in its 68.2 % interval far more often than a plain bootstrap when days are not independent', () => {
+    // 30 series of 25 months with a day-to-day correlation of 0.9 (a correlation time of ten days). The plain
+    // bootstrap of the pairs (RdTools' 'simple') held −0.8 in 20 % of 60 such series, the block bootstrap in
+    // 58 % (docs/performance.md); on independent days both hold it about 68 % of the time.
+    let block = 0;
+    let plain = 0;
+    const seeds = 30;
+    for (let seed = 1; seed <= seeds; seed++) {
+      const series = persistentSeries(2 * 365 + 30, -0.8, seed, 0.9);
+      const holds = (r: ReturnType<typeof yearOnYearDegradation>) =>
+        r.status === 'ok' && r.ciLowPctPerYear <= -0.8 && -0.8 <= r.ciHighPctPerYear ? 1 : 0;
+      block += holds(yearOnYearDegradation(series, { seed, reps: 200 }));
+      plain += holds(yearOnYearDegradation(series, { seed, reps: 200, blockLength: 1 }));
+    }
+    expect(block / seeds).toBeGreaterThanOrEqual(0.5);
+    expect(plain / seeds).toBeLessThanOrEqual(0.35);
+  }, 60_000);
+
   it('recovers −0.8 %/yr from three noisy seasonal years within 0.1 %/yr, CI around it', () => {
     const result = yearOnYearDegradation(degradingSeries(3 * 365 + 1, -0.8), { seed: 3 });
     expect(result.status).toBe('ok');

@@ -54,7 +54,13 @@ function PreviewValue({ column, row }: { column: PreviewColumn; row: PreviewRow 
 export function ReportPreview({ report, dark }: { report: ReportAnswer; dark: boolean }) {
   const { t, i18n } = useTranslation();
   const model = useMemo(
-    () => previewOf(report, t('reportPage.total'), (id) => t(priorityKey(id))),
+    () =>
+      previewOf(
+        report,
+        t('reportPage.total'),
+        (id) => t(priorityKey(id)),
+        t('reportPage.degradation.wholePlant'),
+      ),
     [report, t],
   );
   const phone = useMediaQuery(PHONE_QUERY);
