@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataQualityFlag, PlantKpisAnswer } from '@solar/shared';
+import type {
+  DataQualityFlag,
+  FleetLossesAnswer,
+  FleetReportAnswer,
+  PlantKpisAnswer,
+  ProductionReportAnswer,
+} from '@solar/shared';
 import { makeUser, save, type TestUser } from '../../test/org-fixtures';
 import {
   istanbulDate,
@@ -38,6 +44,30 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<PlantKpisAnswer>();
+  };
+  /** The fleet loss view's item of the plant for the same day. */
+  const fleetItem = async () => {
+    const res = await t.http.get('/api/plants/losses', {
+      token: admin.token,
+      query: { period: 'day', date: day },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<FleetLossesAnswer>().items.find((i) => i.plant_id === plant.tree.plantId)!;
+  };
+  /** The plant's excluded hours as the production and fleet reports of the day answer them. */
+  const reported = async () => {
+    const of = async <T extends ProductionReportAnswer | FleetReportAnswer>(type: T['type']) => {
+      const res = await t.http.get(`/api/reports/${type}`, {
+        token: admin.token,
+        query: { plant_ids: String(plant.tree.plantId), from: day, to: day, lang: 'en_US' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>().plants[0]!.excluded_irradiance_hours;
+    };
+    return {
+      production: await of<ProductionReportAnswer>('production'),
+      fleet: await of<FleetReportAnswer>('fleet'),
+    };
   };
   const staleFlags = async (): Promise<DataQualityFlag[]> => {
     const res = await t.http.get(`/api/plants/${plant.tree.plantId}/data-quality`, {
@@ -84,6 +114,9 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     before = await dayKpis();
     expect(before.irradiation_kwh_m2).toBeGreaterThan(1.4);
     expect(before.excluded_irradiance_hours.total).toBe(0);
+    expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
+    const r = await reported();
+    expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
     expect(before.pr).toBeCloseTo(before.energy_kwh! / PLANT_DAY_KWP / before.irradiation_kwh_m2, 6);
   });
 
@@ -105,6 +138,14 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(hours).toBeLessThanOrEqual(stuckHours + 1 / 12 + 1e-9);
     expect(k.excluded_irradiance_hours.total).toBeCloseTo(hours, 9);
     expect(k.excluded_irradiance_hours.spike).toBe(0);
+    // The fleet loss view leaves the same hours out and says so with the plant page's figure.
+    const item = await fleetItem();
+    expect(item.excluded_irradiance_hours).toEqual(k.excluded_irradiance_hours);
+    expect(item.irradiation_kwh_m2).toBeCloseTo(k.irradiation_kwh_m2, 9);
+    // And so do the production and fleet reports: one truth.
+    const r = await reported();
+    expect(r.production).toEqual(k.excluded_irradiance_hours);
+    expect(r.fleet).toEqual(k.excluded_irradiance_hours);
     // Each stuck interval held 800 W/m²: insolation drops by 0.8 kW/m² × their hours, PR rises with it.
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2 - (STUCK_WM2 / 1000) * stuckHours, 6);
     expect(k.energy_kwh).toBeCloseTo(before.energy_kwh!, 6);
@@ -134,6 +175,9 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(accept.statusCode, accept.body).toBe(200);
     const k = await dayKpis();
     expect(k.excluded_irradiance_hours.total).toBe(0);
+    expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
+    const r = await reported();
+    expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2, 9);
     expect(k.pr).toBeCloseTo(before.pr!, 9);
   });
