@@ -16,6 +16,7 @@ import {
   type PlantWithDay,
   type TelemetryPoint,
 } from '../../test/plant-day';
+import { pdfText, xlsxValues } from '../../test/report-readers';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 
 const DAY = 86_400_000;
@@ -69,6 +70,16 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
       fleet: await of<FleetReportAnswer>('fleet'),
     };
   };
+  /** The production report's file in `format`, in English. */
+  const reportFile = async (format: 'pdf' | 'xlsx') => {
+    const res = await t.http.get('/api/reports/production', {
+      token: admin.token,
+      query: { plant_ids: String(plant.tree.plantId), from: day, to: day, lang: 'en_US', format },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.rawPayload;
+  };
+  const NOTE = /h of irradiance were left out of insolation and PR/;
   const staleFlags = async (): Promise<DataQualityFlag[]> => {
     const res = await t.http.get(`/api/plants/${plant.tree.plantId}/data-quality`, {
       token: admin.token,
@@ -117,6 +128,7 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
     const r = await reported();
     expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
+    expect(pdfText(await reportFile('pdf'))).not.toMatch(NOTE);
     expect(before.pr).toBeCloseTo(before.energy_kwh! / PLANT_DAY_KWP / before.irradiation_kwh_m2, 6);
   });
 
@@ -146,6 +158,13 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     const r = await reported();
     expect(r.production).toEqual(k.excluded_irradiance_hours);
     expect(r.fleet).toEqual(k.excluded_irradiance_hours);
+    // The report's files say it among their warnings, with the hours as the answers count them.
+    const hoursText = String(Math.round(hours * 100) / 100);
+    const pdf = pdfText(await reportFile('pdf'));
+    expect(pdf).toMatch(NOTE);
+    expect(pdf).toMatch(new RegExp(`: ${hoursText.replace('.', '\\.')} h of irradiance`));
+    const sheets = xlsxValues(await reportFile('xlsx'));
+    expect(JSON.stringify(sheets.Warnings ?? sheets)).toMatch(NOTE);
     // Each stuck interval held 800 W/m²: insolation drops by 0.8 kW/m² × their hours, PR rises with it.
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2 - (STUCK_WM2 / 1000) * stuckHours, 6);
     expect(k.energy_kwh).toBeCloseTo(before.energy_kwh!, 6);
@@ -178,6 +197,7 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
     const r = await reported();
     expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
+    expect(pdfText(await reportFile('pdf'))).not.toMatch(NOTE);
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2, 9);
     expect(k.pr).toBeCloseTo(before.pr!, 9);
   });
