@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { kpiValuesSchema, lossKindSchema, plantKpisQuery } from './kpi';
+import { excludedIrradianceSchema, kpiValuesSchema, lossKindSchema, plantKpisQuery } from './kpi';
 
 /**
  * GET plants/losses: where the fleet lost energy over a local day, month or year. `date` is each plant's local
@@ -26,6 +26,11 @@ export const fleetLossItem = kpiValuesSchema.extend({
    * least what its model expected).
    */
   top_loss: lossKindSchema.nullable(),
+  /**
+   * The hours of the period whose irradiance the KPIs left out because the data-quality engine doubts it,
+   * per reason and in total: the same figure as GET plants/{id}/kpis for the same plant and period.
+   */
+  excluded_irradiance_hours: excludedIrradianceSchema,
 });
 export type FleetLossItem = z.infer<typeof fleetLossItem>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDateField, inOrder } from './dates';
 import { budgetFiguresSchema } from './budget-figures';
-import { energySourceSchema, kpiLossesSchema, lossKindSchema } from './kpi';
+import { energySourceSchema, excludedIrradianceSchema, kpiLossesSchema, lossKindSchema } from './kpi';
 import { LOCALES } from './locales';
 import { degradationResult } from './performance';
 import { idListParam } from './telemetry';
@@ -110,6 +110,11 @@ export const productionReportAnswer = z.object({
   plants: z.array(
     reportPlantSchema.extend({
       totals: productionFiguresSchema,
+      /**
+       * The hours of the period whose irradiance the figures left out (doubted by the data-quality engine),
+       * per reason and in total: GET plants/{id}/kpis's figure for the same plant and dates.
+       */
+      excluded_irradiance_hours: excludedIrradianceSchema,
       /** key: YYYY-MM-DD, YYYY-MM or YYYY by granularity. */
       rows: z.array(productionFiguresSchema.extend({ key: z.string() })),
     }),
@@ -133,6 +138,8 @@ export const fleetReportAnswer = z.object({
       /** The kind that lost the most energy; null when none lost any (as GET plants/losses). */
       top_loss: lossKindSchema.nullable(),
       alarm_count: z.number().int(),
+      /** The hours whose irradiance the figures left out: GET plants/losses's figure for the plant. */
+      excluded_irradiance_hours: excludedIrradianceSchema,
     }),
   ),
   totals: productionFiguresSchema.extend({

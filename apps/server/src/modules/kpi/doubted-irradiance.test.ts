@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataQualityFlag, PlantKpisAnswer } from '@solar/shared';
+import type {
+  DataQualityFlag,
+  FleetLossesAnswer,
+  FleetReportAnswer,
+  PlantKpisAnswer,
+  ProductionReportAnswer,
+} from '@solar/shared';
 import { makeUser, save, type TestUser } from '../../test/org-fixtures';
 import {
   istanbulDate,
@@ -10,6 +16,7 @@ import {
   type PlantWithDay,
   type TelemetryPoint,
 } from '../../test/plant-day';
+import { pdfText, xlsxValues } from '../../test/report-readers';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 
 const DAY = 86_400_000;
@@ -39,6 +46,40 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<PlantKpisAnswer>();
   };
+  /** The fleet loss view's item of the plant for the same day. */
+  const fleetItem = async () => {
+    const res = await t.http.get('/api/plants/losses', {
+      token: admin.token,
+      query: { period: 'day', date: day },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<FleetLossesAnswer>().items.find((i) => i.plant_id === plant.tree.plantId)!;
+  };
+  /** The plant's excluded hours as the production and fleet reports of the day answer them. */
+  const reported = async () => {
+    const of = async <T extends ProductionReportAnswer | FleetReportAnswer>(type: T['type']) => {
+      const res = await t.http.get(`/api/reports/${type}`, {
+        token: admin.token,
+        query: { plant_ids: String(plant.tree.plantId), from: day, to: day, lang: 'en_US' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>().plants[0]!.excluded_irradiance_hours;
+    };
+    return {
+      production: await of<ProductionReportAnswer>('production'),
+      fleet: await of<FleetReportAnswer>('fleet'),
+    };
+  };
+  /** The production report's file in `format`, in English. */
+  const reportFile = async (format: 'pdf' | 'xlsx') => {
+    const res = await t.http.get('/api/reports/production', {
+      token: admin.token,
+      query: { plant_ids: String(plant.tree.plantId), from: day, to: day, lang: 'en_US', format },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.rawPayload;
+  };
+  const NOTE = /h of irradiance were left out of insolation and PR/;
   const staleFlags = async (): Promise<DataQualityFlag[]> => {
     const res = await t.http.get(`/api/plants/${plant.tree.plantId}/data-quality`, {
       token: admin.token,
@@ -84,6 +125,10 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     before = await dayKpis();
     expect(before.irradiation_kwh_m2).toBeGreaterThan(1.4);
     expect(before.excluded_irradiance_hours.total).toBe(0);
+    expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
+    const r = await reported();
+    expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
+    expect(pdfText(await reportFile('pdf'))).not.toMatch(NOTE);
     expect(before.pr).toBeCloseTo(before.energy_kwh! / PLANT_DAY_KWP / before.irradiation_kwh_m2, 6);
   });
 
@@ -105,6 +150,21 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(hours).toBeLessThanOrEqual(stuckHours + 1 / 12 + 1e-9);
     expect(k.excluded_irradiance_hours.total).toBeCloseTo(hours, 9);
     expect(k.excluded_irradiance_hours.spike).toBe(0);
+    // The fleet loss view leaves the same hours out and says so with the plant page's figure.
+    const item = await fleetItem();
+    expect(item.excluded_irradiance_hours).toEqual(k.excluded_irradiance_hours);
+    expect(item.irradiation_kwh_m2).toBeCloseTo(k.irradiation_kwh_m2, 9);
+    // And so do the production and fleet reports: one truth.
+    const r = await reported();
+    expect(r.production).toEqual(k.excluded_irradiance_hours);
+    expect(r.fleet).toEqual(k.excluded_irradiance_hours);
+    // The report's files say it among their warnings, with the hours as the answers count them.
+    const hoursText = String(Math.round(hours * 100) / 100);
+    const pdf = pdfText(await reportFile('pdf'));
+    expect(pdf).toMatch(NOTE);
+    expect(pdf).toMatch(new RegExp(`: ${hoursText.replace('.', '\\.')} h of irradiance`));
+    const sheets = xlsxValues(await reportFile('xlsx'));
+    expect(JSON.stringify(sheets.Warnings ?? sheets)).toMatch(NOTE);
     // Each stuck interval held 800 W/m²: insolation drops by 0.8 kW/m² × their hours, PR rises with it.
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2 - (STUCK_WM2 / 1000) * stuckHours, 6);
     expect(k.energy_kwh).toBeCloseTo(before.energy_kwh!, 6);
@@ -134,6 +194,10 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(accept.statusCode, accept.body).toBe(200);
     const k = await dayKpis();
     expect(k.excluded_irradiance_hours.total).toBe(0);
+    expect((await fleetItem()).excluded_irradiance_hours.total).toBe(0);
+    const r = await reported();
+    expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
+    expect(pdfText(await reportFile('pdf'))).not.toMatch(NOTE);
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2, 9);
     expect(k.pr).toBeCloseTo(before.pr!, 9);
   });

@@ -1,5 +1,6 @@
 import {
   LOSS_KINDS,
+  type ExcludedIrradiance,
   type FleetLossItem,
   type FleetLossesAnswer,
   type KpiPeriod,
@@ -10,10 +11,11 @@ import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf } from '../../lib/scope';
 import { periodRange } from './engine';
-import { datesUntil, localDate } from './engine/telemetry-imports';
+import { readFlagsOfReasons } from '../data-quality';
+import { datesUntil, dayStart, localDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import type { KpiService } from './kpi.service';
-import { periodValuesOf } from './plant-day.service';
+import { excludedIrradianceHours, KPI_FLAG_REASONS, periodValuesOf } from './plant-day.service';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -43,6 +45,8 @@ export interface PlantPeriodLosses {
   topLoss: LossKind | null;
   /** True when any date of the run has the engine's figures (a budget's weather correction needs them). */
   anyDay: boolean;
+  /** The hours whose irradiance the KPIs left out (doubted by the data-quality engine), up to now. */
+  excludedIrradianceHours: ExcludedIrradiance;
 }
 
 /** A run of a plant's local dates, [first, end): the end is the day after the last. */
@@ -72,7 +76,7 @@ export class FleetLossesService {
       return { first: localDate(range.startMs, p.timeZone), end: localDate(range.endMs, p.timeZone) };
     });
     const items: FleetLossItem[] = plants.map((plant) => {
-      const { values, topLoss } = figures.get(plant.id)!;
+      const { values, topLoss, excludedIrradianceHours } = figures.get(plant.id)!;
       const range = ranges.get(plant.id)!;
       return {
         ...values,
@@ -86,6 +90,7 @@ export class FleetLossesService {
         from: iso(range.startMs),
         to: iso(range.endMs),
         top_loss: topLoss,
+        excluded_irradiance_hours: excludedIrradianceHours,
       };
     });
     return { period, items };
@@ -115,8 +120,45 @@ export class FleetLossesService {
         values,
         topLoss: topLoss(values.losses),
         anyDay: dates.some((d) => days.has(d)),
+        excludedIrradianceHours: await this.excludedOf(plant, signals.get(plant.id)!, first, end),
       });
     }
     return out;
+  }
+
+  /**
+   * Each plant's hours of irradiance left out over its local dates `datesOf(plant)` (the production
+   * report's figure; periodLosses carries it for the view and the fleet report).
+   */
+  async excludedIrradiance(
+    plants: readonly repo.KpiPlant[],
+    datesOf: (plant: repo.KpiPlant) => LocalDates,
+  ): Promise<Map<number, ExcludedIrradiance>> {
+    const signals = await repo.loadPlantSignals(
+      this.ctx.db,
+      plants.map((p) => p.id),
+    );
+    const out = new Map<number, ExcludedIrradiance>();
+    for (const plant of plants) {
+      const { first, end } = datesOf(plant);
+      out.set(plant.id, await this.excludedOf(plant, signals.get(plant.id)!, first, end));
+    }
+    return out;
+  }
+
+  /** The plant page's figure (GET plants/{id}/kpis): the same flags over the same instants, up to now. */
+  private async excludedOf(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    first: string,
+    end: string,
+  ): Promise<ExcludedIrradiance> {
+    const flags = await readFlagsOfReasons(this.ctx.db, plant.id, first, end, KPI_FLAG_REASONS);
+    return excludedIrradianceHours(
+      flags,
+      signals,
+      dayStart(first, plant.timeZone),
+      Math.min(dayStart(end, plant.timeZone), this.ctx.now()),
+    );
   }
 }

@@ -225,6 +225,11 @@ async function production(
   query: ReportQueryParsed,
 ): Promise<ProductionReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
+  // The irradiance the figures left out, as the plant page and the fleet view count it.
+  const excluded = await new FleetLossesService(ctx, new KpiService(ctx)).excludedIrradiance(plants, () => ({
+    first: query.from,
+    end: nextDate(query.to),
+  }));
   const out: ProductionReportAnswer['plants'] = [];
   for (const { plant, today, dates, days, budgets } of periods) {
     // A plant's year of days is a few milliseconds of figures; all 218 of the largest report in one go held
@@ -244,6 +249,7 @@ async function production(
     out.push({
       ...reportPlant(plant),
       totals: figuresOf(days, dates, plant, budgets, today),
+      excluded_irradiance_hours: excluded.get(plant.id)!,
       rows,
     });
   }
@@ -280,21 +286,27 @@ async function fleet(
   );
   const alarms = await repo.countAlarms(ctx.db, rangesOf(plants, query));
   const figures = plants.map((plant) => {
-    const { values, anyDay, topLoss } = losses.get(plant.id)!;
+    const { values, anyDay, topLoss, excludedIrradianceHours } = losses.get(plant.id)!;
     const own =
       (budgets.get(plant.id) as PlantPeriod['budgets'] | undefined) ??
       new Map<string, { energyKwh: number; irradiationKwhM2: number | null }>();
-    return { plant, topLoss, figures: figuresFrom(values, anyDay, dates, own) };
+    return {
+      plant,
+      topLoss,
+      excludedIrradianceHours,
+      figures: figuresFrom(values, anyDay, dates, own),
+    };
   });
   const totals = fleetFigures(figures.map((f) => ({ figures: f.figures, kwp: f.plant.dcCapacityKwp })));
   return {
     type: 'fleet',
     ...headOf(ctx, query),
-    plants: figures.map(({ plant, topLoss, figures: f }) => ({
+    plants: figures.map(({ plant, topLoss, excludedIrradianceHours, figures: f }) => ({
       ...reportPlant(plant),
       ...f,
       top_loss: topLoss,
       alarm_count: alarms.get(plant.id) ?? 0,
+      excluded_irradiance_hours: excludedIrradianceHours,
     })),
     totals: {
       ...totals,

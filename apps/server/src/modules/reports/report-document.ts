@@ -204,6 +204,26 @@ function coverageWarnings(
     .map((p) => t('reportFile.lowCoverage', { plant: p.name, percent: percent.format(p.coverage! * 100) }));
 }
 
+/**
+ * One warning per plant whose figures left doubted irradiance out (excluded_irradiance_hours: the plant
+ * page's and the fleet view's own number), saying how many hours and why.
+ */
+function excludedIrradianceWarnings(
+  plants: readonly { name: string; excluded_irradiance_hours: { total: number } }[],
+  lang: LocaleCode,
+  t: T,
+): string[] {
+  const hours = new Intl.NumberFormat(LOCALE_TAGS[lang], { maximumFractionDigits: 2 });
+  return plants
+    .filter((p) => p.excluded_irradiance_hours.total > 0)
+    .map((p) =>
+      t('reportFile.excludedIrradiance', {
+        plant: p.name,
+        hours: hours.format(p.excluded_irradiance_hours.total),
+      }),
+    );
+}
+
 const plantColumns = (t: T): Column[] => [
   col(t('reportFile.col.plant'), 'text'),
   col(t('reportFile.col.company'), 'text'),
@@ -211,11 +231,14 @@ const plantColumns = (t: T): Column[] => [
 ];
 
 function production(r: ProductionReportAnswer, t: T): Body {
-  const warnings = coverageWarnings(
-    r.plants.map((p) => ({ name: p.name, coverage: p.totals.coverage })),
-    r.lang,
-    t,
-  );
+  const warnings = [
+    ...coverageWarnings(
+      r.plants.map((p) => ({ name: p.name, coverage: p.totals.coverage })),
+      r.lang,
+      t,
+    ),
+    ...excludedIrradianceWarnings(r.plants, r.lang, t),
+  ];
   const keyColumn = col(
     t(`reportFile.granularity.${r.granularity}`),
     r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
@@ -442,7 +465,7 @@ function fleet(r: FleetReportAnswer, t: T): Body {
     ],
     tables: [summary],
     csv: summary,
-    warnings: coverageWarnings(r.plants, r.lang, t),
+    warnings: [...coverageWarnings(r.plants, r.lang, t), ...excludedIrradianceWarnings(r.plants, r.lang, t)],
   };
 }
 

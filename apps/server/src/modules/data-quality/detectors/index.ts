@@ -12,6 +12,7 @@ import {
   detectPowerDrift,
 } from './irradiance';
 import { detectInterpolated } from './interpolated';
+import { detectSensorDrift } from './sensor-drift';
 import { detectOutOfRange } from './range';
 import { detectReplayedDays } from './replay';
 import { confirmSolarSpikes, detectSpikes } from './spike';
@@ -35,6 +36,7 @@ export {
 } from './irradiance';
 export { counterDayEnergyKwh, detectDayEnergyImpossible } from './day-energy';
 export { detectClipping } from './clipping';
+export { SENSOR_DRIFT_HISTORY_DAYS, dailyRatios, detectSensorDrift, theilSen } from './sensor-drift';
 
 /** The detectors that need only the signal itself and the plant's day (position, capacity). */
 const SIGNAL_DETECTORS: ((series: SignalSeries, plant: PlantDay) => DetectedFlag[])[] = [
@@ -111,6 +113,7 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
     series,
   ).map((f) => (f.detail.unsteadySky === 1 ? { ...f, detail: withoutUnsteadyMark(f.detail) } : f));
   const acPower = series.filter((s) => s.kind === 'ac_power');
+  const driftFlags: DetectedFlag[] = [];
   for (const s of series) {
     if (s.kind === 'energy_counter') {
       const power = acPower.find((p) => p.deviceId === s.deviceId);
@@ -118,14 +121,20 @@ export function detectPlantDay(input: PlantDayInput): DetectedFlag[] {
     }
     if (!sun) continue;
     if (IRRADIANCE_KINDS.has(s.kind)) {
-      flags.push(...detectPowerDrift(s, acPower, plant));
+      driftFlags.push(...detectPowerDrift(s, acPower, plant));
+      if (input.hourlyHistory?.length)
+        driftFlags.push(...detectSensorDrift(s, acPower, plant, input.hourlyHistory));
       flags.push(...detectNeighbourDisagreement(s, input.neighbours, plant));
     }
     const clock = detectClockFault(s, plant);
     flags.push(...(clock.length ? clock : detectClockAgainstPeers(s, series, plant)));
     flags.push(...detectClipping(s, plant));
   }
-  flags.push(...detectReplayedDays(input));
+  const replayed = detectReplayedDays(input);
+  // A replayed signal's readings are another day's: against this day's power they disagree by nature, and
+  // the replay flag already doubts them all, so no drift flag is raised on them beside it.
+  const replayedSignals = new Set(replayed.map((f) => f.signalId));
+  flags.push(...replayed, ...driftFlags.filter((f) => !replayedSignals.has(f.signalId)));
   // Without a location the day bound counts every hour as daylight (@solar/pv-model day-energy-bound.ts).
   flags.push(...detectDayEnergyImpossible(series, plant));
   return mergeFlags(flags, plant.dayStartMs, plant.dayEndMs);

@@ -100,4 +100,9 @@ export interface PlantDayInput {
   /** The same signals' readings of the days before (newest first), for replayed-day detection; may be empty. */
   earlierDays: { dayStartMs: number; series: SignalSeries[] }[];
   neighbours: NeighbourIrradiance[];
+  /**
+   * Hourly means of the plant's POA irradiance and AC power signals over the weeks before the day (the
+   * sensor-drift check's baseline; readings stamped at each hour's start); absent or empty: not checked.
+   */
+  hourlyHistory?: SignalSeries[];
 }

@@ -2,7 +2,7 @@ import type { Db, Dialect } from '../../../db/database';
 import { dayStart, localDate, nextDate } from '../../../telemetry-store/buckets';
 import { readRawSeries, type SeriesPoints } from '../../../telemetry-store/queries';
 import type { SunBasedCheck } from '@solar/shared';
-import { skippedChecks, type PlantDay } from '../detectors';
+import { SENSOR_DRIFT_HISTORY_DAYS, skippedChecks, type PlantDay } from '../detectors';
 import * as repo from '../data-quality.repository';
 import { signalKindOf } from '../signal-kinds';
 import { detect, readDetectionPoints, type Detection, type DetectionRequest } from './detection';
@@ -161,6 +161,7 @@ export class DataQualityEngine {
       signals: [...signals],
       earlierStarts,
       fromMs: earlierStarts.at(-1) ?? dayStartMs,
+      historyFromMs: dayStartMs - SENSOR_DRIFT_HISTORY_DAYS * 86_400_000,
       neighbours: neighbours.flatMap((n) =>
         (signalsByPlant.get(n.plant.id) ?? []).filter(isIrradiance).map((s) => ({ signal: s, km: n.km })),
       ),

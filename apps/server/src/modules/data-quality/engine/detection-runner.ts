@@ -46,6 +46,7 @@ export interface DetectionAsk {
   request: DetectionRequest;
   points?: PackedPoints;
   neighbourPoints?: PackedPoints;
+  hourlyPoints?: PackedPoints;
 }
 
 export type DetectionReply = { id: number; detection: Detection } | { id: number; error: string };
@@ -97,9 +98,11 @@ export class DetectionRunner {
     if (read) {
       const points = packPoints(read.points);
       const neighbours = packPoints(read.neighbourPoints);
+      const hourly = packPoints(read.hourlyPoints);
       ask.points = points.packed;
       ask.neighbourPoints = neighbours.packed;
-      transfer.push(...points.transfer, ...neighbours.transfer);
+      ask.hourlyPoints = hourly.packed;
+      transfer.push(...points.transfer, ...neighbours.transfer, ...hourly.transfer);
     }
     return new Promise<Detection>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -30,7 +30,11 @@ function ownDb(source: DetectionSource): Db {
 async function answer(ask: DetectionAsk): Promise<DetectionReply> {
   try {
     const read = ask.points
-      ? { points: unpackPoints(ask.points), neighbourPoints: unpackPoints(ask.neighbourPoints ?? []) }
+      ? {
+          points: unpackPoints(ask.points),
+          neighbourPoints: unpackPoints(ask.neighbourPoints ?? []),
+          hourlyPoints: unpackPoints(ask.hourlyPoints ?? []),
+        }
       : await readDetectionPoints(ownDb(start.source!), start.source!.dialect, ask.request);
     return { id: ask.id, detection: detect(ask.request, read) };
   } catch (error) {

@@ -5,7 +5,7 @@
  * finds exactly what the engine found in process.
  */
 import type { Db, Dialect } from '../../../db/database';
-import { readRawSeries, type SeriesPoints } from '../../../telemetry-store/queries';
+import { readRawSeries, readRollupSeries, type SeriesPoints } from '../../../telemetry-store/queries';
 import { detectPlantDay, type DetectedFlag, type NeighbourIrradiance, type PlantDay } from '../detectors';
 import { buildPlantDayInput, seriesOf, type EngineSignal } from './plant-day-input';
 
@@ -19,12 +19,23 @@ export interface DetectionRequest {
   fromMs: number;
   /** The irradiance signals of the plant's neighbours, read over the day only. */
   neighbours: { signal: EngineSignal; km: number }[];
+  /**
+   * The sensor-drift check's baseline starts here: the plant's POA and AC power signals' hourly means over
+   * [historyFromMs, plantDay.dayStartMs) are read from the hourly rollup. Absent: not read, not checked.
+   */
+  historyFromMs?: number;
 }
+
+/** The signals whose hourly history the sensor-drift check reads. */
+const historySignals = (signals: readonly EngineSignal[]) =>
+  signals.filter((s) => s.kind.kind === 'irradiance_poa' || s.kind.kind === 'ac_power');
 
 /** The readings of a request: the plant's signals and its neighbours', by signal id. */
 export interface DetectionPoints {
   points: Map<number, SeriesPoints>;
   neighbourPoints: Map<number, SeriesPoints>;
+  /** Hourly means (stamped at the hour's start) of the POA and AC power signals before the day. */
+  hourlyPoints: Map<number, SeriesPoints>;
 }
 
 /** What the detection of one plant day found, and how many readings of the day it judged. */
@@ -53,7 +64,20 @@ export async function readDetectionPoints(
     plantDay.dayStartMs,
     plantDay.dayEndMs,
   );
-  return { points, neighbourPoints };
+  const history = request.historyFromMs === undefined ? [] : historySignals(signals);
+  // No POA sensor, nothing to check: the power's history is not read either.
+  const hasPoa = history.some((s) => s.kind.kind === 'irradiance_poa');
+  const hourlyPoints = hasPoa
+    ? await readRollupSeries(
+        db,
+        dialect,
+        '1h',
+        history.map((s) => ({ id: s.signalId, from: request.historyFromMs!, counter: false })),
+        'avg',
+        plantDay.dayStartMs,
+      )
+    : new Map<number, SeriesPoints>();
+  return { points, neighbourPoints, hourlyPoints };
 }
 
 /** Runs the detectors over a request's readings: CPU only, no I/O. */
@@ -70,6 +94,10 @@ export function detect(request: DetectionRequest, read: DetectionPoints): Detect
     ),
   }));
   const input = buildPlantDayInput(plantDay, signals, read.points, earlierStarts, neighbourSeries);
+  if (request.historyFromMs !== undefined && read.hourlyPoints.size > 0)
+    input.hourlyHistory = historySignals(signals).map((s) =>
+      seriesOf(s, read.hourlyPoints.get(s.signalId) ?? [], request.historyFromMs!, plantDay.dayStartMs),
+    );
   const flags = detectPlantDay(input);
   const readings = input.series.reduce((n, s) => n + s.readings.length, 0);
   return { flags, readings };

@@ -1,7 +1,7 @@
-import Alert from 'antd/es/alert';
 import { useTranslation } from 'react-i18next';
 import type { ExcludedEnergy } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
+import { ExcludedNote } from './excluded-note';
 import { excludedEnergyParts } from './excluded-energy';
 
 /**
@@ -23,12 +23,10 @@ export function ExcludedEnergyNote({
     .map((p) => t(`plantView.kpi.excludedReason.${p.reason}`, { energy: kwh(p.energyKwh) }))
     .join('; ');
   return (
-    <Alert
-      type="warning"
-      showIcon
-      className="coverage-warning"
-      data-testid={testId}
-      data-excluded-kwh={excluded.total}
+    <ExcludedNote
+      testId={testId}
+      attribute="data-excluded-kwh"
+      amount={excluded.total}
       message={t('plantView.kpi.excludedEnergy', { energy: kwh(excluded.total), reasons })}
     />
   );

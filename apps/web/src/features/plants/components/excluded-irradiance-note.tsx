@@ -1,7 +1,7 @@
-import Alert from 'antd/es/alert';
 import { useTranslation } from 'react-i18next';
 import type { ExcludedIrradiance } from '@solar/shared';
 import { formatNumber } from '../../../lib/format';
+import { ExcludedNote } from './excluded-note';
 import { excludedIrradianceParts } from './excluded-energy';
 
 /**
@@ -24,12 +24,10 @@ export function ExcludedIrradianceNote({
     .map((p) => `${t(`dataQuality.reasons.${p.reason}.name`)} ${hours(p.hours)} h`)
     .join('; ');
   return (
-    <Alert
-      type="warning"
-      showIcon
-      className="coverage-warning"
-      data-testid={testId}
-      data-excluded-hours={excluded.total}
+    <ExcludedNote
+      testId={testId}
+      attribute="data-excluded-hours"
+      amount={excluded.total}
       message={t('plantView.kpi.excludedIrradiance', { hours: hours(excluded.total), reasons })}
     />
   );

@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { KPI_PERIODS, LOSS_KINDS, type FleetLossItem, type KpiPeriod, type LossKind } from '@solar/shared';
 import { LoadingSpin } from '../../../components';
 import { dateBounds } from '../../../lib/date-bounds';
+import { formatNumber } from '../../../lib/format';
 import { nullOrder } from '../../../lib/null-order';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/media-query';
 import { useFleetLosses } from '../api/get-fleet-losses';
@@ -37,6 +38,18 @@ const byNumber =
  * (expected 0 kWh and "no loss" would claim a perfect period).
  */
 const noData = (i: FleetLossItem) => !i.coverage;
+
+/**
+ * The hours of irradiance the plant's figures left out because the data-quality checks doubt its sensor
+ * (the plant page's number); a dash when none were.
+ */
+function ExcludedIrradianceValue({ item }: { item: FleetLossItem }) {
+  const { i18n } = useTranslation();
+  const hours = item.excluded_irradiance_hours.total;
+  return (
+    <span data-excluded-hours={hours}>{hours > 0 ? `${formatNumber(hours, i18n.language, 1)} h` : '–'}</span>
+  );
+}
 
 /** The total loss, unknown without data (sorted last). */
 const totalLoss = (i: FleetLossItem) => (noData(i) ? null : i.losses.total_kwh);
@@ -154,6 +167,13 @@ export function FleetLosses() {
       sorter: byNumber((i) => i.coverage),
       render: (_, i) => <CoverageValue coverage={i.coverage} />,
     },
+    {
+      key: 'excludedIrradiance',
+      title: <LossHeading>{t('plantView.fleetLoss.excludedIrradiance')}</LossHeading>,
+      align: 'right',
+      sorter: byNumber((i) => i.excluded_irradiance_hours.total),
+      render: (_, i) => <ExcludedIrradianceValue item={i} />,
+    },
   ];
 
   const controls = (
@@ -234,6 +254,10 @@ export function FleetLosses() {
                     <dt>{t('plantView.fleetLoss.data')}</dt>
                     <dd>
                       <CoverageValue coverage={i.coverage} />
+                    </dd>
+                    <dt>{t('plantView.fleetLoss.excludedIrradiance')}</dt>
+                    <dd>
+                      <ExcludedIrradianceValue item={i} />
                     </dd>
                   </dl>
                 </Card>
