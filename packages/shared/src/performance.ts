@@ -52,33 +52,97 @@ const degradationInsufficient = z.object({
 export const degradationResult = z.discriminatedUnion('status', [degradationOk, degradationInsufficient]);
 export type DegradationResult = z.infer<typeof degradationResult>;
 
+/** What every soiling answer says about the data it rests on. */
+const soilingSpan = {
+  /** First and last usable day (local dates); null without any. */
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  /** Days from the first to the last usable day. */
+  span_days: z.number().int(),
+  /** Usable days in the span (not left out, with a performance index). */
+  usable_days: z.number().int(),
+};
+
 export const soilingResult = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('ok'),
+    ...soilingSpan,
+    from: z.string(),
+    to: z.string(),
     /** The soiling ratio (1 = clean) per estimated day. */
     ratio_series: z.array(z.object({ date: z.string(), ratio: z.number() })),
     mean_ratio: z.number(),
     mean_ratio_low: z.number(),
     mean_ratio_high: z.number(),
-    /** Energy lost to soiling over the estimated days, kWh, with its 95 % interval. */
+    /** Energy lost to soiling over the estimated days, kWh, with its interval (`confidence_level`). */
     loss_kwh: z.number(),
     loss_kwh_low: z.number(),
     loss_kwh_high: z.number(),
+    /** Central probability of the loss and mean ratio intervals (0.95). */
+    confidence_level: z.number(),
+    /** Days the loss is estimated on (the ratio series' days). */
+    days_used: z.number().int(),
     /** First days after a cleaning or a rain. */
     recoveries: z.array(z.string()),
     /** The current interval's soiling rate, fraction per day (≤ 0). */
     current_rate_per_day: z.number(),
+  }),
+  /** Enough data, but no interval declines significantly: no loss is answered (neither 0 nor a guess). */
+  z.object({
+    status: z.literal('not_detected'),
+    ...soilingSpan,
     from: z.string(),
     to: z.string(),
+    days_used: z.number().int(),
+    intervals_tested: z.number().int(),
+    recoveries: z.array(z.string()),
   }),
   z.object({
     status: z.literal('insufficient_data'),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    span_days: z.number().int(),
+    ...soilingSpan,
+    /** Usable days one interval between recoveries needs. */
+    days_needed: z.number().int(),
   }),
 ]);
 export type SoilingResult = z.infer<typeof soilingResult>;
+
+/**
+ * The soiling loss over a period the caller names (the plant page's loss view: a day or a month), from the
+ * same Monte-Carlo draws as the whole answer; a loss category carved out of the KPI's underperformance.
+ * Without an estimate it says why, never 0: `insufficient_data` and `not_detected` are the whole answer's,
+ * `not_estimated` when no day of the period lies in an interval with significant soiling.
+ */
+export const soilingPeriodLoss = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('ok'),
+    from: z.string(),
+    to: z.string(),
+    loss_kwh: z.number(),
+    loss_kwh_low: z.number(),
+    loss_kwh_high: z.number(),
+    confidence_level: z.number(),
+    /** Days of the period the loss is estimated on, and its usable days. */
+    days_estimated: z.number().int(),
+    usable_days: z.number().int(),
+  }),
+  z.object({
+    status: z.enum(['not_estimated', 'not_detected', 'insufficient_data']),
+    from: z.string(),
+    to: z.string(),
+    usable_days: z.number().int(),
+  }),
+]);
+export type SoilingPeriodLoss = z.infer<typeof soilingPeriodLoss>;
+
+/** GET plants/{id}/performance?from&to: the period whose soiling loss is answered too (both or neither). */
+export const plantPerformanceQuery = z
+  .object({ from: calendarDateField().optional(), to: calendarDateField().optional() })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { error: V.required, path: ['to'] })
+  .refine((q) => q.from === undefined || q.to === undefined || inOrder(q.from, q.to, false), {
+    error: V.rangeOrder,
+    path: ['to'],
+  });
+export type PlantPerformanceQuery = z.input<typeof plantPerformanceQuery>;
 
 /** GET plants/{id}/performance */
 export const plantPerformanceAnswer = z.object({
@@ -100,6 +164,8 @@ export const plantPerformanceAnswer = z.object({
     ),
   }),
   soiling: soilingResult,
+  /** The soiling loss over the period asked for (`from`, `to`); absent when none was asked. */
+  soiling_period: soilingPeriodLoss.optional(),
   /** When cleaning would have paid for itself; null without a cleaning cost and energy price, or soiling. */
   payback: z
     .object({

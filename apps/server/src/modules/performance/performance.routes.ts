@@ -6,6 +6,7 @@ import {
   plantModelFitAnswer,
   plantModelFitBody,
   plantPerformanceAnswer,
+  plantPerformanceQuery,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
@@ -29,12 +30,13 @@ export const performanceRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (ap
         summary: "A plant's degradation rate, soiling ratio and loss, and the cleaning payback",
         operationId: 'getPlantPerformance',
         description:
-          'Reads the finished days of up to five years. Degradation: year-on-year median on the daily temperature-corrected normalised energy with a 68.2 % bootstrap interval (RdTools degradation_year_on_year), per plant and per inverter, or `insufficient_data` with the span found when under two years. Soiling: simplified stochastic rate and recovery (RdTools soiling_srr) with 95 % Monte-Carlo intervals; loss = Σ expected × (1 − ratio). Days without energy, under 90 % complete, or with impossible energy are left out and counted in `excluded_days`. `model_source` says which parameters the expected energy used.',
+          'Reads the finished days of up to five years. Degradation: year-on-year median on the daily temperature-corrected normalised energy with a 68.2 % bootstrap interval (RdTools degradation_year_on_year), per plant and per inverter, or `insufficient_data` with the span found when under two years. Soiling: simplified stochastic rate and recovery (RdTools soiling_srr) with 95 % Monte-Carlo intervals; loss = Σ expected × (1 − ratio) over the intervals whose decline is significant (slope interval below 0, Bonferroni over the intervals, and a decline at least the recovery threshold); `not_detected` when none is, `insufficient_data` with too few usable days; each states its span and usable days. With `from` and `to` (local dates, both or neither) `soiling_period` answers the loss over those days with its interval, or why there is none. Days without energy, under 90 % complete, or with impossible energy are left out and counted in `excluded_days`. `model_source` says which parameters the expected energy used.',
         params: idParam,
+        querystring: plantPerformanceQuery,
         response: { 200: plantPerformanceAnswer },
       },
     },
-    (request) => service.performance(actorOf(request), request.params.id),
+    (request) => service.performance(actorOf(request), request.params.id, request.query),
   );
 
   app.get(

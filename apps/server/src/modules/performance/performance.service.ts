@@ -5,6 +5,7 @@ import type {
   PlantModelFitAnswer,
   PlantModelFitBody,
   PlantPerformanceAnswer,
+  PlantPerformanceQuery,
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
@@ -23,6 +24,7 @@ import {
   soilingStochasticRateRecovery,
   yearOnYearDegradation,
   type NormalizedDay,
+  type SoilingResult,
   type YoyResult,
 } from './engine';
 import * as repo from './performance.repository';
@@ -121,6 +123,68 @@ function degradationOf(r: YoyResult): DegradationResult {
   };
 }
 
+/** The engine's soiling answer in the contract's words. */
+function soilingOf(s: SoilingResult): PlantPerformanceAnswer['soiling'] {
+  const span = { from: s.from, to: s.to, span_days: s.spanDays, usable_days: s.usableDays };
+  if (s.status === 'ok')
+    return {
+      status: 'ok',
+      ...span,
+      from: s.from,
+      to: s.to,
+      ratio_series: s.series,
+      mean_ratio: s.meanRatio,
+      mean_ratio_low: s.meanRatioLow,
+      mean_ratio_high: s.meanRatioHigh,
+      loss_kwh: s.lossKwh,
+      loss_kwh_low: s.lossKwhLow,
+      loss_kwh_high: s.lossKwhHigh,
+      confidence_level: s.confidenceLevel,
+      days_used: s.daysUsed,
+      recoveries: s.recoveries,
+      current_rate_per_day: s.intervals[s.intervals.length - 1]!.ratePerDay,
+    };
+  if (s.status === 'not_detected')
+    return {
+      status: 'not_detected',
+      ...span,
+      from: s.from,
+      to: s.to,
+      days_used: s.daysUsed,
+      intervals_tested: s.intervalsTested,
+      recoveries: s.recoveries,
+    };
+  return { status: 'insufficient_data', ...span, days_needed: s.daysNeeded };
+}
+
+/** The soiling loss over [from, to] in the contract's words: the loss, or why there is none. */
+function soilingPeriodOf(
+  s: SoilingResult,
+  from: string,
+  to: string,
+  usableDays: number,
+): PlantPerformanceAnswer['soiling_period'] {
+  const p = s.status === 'ok' ? s.period : null;
+  if (s.status === 'ok' && p && p.daysEstimated > 0)
+    return {
+      status: 'ok',
+      from,
+      to,
+      loss_kwh: p.lossKwh,
+      loss_kwh_low: p.lossKwhLow,
+      loss_kwh_high: p.lossKwhHigh,
+      confidence_level: s.confidenceLevel,
+      days_estimated: p.daysEstimated,
+      usable_days: usableDays,
+    };
+  return {
+    status: s.status === 'ok' ? 'not_estimated' : s.status,
+    from,
+    to,
+    usable_days: usableDays,
+  };
+}
+
 /** Degradation, soiling and the plant's model parameters (docs/performance.md). */
 export class PerformanceService {
   private readonly kpi: KpiService;
@@ -139,9 +203,15 @@ export class PerformanceService {
   /**
    * The analysis of the plant's days before `end` (a local date, exclusive), five years back: the judged
    * days, the soiling, and the year-on-year degradation of the plant and of each inverter with an energy
-   * signal, on the soiling-corrected normalised energy.
+   * signal, on the soiling-corrected normalised energy. With `period`, the soiling also answers the loss
+   * of those dates, from the same draws as the whole answer.
    */
-  private async analyse(plant: KpiPlant, signals: PlantSignals, end: string) {
+  private async analyse(
+    plant: KpiPlant,
+    signals: PlantSignals,
+    end: string,
+    period?: { from: string; to: string },
+  ) {
     const from = dateOfDay(dayNumber(end) - HISTORY_DAYS);
     const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, end));
     const soiling = soilingStochasticRateRecovery(
@@ -151,7 +221,7 @@ export class PerformanceService {
         expectedEnergyKwh: d.figures.sums.expectedEnergyKwh,
         excluded: d.excludedBecause !== null,
       })),
-      { seed: SEED },
+      { seed: SEED, period },
     );
     // The year-on-year pairs are taken on the soiling-corrected energy (each day over its estimated soiling
     // ratio): a soiling cycle that is not a whole divisor of the year (cleanings every 60 days, rains when
@@ -243,10 +313,15 @@ export class PerformanceService {
   }
 
   /** GET plants/{id}/performance */
-  async performance(actor: Actor, id: number): Promise<PlantPerformanceAnswer> {
+  async performance(
+    actor: Actor,
+    id: number,
+    query: PlantPerformanceQuery = {},
+  ): Promise<PlantPerformanceAnswer> {
     const { plant, signals } = await this.plant(actor, id);
     const today = localDate(this.ctx.now(), plant.timeZone);
-    const { judged, soiling, plantYoy, inverters } = await this.analyse(plant, signals, today);
+    const period = query.from && query.to ? { from: query.from, to: query.to } : undefined;
+    const { judged, soiling, plantYoy, inverters } = await this.analyse(plant, signals, today, period);
     const model = await repo.readModel(this.ctx.db, id);
     const excluded = { no_energy: 0, incomplete_data: 0, impossible_energy: 0 };
     for (const d of judged) if (d.excludedBecause) excluded[d.excludedBecause]++;
@@ -288,23 +363,16 @@ export class PerformanceService {
           result: degradationOf(i.result),
         })),
       },
-      soiling:
-        soiling.status === 'ok'
-          ? {
-              status: 'ok',
-              ratio_series: soiling.series,
-              mean_ratio: soiling.meanRatio,
-              mean_ratio_low: soiling.meanRatioLow,
-              mean_ratio_high: soiling.meanRatioHigh,
-              loss_kwh: soiling.lossKwh,
-              loss_kwh_low: soiling.lossKwhLow,
-              loss_kwh_high: soiling.lossKwhHigh,
-              recoveries: soiling.recoveries,
-              current_rate_per_day: soiling.intervals[soiling.intervals.length - 1]!.ratePerDay,
-              from: soiling.from,
-              to: soiling.to,
-            }
-          : { status: 'insufficient_data', from: soiling.from, to: soiling.to, span_days: soiling.spanDays },
+      soiling: soilingOf(soiling),
+      soiling_period:
+        query.from && query.to
+          ? soilingPeriodOf(
+              soiling,
+              query.from,
+              query.to,
+              judged.filter((d) => !d.excludedBecause && query.from! <= d.date && d.date <= query.to!).length,
+            )
+          : undefined,
       payback,
     };
   }

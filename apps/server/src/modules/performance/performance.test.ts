@@ -158,8 +158,68 @@ describe(`performance (${dialectUnderTest})`, () => {
     expect(p.soiling.recoveries.length).toBe(14);
     expect(p.soiling.ratio_series.length).toBeGreaterThan(1000);
     expect(p.soiling.current_rate_per_day).toBeCloseTo(-0.003, 3);
+    // The data it rests on and its uncertainty: every day of the three years is usable and estimated.
+    expect(p.soiling).toMatchObject({
+      from: p.span.from,
+      to: p.span.to,
+      span_days: p.span.days - 1,
+      usable_days: p.span.days,
+      days_used: p.soiling.ratio_series.length,
+      confidence_level: 0.95,
+    });
+    expect(p.soiling.loss_kwh_low).toBeLessThan(p.soiling.loss_kwh);
+    expect(p.soiling.loss_kwh_high).toBeGreaterThan(p.soiling.loss_kwh);
+    expect(p.soiling_period).toBeUndefined();
     expect(p.payback).toMatchObject({ cleaning_cost: 50, energy_price_per_kwh: 0.1, currency: 'EUR' });
     expect(p.payback!.date).not.toBeNull();
+  });
+
+  it('answers the soiling loss of a period, with its interval, as the loss view asks for it', async () => {
+    const url = `/api/plants/${a.plantId}/performance`;
+    const periodOf = async (query: string, plantUrl = url) => {
+      const res = await t.http.get(`${plantUrl}?${query}`, { token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<PlantPerformanceAnswer>().soiling_period;
+    };
+    const month = await periodOf('from=2023-03-01&to=2023-03-31');
+    if (month?.status !== 'ok') throw new Error(JSON.stringify(month));
+    expect(month).toMatchObject({
+      from: '2023-03-01',
+      to: '2023-03-31',
+      days_estimated: 31,
+      usable_days: 31,
+    });
+    expect(month.confidence_level).toBe(0.95);
+    expect(month.loss_kwh).toBeGreaterThan(0);
+    expect(month.loss_kwh_low).toBeLessThan(month.loss_kwh);
+    expect(month.loss_kwh_high).toBeGreaterThan(month.loss_kwh);
+    // The months of a year add up to the year's loss: one estimate, cut by period.
+    const year = await periodOf('from=2023-01-01&to=2023-12-31');
+    if (year?.status !== 'ok') throw new Error(JSON.stringify(year));
+    let sum = 0;
+    for (let m = 0; m < 12; m++) {
+      const first = `2023-${String(m + 1).padStart(2, '0')}-01`;
+      const next = m === 11 ? '2024-01-01' : `2023-${String(m + 2).padStart(2, '0')}-01`;
+      const r = await periodOf(`from=${first}&to=${dateOfDay(dayNumber(next) - 1)}`);
+      if (r?.status !== 'ok') throw new Error(JSON.stringify(r));
+      sum += r.loss_kwh;
+    }
+    expect(sum).toBeCloseTo(year.loss_kwh, 6);
+    // Days without data: no estimate, said as such, never 0.
+    expect(await periodOf('from=2020-01-01&to=2020-01-31')).toEqual({
+      status: 'not_estimated',
+      from: '2020-01-01',
+      to: '2020-01-31',
+      usable_days: 0,
+    });
+    expect(
+      await periodOf('from=2025-01-01&to=2025-01-31', `/api/plants/${other.plantId}/performance`),
+    ).toMatchObject({ status: 'insufficient_data', usable_days: 0 });
+    // Both dates or neither, in order.
+    for (const q of ['from=2023-03-01', 'from=2023-03-31&to=2023-03-01', 'from=2023-02-30&to=2023-03-01']) {
+      const bad = await t.http.get(`${url}?${q}`, { token: admin.token });
+      expect(bad.statusCode, q).toBe(400);
+    }
   });
 
   it("finds each inverter's own rate from its energy counter", async () => {
@@ -228,7 +288,14 @@ describe(`performance (${dialectUnderTest})`, () => {
     const empty = await t.http.get(`/api/plants/${other.plantId}/performance`, { token: admin.token });
     expect(empty.json<PlantPerformanceAnswer>()).toMatchObject({
       span: { from: null, to: null, days: 0 },
-      soiling: { status: 'insufficient_data' },
+      soiling: {
+        status: 'insufficient_data',
+        from: null,
+        to: null,
+        span_days: 0,
+        usable_days: 0,
+        days_needed: 7,
+      },
     });
   });
 

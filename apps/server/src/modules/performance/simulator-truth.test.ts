@@ -37,10 +37,46 @@ const SOILING = { ratePerDay: 0.002, cleaningEveryDays: 60 };
  *   is this weather's draw, not a bias of the method, and the interval below is what must cover it;
  * - soiling loss: ±25 % of the true loss (Σ expected energy × (1 − true ratio) over the days the answer
  *   estimates): the method assumes every recovery cleans fully and estimates only intervals of 7 usable
- *   days or more, while rains of a cloudy season come every few days.
+ *   days or more whose decline is significant, while rains of a cloudy season come every few days.
+ *   Measured: 4,300 [4,051, 4,515] kWh on 180 days (3 intervals) against 3,876 kWh, 11 % high.
  */
 const RATE_TOLERANCE_PCT = 0.2;
 const SOILING_LOSS_TOLERANCE = 0.25;
+
+/**
+ * Samples `days` local days of the virtual plant from FIRST_DAY every 5 minutes and stores them as rollups
+ * only (as a history older than the raw retention is), then marks the days for the KPI engine.
+ */
+async function storeSimulatedHistory(
+  t: TestApp,
+  virtual: simulator.VirtualPlant,
+  days: number,
+  plantId: number,
+  nowMs: number,
+) {
+  // Sampled in chunks of 60 local days, each stored as rollups in one transaction; a chunk starts at a
+  // local midnight, where the counters stand still, so nothing is lost at its edge.
+  const bySignal = new Map<number, Point[]>();
+  const flush = async () => {
+    await storeRollupsOnly(t.ctx.db, t.ctx.dialect, bySignal);
+    bySignal.clear();
+  };
+  const start = istanbulInstant(FIRST_DAY, 0);
+  const end = start + days * DAY_MS;
+  for (let ts = start; ts < end; ts += STEP_MS) {
+    for (const device of virtual.sample(ts))
+      for (const p of device.points) {
+        const list = bySignal.get(p.signalId) ?? [];
+        list.push({ ts, value: p.value });
+        bySignal.set(p.signalId, list);
+      }
+    if ((ts - start + STEP_MS) % (60 * DAY_MS) === 0) await flush();
+  }
+  await flush();
+  // As the history import does after writing rollups only: the KPI days are computed on the next read.
+  const instants = Array.from({ length: days }, (_, i) => start + i * DAY_MS + 12 * 3_600_000);
+  await markDaysOfInstantsDirty(t.ctx.db, plantId, 'Europe/Istanbul', instants, nowMs);
+}
 
 /**
  * The performance module against the simulator's truth: a plant of two 50 kW inverters near Konya is
@@ -80,34 +116,13 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
       });
       truth = virtual.truth();
 
-      // Sampled in chunks of 60 local days, each stored as rollups in one transaction; a chunk starts at a
-      // local midnight, where the counters stand still, so nothing is lost at its edge.
-      const bySignal = new Map<number, Point[]>();
-      const flush = async () => {
-        await storeRollupsOnly(t.ctx.db, t.ctx.dialect, bySignal);
-        bySignal.clear();
-      };
-      const start = istanbulInstant(FIRST_DAY, 0);
-      const end = start + DAYS * DAY_MS;
-      for (let ts = start; ts < end; ts += STEP_MS) {
-        for (const device of virtual.sample(ts))
-          for (const p of device.points) {
-            const list = bySignal.get(p.signalId) ?? [];
-            list.push({ ts, value: p.value });
-            bySignal.set(p.signalId, list);
-          }
-        if ((ts - start + STEP_MS) % (60 * DAY_MS) === 0) await flush();
-      }
-      await flush();
-      // As the history import does after writing rollups only: the KPI days are computed on the next read.
-      const days = Array.from({ length: DAYS }, (_, i) => start + i * DAY_MS + 12 * 3_600_000);
-      await markDaysOfInstantsDirty(t.ctx.db, plant.tree.plantId, 'Europe/Istanbul', days, NOW_MS);
+      await storeSimulatedHistory(t, virtual, DAYS, plant.tree.plantId, NOW_MS);
 
       const res = await t.http.get(`/api/plants/${plant.tree.plantId}/performance`, { token: admin.token });
       expect(res.statusCode, res.body).toBe(200);
       answer = res.json<PlantPerformanceAnswer>();
-      // About 90 s alone; on a machine shared with other test runs it has taken over 180 s.
-    }, 480_000);
+      // 25 months of 5-minute samples: about two minutes alone, more on a shared machine.
+    }, 600_000);
     afterAll(() => t.close());
 
     /** The year-on-year rate of a linear loss, in %/yr: the first year's pairs, the median pair's. */
@@ -143,9 +158,10 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
       }
     });
 
-    // The interval is the circular block bootstrap of the pairs (engine/degradation.ts): the plain bootstrap it
-    // replaced gave ±0.03…0.08 %/yr here and held none of the three truths. Measured: plant −0.40
-    // [−0.57, −0.03], inverters −0.66 [−0.82, −0.27] and −0.14 [−0.33, +0.21] %/yr (blocks of 33 pairs).
+    // Two things make it hold: the interval is a circular block bootstrap of the pairs (engine/degradation.ts;
+    // the plain bootstrap gave ±0.03…0.08 %/yr here and held none of the three truths), and soiling is
+    // answered only for intervals whose decline is significant (before, long intervals' noise-level slopes
+    // were divided out as soiling and moved the rates 0.15 %/yr). MEASURED_AFTER_MERGE
     it('holds the truth in the reported 68.2 % interval', () => {
       for (const { label, result, truePct } of estimates()) {
         const r = okResult(label, result);
@@ -189,3 +205,44 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
     });
   },
 );
+
+/** Days of the clean plant: a year, enough for the soiling method (it needs no pairs of years). */
+const CLEAN_DAYS = 365;
+
+/**
+ * The same plant with no soiling at all (and no faults): whatever the method reports as soiling there is
+ * the weather's and the model's day-to-day noise. It must not answer a soiling loss it cannot tell from
+ * zero: either "not detected", or a loss whose 95 % interval holds 0.
+ */
+describe.skipIf(dialectUnderTest !== 'sqlite')(`performance of a clean plant (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let answer: PlantPerformanceAnswer;
+  const now = istanbulInstant(dateOfDay(dayNumber(FIRST_DAY) + CLEAN_DAYS), 9 * 60);
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { now: () => now });
+    const admin = await makeUser(t, { admin: true });
+    const plant = await makePlantWithDay(t, admin, { name: 'SimClean' });
+    await t.ctx.db
+      .updateTable('plants')
+      .set({ dc_capacity_kwp: 100, commissioning_date: FIRST_DAY })
+      .where('id', '=', plant.tree.plantId)
+      .execute();
+    const definition = (await loadPlantTopology(t.ctx.db)).find(
+      (p) => Number(p.plantId) === plant.tree.plantId,
+    )!;
+    const virtual = simulator.createVirtualPlant(definition, { seed: 7, faults: false, soiling: false });
+    await storeSimulatedHistory(t, virtual, CLEAN_DAYS, plant.tree.plantId, now);
+    const res = await t.http.get(`/api/plants/${plant.tree.plantId}/performance`, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    answer = res.json<PlantPerformanceAnswer>();
+  }, 180_000);
+  afterAll(() => t.close());
+
+  it('reports no significant soiling', () => {
+    const s = answer.soiling;
+    const seen = JSON.stringify({ ...s, ratio_series: undefined });
+    expect(s.status, seen).not.toBe('insufficient_data');
+    if (s.status === 'ok') expect(s.loss_kwh_low, seen).toBeLessThanOrEqual(0);
+  });
+});

@@ -2,3 +2,4 @@
 // parameters form behind it) and its query keys.
 export { PerformanceCard } from './components/performance-card';
 export { performanceKeys } from './api/query-keys';
+export { usePlantSoilingPeriod } from './api/get-performance';

@@ -17,7 +17,7 @@ import { browserTimeZone, plantToday } from '../../lib/plant-time';
 import { usePreferences } from '../../lib/preferences-store';
 import { PlantAlarms } from '../alarms';
 import { DataQualityCard } from '../data-quality';
-import { PerformanceCard } from '../performance';
+import { PerformanceCard, usePlantSoilingPeriod } from '../performance';
 import { usePlantCatalog } from '../telemetry';
 import { usePlantKpis } from './api/get-kpis';
 import { usePlantsOverview } from './api/get-overview';
@@ -27,6 +27,7 @@ import {
   aboveExpectationKwh,
   energyPrOption,
   LOSS_STEPS,
+  type LossStep,
   powerClockZone,
   powerOption,
   powerSeriesNames,
@@ -184,18 +185,23 @@ export default function PlantDetailPage() {
       ac: num(k.model.ac_capacity_kw),
       threshold: num(k.model.daylight_threshold_w_m2, 0),
     });
+  // The loss view's period as local dates: the chosen day, or its month.
+  const lossDay = day ?? today;
+  const lossFrom = lossPeriod === 'day' ? lossDay : `${lossDay.slice(0, 7)}-01`;
+  const lossTo = lossPeriod === 'day' ? lossDay : monthEnd(lossDay);
+  const soiling = usePlantSoilingPeriod(plantId, lossFrom, lossTo);
+  const soilingKwh = soiling.data?.status === 'ok' ? soiling.data.loss_kwh : null;
   // No waterfall without an actual energy: a period without data is unknown, not a loss of everything.
   const lossSteps = useMemo(() => {
     const k = lossKpis.data;
     if (!k || k.energy_kwh === null || !k.coverage) return null;
-    return waterfallSteps(k.expected_energy_kwh, k.energy_kwh, k.losses);
-  }, [lossKpis.data]);
+    return waterfallSteps(k.expected_energy_kwh, k.energy_kwh, k.losses, soilingKwh);
+  }, [lossKpis.data, soilingKwh]);
   const lossChart = useMemo(() => {
     if (!lossSteps) return null;
-    const steps = Object.fromEntries(LOSS_STEPS.map((s) => [s, t(`plantView.loss.${s}`)])) as Record<
-      (typeof LOSS_STEPS)[number],
-      string
-    >;
+    const steps = Object.fromEntries(
+      [...LOSS_STEPS, 'soiling' as const].map((s) => [s, t(`plantView.loss.${s}`)]),
+    ) as Record<LossStep, string>;
     return waterfallOption(
       lossSteps,
       {
@@ -445,6 +451,22 @@ export default function PlantDetailPage() {
                 {t('plantView.loss.aboveNote', { value: num(aboveKwh) })}
               </p>
             )}
+            {soiling.data && (
+              <p className="loss-soiling-note" data-testid="loss-soiling">
+                {soiling.data.status === 'ok'
+                  ? t('plantView.loss.soilingValue', {
+                      value: num(soiling.data.loss_kwh),
+                      low: num(soiling.data.loss_kwh_low),
+                      high: num(soiling.data.loss_kwh_high),
+                      level: num(soiling.data.confidence_level * 100, 0),
+                      days: num(soiling.data.days_estimated, 0),
+                      total: num(soiling.data.usable_days, 0),
+                    })
+                  : t('plantView.loss.soilingNone', {
+                      reason: t(`plantView.loss.soilingReason.${soiling.data.status}`),
+                    })}
+              </p>
+            )}
             {lossKpis.data && (
               <p className="loss-caption" data-testid="loss-caption">
                 {modelCaption(lossKpis.data)}
@@ -467,4 +489,11 @@ export default function PlantDetailPage() {
       </div>
     </div>
   );
+}
+
+/** The last local date of a date's month. */
+function monthEnd(date: string): string {
+  const [y, m] = [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${date.slice(0, 7)}-${String(days).padStart(2, '0')}`;
 }

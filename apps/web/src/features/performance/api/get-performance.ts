@@ -20,3 +20,17 @@ export const plantPerformanceQueryOptions = (plantId: number) =>
   });
 
 export const usePlantPerformance = (plantId: number) => useQuery(plantPerformanceQueryOptions(plantId));
+
+/** GET plants/{id}/performance?from&to: the soiling loss of a period (the plant page's loss view). */
+export const plantSoilingPeriodQueryOptions = (plantId: number, from: string, to: string) =>
+  queryOptions({
+    queryKey: [...performanceKeys.plant(plantId), 'period', from, to] as const,
+    queryFn: async ({ signal }) =>
+      plantPerformanceAnswer.parse(
+        await api.get<unknown>(`plants/${plantId}/performance?from=${from}&to=${to}`, { signal }),
+      ).soiling_period ?? null,
+    staleTime: 10 * 60_000,
+  });
+
+export const usePlantSoilingPeriod = (plantId: number, from: string, to: string) =>
+  useQuery(plantSoilingPeriodQueryOptions(plantId, from, to));

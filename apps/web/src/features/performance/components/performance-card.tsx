@@ -100,8 +100,30 @@ function Soiling({ answer }: { answer: PlantPerformanceAnswer }) {
   if (s.status === 'insufficient_data')
     return (
       <Typography.Text type="secondary" data-testid="soiling-not-enough">
-        {t('performance.soiling.notEnough')}
+        {s.from && s.to
+          ? t('performance.soiling.notEnoughDetail', {
+              usable: num(s.usable_days),
+              from: s.from,
+              to: s.to,
+              needed: num(s.days_needed),
+            })
+          : t('performance.soiling.notEnough')}
       </Typography.Text>
+    );
+  if (s.status === 'not_detected')
+    return (
+      <Space direction="vertical" size={4} data-testid="soiling-not-detected">
+        <span>{t('performance.soiling.notDetected')}</span>
+        <Typography.Text type="secondary" data-testid="soiling-basis">
+          {t('performance.soiling.basis', {
+            used: num(s.days_used),
+            usable: num(s.usable_days),
+            from: s.from,
+            to: s.to,
+            level: num(95),
+          })}
+        </Typography.Text>
+      </Space>
     );
   const lastYear = s.ratio_series.slice(-365);
   const p = answer.payback;
@@ -136,6 +158,15 @@ function Soiling({ answer }: { answer: PlantPerformanceAnswer }) {
           strokeWidth={1.5}
         />
       </svg>
+      <Typography.Text type="secondary" data-testid="soiling-basis">
+        {t('performance.soiling.basis', {
+          used: num(s.days_used),
+          usable: num(s.usable_days),
+          from: s.from,
+          to: s.to,
+          level: num(s.confidence_level * 100),
+        })}
+      </Typography.Text>
       <Typography.Text type="secondary">
         {t('performance.soiling.recoveries', { count: s.recoveries.length })}
       </Typography.Text>

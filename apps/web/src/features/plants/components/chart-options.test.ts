@@ -18,6 +18,7 @@ const names = {
     communication_gap: 'Communication gap',
     clipping: 'Clipping',
     grid_curtailment: 'Grid curtailment',
+    soiling: 'Soiling',
     underperformance: 'Underperformance',
   },
 };
@@ -67,6 +68,29 @@ describe('loss waterfall', () => {
     expect(seriesOf(steps, 'tr_TR').labels[5]).toBe('12,3 kWh');
     // On a phone the unit goes under the number: neighbouring labels stay apart.
     expect(seriesOf(steps, 'tr_TR', true).labels[6]).toBe('153\nkWh');
+  });
+
+  it('carves an estimated soiling loss out of underperformance, the bars still adding up to actual', () => {
+    const l = losses({
+      downtime_kwh: 30,
+      communication_gap_kwh: 5,
+      clipping_kwh: 0,
+      grid_curtailment_kwh: 0,
+      underperformance_kwh: 12.25,
+    });
+    const steps = waterfallSteps(200, 200 - l.total_kwh, l, 4.25);
+    expect(steps.map((s) => [s.key, s.kwh])).toEqual([
+      ['expected', 200],
+      ['downtime', 30],
+      ['communication_gap', 5],
+      ['clipping', 0],
+      ['grid_curtailment', 0],
+      ['soiling', 4.25],
+      ['underperformance', 8],
+      ['actual', 152.75],
+    ]);
+    // No estimate: no soiling bar (never a bar of 0), underperformance whole.
+    expect(waterfallSteps(200, 200 - l.total_kwh, l).map((s) => s.key)).not.toContain('soiling');
   });
 
   it('shows energy above the model as its own rising bar, never as a negative loss or a rising underperformance', () => {

@@ -208,7 +208,8 @@ export const LOSS_STEPS = [
   'grid_curtailment',
   'underperformance',
 ] as const;
-export type LossStep = (typeof LOSS_STEPS)[number];
+/** A waterfall's loss bars: the KPI's kinds and soiling, carved out of underperformance when estimated. */
+export type LossStep = (typeof LOSS_STEPS)[number] | 'soiling';
 
 /**
  * Energy under this (kWh) shows as 0 at the label's one decimal: a loss that small below zero is no energy
@@ -236,11 +237,20 @@ export function waterfallSteps(
   expectedKwh: number,
   actualKwh: number,
   losses: KpiLossesSchemaLike,
+  /** The period's soiling loss when estimated: shown before underperformance and taken out of it. */
+  soilingKwh: number | null = null,
 ): WaterfallStep[] {
   const steps: WaterfallStep[] = [{ key: 'expected', kind: 'total', kwh: expectedKwh }];
   let aboveKwh = 0;
-  for (const key of LOSS_STEPS) {
-    const kwh = losses[`${key}_kwh`];
+  const keys: LossStep[] =
+    soilingKwh === null ? [...LOSS_STEPS] : [...LOSS_STEPS.slice(0, 4), 'soiling', 'underperformance'];
+  for (const key of keys) {
+    const kwh =
+      key === 'soiling'
+        ? soilingKwh!
+        : key === 'underperformance'
+          ? losses.underperformance_kwh - (soilingKwh ?? 0)
+          : losses[`${key}_kwh`];
     if (kwh <= -NEGLIGIBLE_KWH) aboveKwh -= kwh;
     else steps.push({ key, kind: 'loss', kwh: Math.max(kwh, 0) });
   }
