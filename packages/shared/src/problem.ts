@@ -81,6 +81,8 @@ export const E = {
   reportTooLarge: 'errors.reportTooLarge',
   /** The caller already has as many report or export files in the making as one user may (429, Retry-After). */
   tooManyFileBuilds: 'errors.tooManyFileBuilds',
+  /** A report or export file whose build ran its thread out of the heap a build may use (500). */
+  fileTooLargeToBuild: 'errors.fileTooLargeToBuild',
   /** A budget import file with a bad row; `errors` names each row's line and column (400). */
   budgetImportInvalid: 'errors.budgetImportInvalid',
   /** Imports already being read, the caller's own or the server's limit (429, with Retry-After). */

@@ -6,8 +6,8 @@
  *   queues the rest, at most `queueMax` of them;
  * - lets one user have at most `perUser` builds running or queued; beyond that, or a full queue, 429
  *   errors.tooManyFileBuilds with Retry-After;
- * - gives each thread a heap limit: a build past it ends that thread (its request fails, 500), not the
- *   server, and the next build starts a new thread;
+ * - gives each thread a heap limit: a build past it ends that thread, not the server (its request is
+ *   answered 500 errors.fileTooLargeToBuild), and the next build starts a new thread;
  * - takes a build's data in parts, at most PARTS_IN_FLIGHT unacknowledged, so the event loop reads the next
  *   chunk of data only as the thread writes the last one.
  */
@@ -83,7 +83,14 @@ class BuildThread {
       this.onDeath?.(error);
       exited(this);
     };
-    this.worker.on('error', die);
+    // Its heap limit reached: the file asked for is too large to build, which the user is told as such.
+    this.worker.on('error', (error: Error & { code?: string }) =>
+      die(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? Object.assign(new HttpError(500, E.fileTooLargeToBuild), { cause: error })
+          : error,
+      ),
+    );
     this.worker.on('exit', (code) => die(new Error(`file-build thread exited with ${code}`)));
   }
 

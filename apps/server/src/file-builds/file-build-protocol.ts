@@ -4,10 +4,15 @@
  * sends each as it comes; the thread acknowledges each, which bounds what is in flight), then `end`. The
  * thread answers the file in `chunk`s as it is written, then `done`, or `failed`.
  */
-import type { CsvDelimiter, ReportAnswer, ReportFormat } from '@solar/shared';
+import type { CsvDelimiter, EnergySource, ReportAnswer, ReportFormat } from '@solar/shared';
 import type { ExportSeriesPart } from '../modules/telemetry';
 
-/** A report: its answer follows in parts, first without its largest list (the plants), then that list. */
+/**
+ * A report: its answer follows in parts, first its head, then its plants in slices. A production report's
+ * head holds its plants without their rows (but for a single plant) and each plant's row sources, so that
+ * its PDF is written plant by plant: the head (summary, tiles, charts), then each plant's table as its
+ * slice comes, never the whole year of every plant at once. Other reports' heads hold no plants.
+ */
 export interface ReportBuild {
   kind: 'report';
   format: Exclude<ReportFormat, 'json'>;
@@ -36,9 +41,14 @@ export interface FileBuildThreadData {
   nice: number;
 }
 
-/** The report without its plants, a slice of its plants, or one signal's points of an export. */
+/**
+ * The report's head (`sources`: a production report's plants' row sources, in the head's order), a slice of
+ * its plants, or one signal's points of an export.
+ */
 export type FileBuildPart =
-  { head: ReportAnswer } | { plants: ReportAnswer['plants'] } | { series: ExportSeriesPart };
+  | { head: ReportAnswer; sources?: EnergySource[][] }
+  | { plants: ReportAnswer['plants'] }
+  | { series: ExportSeriesPart };
 
 export type ToThread =
   | { type: 'start'; id: number; job: FileBuildJob }

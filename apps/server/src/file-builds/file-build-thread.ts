@@ -4,13 +4,14 @@
  * and export builds"). It runs one build at a time, messages in order (file-build-protocol.ts).
  */
 import { Writable } from 'node:stream';
+import { setImmediate as turn } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReportAnswer } from '@solar/shared';
 // A thread's entry, bundled on its own (build.mjs): it loads the file builders alone, not the modules'
 // indexes, which would bring the database drivers and the KPI engine into every file-build thread.
 import { toReportCsv } from '../modules/reports/report-csv';
-import { reportDocument } from '../modules/reports/report-document';
-import { toReportPdf } from '../modules/reports/report-pdf';
+import { plantTable, reportDocument, reportHeadDocument } from '../modules/reports/report-document';
+import { ReportPdfWriter } from '../modules/reports/report-pdf';
 import { toReportXlsx } from '../modules/reports/report-xlsx';
 import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
 import { lowerThreadPriority } from '../lib/thread-priority';
@@ -58,22 +59,76 @@ interface Build {
   end(): Promise<void>;
 }
 
+/** Bytes gathered before they go to the event loop: pdfkit writes a file in many small pieces. */
+const BATCH_BYTES = 64 * 1024;
+
+/** Sends what is written in batches of about BATCH_BYTES; `flush` sends the rest. */
+function batchedOutput(id: number) {
+  let pending: Buffer[] = [];
+  let size = 0;
+  const flush = () => {
+    if (!size) return;
+    sendBytes(id, pending.length === 1 ? pending[0]! : Buffer.concat(pending, size));
+    pending = [];
+    size = 0;
+  };
+  const write = (chunk: Buffer) => {
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= BATCH_BYTES) flush();
+  };
+  return { write, flush };
+}
+
+/**
+ * A report. A production PDF is written plant by plant as the slices come (its head carries what the
+ * summary, tiles and charts need): the thread holds one slice and one page, not the year of every plant,
+ * which ran the largest report the limits allow out of its heap. Other files are laid out from the whole
+ * answer, gathered first.
+ */
 function reportBuild(id: number, job: Extract<FileBuildJob, { kind: 'report' }>): Build {
   const plants: unknown[] = [];
   let head: ReportAnswer | undefined;
+  const output = batchedOutput(id);
+  let streamed: ReportPdfWriter | undefined;
   return {
-    add(part) {
-      if ('head' in part) head = part.head;
-      if ('plants' in part) for (const p of part.plants) plants.push(p);
+    async add(part) {
+      if ('head' in part) {
+        head = part.head;
+        if (job.format === 'pdf' && head.type === 'production' && part.sources) {
+          const doc = reportHeadDocument(head, part.sources);
+          streamed = await ReportPdfWriter.start(doc, output.write);
+          for (const table of doc.tables) streamed.table(table);
+        }
+      }
+      if ('plants' in part) {
+        if (streamed && head?.type === 'production') {
+          for (const plant of part.plants as typeof head.plants) {
+            streamed.table(plantTable(head, plant));
+            // The plant's pages leave before the next plant is drawn.
+            output.flush();
+            await turn();
+          }
+        } else for (const p of part.plants) plants.push(p);
+      }
     },
     async end() {
       if (!head) throw new Error('a report build without its report');
+      if (streamed) {
+        await streamed.end();
+        output.flush();
+        return;
+      }
       const report = { ...head, plants } as ReportAnswer;
       const doc = reportDocument(report);
       plants.length = 0;
       if (job.format === 'csv') sendBytes(id, Buffer.from(toReportCsv(doc, job.delimiter), 'utf8'));
-      else if (job.format === 'pdf') sendBytes(id, await toReportPdf(doc));
-      else {
+      else if (job.format === 'pdf') {
+        const writer = await ReportPdfWriter.start(doc, output.write);
+        for (const table of doc.tables) writer.table(table);
+        await writer.end();
+        output.flush();
+      } else {
         const out = outputOf(id);
         const done = finished(out);
         await toReportXlsx(doc, out);

@@ -41,6 +41,8 @@ export const errorsPlugin = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
+        // A failure of the server's own (a file build out of memory): its cause is logged, never answered.
+        if (error.status === 500) request.log.error({ err: error.cause ?? error }, 'request failed');
         if (error.headers) void reply.headers(error.headers);
         return sendProblem(reply, error.status, error.detail, error.errors);
       }

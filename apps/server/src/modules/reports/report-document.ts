@@ -230,7 +230,42 @@ const plantColumns = (t: T): Column[] => [
   col(t('reportFile.col.capacity'), 'number', 'kWp', 1),
 ];
 
-function production(r: ProductionReportAnswer, t: T): Body {
+/** A production report's plant with its rows. */
+type ProductionPlant = ProductionReportAnswer['plants'][number];
+
+const productionKey = (r: Pick<ProductionReportAnswer, 'granularity'>, t: T) => ({
+  column: col(
+    t(`reportFile.granularity.${r.granularity}`),
+    r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
+  ),
+  cell: (key: string): CellValue => (r.granularity === 'year' ? Number(key) : key),
+});
+
+/** The distinct sources of a plant's rows: what its total's source cell says. */
+export const rowSources = (p: Pick<ProductionPlant, 'rows'>): EnergySource[] => [
+  ...new Set(p.rows.map((row) => row.energy_source)),
+];
+
+/** One plant's table of a production report: its days, months or years, then its total. */
+function productionPlantTable(
+  r: Pick<ProductionReportAnswer, 'granularity'>,
+  p: ProductionPlant,
+  t: T,
+): Table {
+  const key = productionKey(r, t);
+  return {
+    name: p.name,
+    columns: [key.column, ...figureColumns(t)],
+    rows: p.rows.map((row) => [key.cell(row.key), ...figureCells(row, sourceCell([row.energy_source], t))]),
+    totals: [t('reportFile.total'), ...figureCells(p.totals, sourceCell(rowSources(p), t))],
+  };
+}
+
+/**
+ * `sources`: each plant's row sources where its rows are left out (a document whose plants' tables follow
+ * one by one, reportHeadDocument); then the tables are the summary alone.
+ */
+function production(r: ProductionReportAnswer, t: T, sources?: readonly (readonly EnergySource[])[]): Body {
   const warnings = [
     ...coverageWarnings(
       r.plants.map((p) => ({ name: p.name, coverage: p.totals.coverage })),
@@ -239,22 +274,18 @@ function production(r: ProductionReportAnswer, t: T): Body {
     ),
     ...excludedIrradianceWarnings(r.plants, r.lang, t),
   ];
-  const keyColumn = col(
-    t(`reportFile.granularity.${r.granularity}`),
-    r.granularity === 'day' ? 'date' : r.granularity === 'month' ? 'month' : 'integer',
-  );
-  const keyCell = (key: string): CellValue => (r.granularity === 'year' ? Number(key) : key);
+  const { column: keyColumn, cell: keyCell } = productionKey(r, t);
   // A total's source is that of the rows it sums, so a plant whose meter came mid-period reads as both.
-  const rowSources = (p: ProductionReportAnswer['plants'][number]) => p.rows.map((row) => row.energy_source);
-  const allSources = r.plants.flatMap(rowSources);
+  const sourcesOf = (p: ProductionPlant, i: number) => sources?.[i] ?? rowSources(p);
+  const allSources = r.plants.flatMap(sourcesOf);
   const summary: Table = {
     name: t('reportFile.summary'),
     columns: [...plantColumns(t), ...figureColumns(t)],
-    rows: r.plants.map((p) => [
+    rows: r.plants.map((p, i) => [
       p.name,
       p.company_name,
       p.dc_capacity_kwp,
-      ...figureCells(p.totals, sourceCell(rowSources(p), t)),
+      ...figureCells(p.totals, sourceCell(sourcesOf(p, i), t)),
     ]),
     totals: [
       t('reportFile.total'),
@@ -263,12 +294,7 @@ function production(r: ProductionReportAnswer, t: T): Body {
       ...figureCells(r.totals, sourceCell(allSources, t)),
     ],
   };
-  const perPlant: Table[] = r.plants.map((p) => ({
-    name: p.name,
-    columns: [keyColumn, ...figureColumns(t)],
-    rows: p.rows.map((row) => [keyCell(row.key), ...figureCells(row, sourceCell([row.energy_source], t))]),
-    totals: [t('reportFile.total'), ...figureCells(p.totals, sourceCell(rowSources(p), t))],
-  }));
+  const perPlant: Table[] = sources ? [] : r.plants.map((p) => productionPlantTable(r, p, t));
   const csv: Table = {
     name: summary.name,
     columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
@@ -705,11 +731,36 @@ export function mainTimeZone(zones: readonly string[]): string {
 
 /** The report's document in its language. */
 export function reportDocument(report: ReportAnswer): ReportDocument {
+  return documentOf(report);
+}
+
+/**
+ * The head of a production report's document whose plants' tables follow one by one (plantTable), so that
+ * a file need not hold a year of every plant at once: title, warnings, tiles, charts, and the summary as
+ * its one table. `head`'s plants may come without their rows (but for a single plant, whose chart is by
+ * row); `sources` are each plant's row sources (rowSources), which the summary's source column says.
+ */
+export function reportHeadDocument(
+  head: ProductionReportAnswer,
+  sources: readonly (readonly EnergySource[])[],
+): ReportDocument {
+  return documentOf(head, sources);
+}
+
+/** One plant's table of a production report, as reportDocument lays it out after the summary. */
+export function plantTable(
+  report: Pick<ProductionReportAnswer, 'lang' | 'granularity'>,
+  plant: ProductionPlant,
+): Table {
+  return productionPlantTable(report, plant, (key, vars) => translate(report.lang, key, vars));
+}
+
+function documentOf(report: ReportAnswer, sources?: readonly (readonly EnergySource[])[]): ReportDocument {
   const lang = report.lang;
   const t: T = (key, vars) => translate(lang, key, vars);
   const body =
     report.type === 'production'
-      ? production(report, t)
+      ? production(report, t, sources)
       : report.type === 'fleet'
         ? fleet(report, t)
         : report.type === 'alarms'

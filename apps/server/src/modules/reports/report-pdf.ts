@@ -34,13 +34,24 @@ const MIN_HEADER_PT = 5.5;
 const BLUE = '#1677ff';
 /** Ant Design's warning text colour, dark enough to read in print. */
 const WARNING_COLOUR = '#ad6800';
+/** The page number's text size. */
+const FOOTER_PT = 8;
+
+/** One formatter per language and decimals: making one per cell cost much of a large table's time. */
+const NUMBER_FORMATS = new Map<string, Intl.NumberFormat>();
 
 /** Formats numbers the way the report's language writes them (`1.234,5` in Turkish, `1,234.5` in English). */
 export function pdfNumber(lang: ReportDocument['lang'], value: number, decimals: number): string {
-  return new Intl.NumberFormat(LOCALE_TAGS[lang], {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  }).format(value);
+  const key = `${lang} ${decimals}`;
+  let format = NUMBER_FORMATS.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE_TAGS[lang], {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    NUMBER_FORMATS.set(key, format);
+  }
+  return format.format(value);
 }
 
 function cellText(
@@ -91,102 +102,193 @@ function parts(table: Table): number[][] {
   return out;
 }
 
-/** A report in its language as a PDF: heading, KPI tiles, server-rendered charts, tables, page numbers. */
-export async function toReportPdf(document: ReportDocument): Promise<Buffer> {
-  const report = withoutEmptyBudgets(document);
-  const t = (key: string, vars?: Record<string, string | number>) => translate(report.lang, key, vars);
-  const doc = new PDFDocument({
-    size: 'A4',
-    layout: 'landscape',
-    margin: MARGIN_PT,
-    bufferPages: true,
-    info: { Title: `${report.title} ${report.period}`, Author: report.companies.join(', ') },
-    lang: LOCALE_TAGS[report.lang],
-  });
-  doc.registerFont(REGULAR, FONT_REGULAR);
-  doc.registerFont(BOLD, FONT_BOLD);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const width = doc.page.width - 2 * MARGIN_PT;
-  const bottom = () => doc.page.height - MARGIN_PT - 20;
-  const ensure = (heightPt: number) => {
-    if (doc.y + heightPt > bottom()) doc.addPage();
+/** What pdfkit keeps of a font that this writer reaches into (pdfkit's EmbeddedFont). */
+interface EmbeddedFont {
+  id: string;
+  ascender: number;
+  /** The glyphs of `text` as hex glyph ids of the embedded subset (which then includes them). */
+  encode(text: string): [string[], unknown[]];
+  ref(): PDFKit.PDFKitReference;
+  /** Every word run the font has laid out, kept for the whole document unless cleared. */
+  layoutCache?: Record<string, unknown>;
+}
+interface PdfInternals {
+  _font: EmbeddedFont;
+  _fontFamilies: Record<string, EmbeddedFont>;
+  page: { xobjects: Record<string, PDFKit.PDFKitReference> };
+}
+
+/**
+ * A report as a PDF, written page by page: heading, warnings, KPI tiles and server-rendered charts
+ * (`start`), then each table as it comes (`table`), then the page numbers (`end`). Nothing of a page stays
+ * once the next begins, so a year of 218 plants, whose tables run to thousands of pages, needs the memory
+ * of one plant's table, not of the whole document: with every page buffered until the end (for its "page i
+ * of n"), each drawing operation of every page was held as its own small buffer, a few hundred MiB per
+ * twenty plants, and the build thread ran out of heap.
+ *
+ * "Page i of n" needs n, known only at the end: each page shows a form XObject of its own whose content (the
+ * footer's text) is written at the end, the page itself having been written long before (ISO 32000-1,
+ * 8.10 "Form XObjects": a page refers to the form by name; its stream may follow anywhere in the file).
+ */
+export class ReportPdfWriter {
+  private readonly doc: PDFKit.PDFDocument;
+  private readonly width: number;
+  private readonly footers: PDFKit.PDFKitReference[] = [];
+  private readonly done: Promise<void>;
+  /** The regular font, which the footers are written in. */
+  private readonly regular: EmbeddedFont;
+
+  private constructor(
+    private readonly report: ReportDocument,
+    write: (chunk: Buffer) => void,
+  ) {
+    this.doc = new PDFDocument({
+      size: 'A4',
+      layout: 'landscape',
+      margin: MARGIN_PT,
+      info: { Title: `${report.title} ${report.period}`, Author: report.companies.join(', ') },
+      lang: LOCALE_TAGS[report.lang],
+    });
+    const doc = this.doc;
+    doc.registerFont(REGULAR, FONT_REGULAR);
+    doc.registerFont(BOLD, FONT_BOLD);
+    doc.on('data', write);
+    this.done = new Promise<void>((resolve, reject) => {
+      doc.on('end', resolve);
+      doc.on('error', reject);
+    });
+    this.width = doc.page.width - 2 * MARGIN_PT;
+    this.regular = (doc.font(REGULAR) as unknown as PdfInternals)._font;
+    this.footer();
+    doc.on('pageAdded', () => this.footer());
+  }
+
+  /** A writer with the report's heading, warnings, tiles and charts drawn; its tables follow with `table`. */
+  static async start(report: ReportDocument, write: (chunk: Buffer) => void): Promise<ReportPdfWriter> {
+    const writer = new ReportPdfWriter(report, write);
+    await writer.head();
+    return writer;
+  }
+
+  private ensure = (heightPt: number) => {
+    const doc = this.doc;
+    if (doc.y + heightPt > doc.page.height - MARGIN_PT - 20) doc.addPage();
   };
 
-  // Heading.
-  doc.font(BOLD).fontSize(18).fillColor('#000').text(report.title, MARGIN_PT, MARGIN_PT);
-  doc.font(REGULAR).fontSize(10).fillColor('#333');
-  doc.text(`${t('reportFile.company')}: ${report.companies.join(', ') || '–'}`);
-  doc.text(`${t('reportFile.period')}: ${report.period}`);
-  doc.text(
-    `${t('reportFile.generatedAt')}: ${generatedAtText(report.lang, report.generatedAt, report.timeZone)}`,
-  );
-  doc.moveDown(0.8);
-  // Before the tiles: a figure read without its warning is read wrong.
-  if (report.warnings.length) {
-    doc.font(BOLD).fontSize(9).fillColor(WARNING_COLOUR);
-    for (const w of report.warnings) doc.text(`⚠ ${w}`, MARGIN_PT, doc.y, { width });
-    doc.fillColor('#000').moveDown(0.6);
-  }
-
-  drawTiles(doc, report, report.tiles, width);
-
-  for (const chart of report.charts) {
-    const heightPt = rotatesLabels(chart) ? 260 : 210;
-    ensure(heightPt);
-    const svg = await chartSvg(
-      chart,
-      report.lang,
-      Math.round(width),
-      heightPt,
-      'DejaVu Sans',
-      (text, size, bold) =>
-        doc
-          .font(bold ? BOLD : REGULAR)
-          .fontSize(size)
-          .widthOfString(text),
+  private async head() {
+    const { doc, width } = this;
+    const report = this.report;
+    const t = (key: string, vars?: Record<string, string | number>) => translate(report.lang, key, vars);
+    doc.font(BOLD).fontSize(18).fillColor('#000').text(report.title, MARGIN_PT, MARGIN_PT);
+    doc.font(REGULAR).fontSize(10).fillColor('#333');
+    doc.text(`${t('reportFile.company')}: ${report.companies.join(', ') || '–'}`);
+    doc.text(`${t('reportFile.period')}: ${report.period}`);
+    doc.text(
+      `${t('reportFile.generatedAt')}: ${generatedAtText(report.lang, report.generatedAt, report.timeZone)}`,
     );
-    const y = doc.y;
-    SVGtoPDF(doc, svg, MARGIN_PT, y, {
+    doc.moveDown(0.8);
+    // Before the tiles: a figure read without its warning is read wrong.
+    if (report.warnings.length) {
+      doc.font(BOLD).fontSize(9).fillColor(WARNING_COLOUR);
+      for (const w of report.warnings) doc.text(`⚠ ${w}`, MARGIN_PT, doc.y, { width });
+      doc.fillColor('#000').moveDown(0.6);
+    }
+
+    drawTiles(
+      doc,
+      report,
+      report.tiles.filter((tile) => !tile.budget || tile.value !== null),
       width,
-      height: heightPt,
-      // The SVG is laid out in points; read as CSS pixels it shrank to 3/4 of the page's width.
-      assumePt: true,
-      fontCallback: (_family, bold) => (bold ? BOLD : REGULAR),
-    });
-    doc.y = y + heightPt + 10;
-  }
+    );
 
-  for (const table of report.tables) drawTable(doc, report, table, width, ensure);
-
-  // Page numbers on every page, once the page count is known.
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const keep = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc
-      .font(REGULAR)
-      .fontSize(8)
-      .fillColor('#666')
-      .text(
-        t('reportFile.pageOf', { page: i + 1, pages: range.count }),
-        MARGIN_PT,
-        doc.page.height - MARGIN_PT + 8,
-        {
-          width,
-          align: 'right',
-          lineBreak: false,
-        },
+    for (const shown of report.charts) {
+      const chart = {
+        ...shown,
+        series: shown.series.filter((x) => !x.budget || x.values.some((v) => v !== null)),
+      };
+      const heightPt = rotatesLabels(chart) ? 260 : 210;
+      this.ensure(heightPt);
+      const svg = await chartSvg(
+        chart,
+        report.lang,
+        Math.round(width),
+        heightPt,
+        'DejaVu Sans',
+        (text, size, bold) =>
+          doc
+            .font(bold ? BOLD : REGULAR)
+            .fontSize(size)
+            .widthOfString(text),
       );
-    doc.page.margins.bottom = keep;
+      const y = doc.y;
+      SVGtoPDF(doc, svg, MARGIN_PT, y, {
+        width,
+        height: heightPt,
+        // The SVG is laid out in points; read as CSS pixels it shrank to 3/4 of the page's width.
+        assumePt: true,
+        fontCallback: (_family, bold) => (bold ? BOLD : REGULAR),
+      });
+      doc.y = y + heightPt + 10;
+    }
   }
-  doc.end();
-  return done;
+
+  /** Draws one table (its budget columns left out where no row has a budget); its pages are written. */
+  table(table: Table) {
+    drawTable(this.doc, this.report, withoutEmptyBudgetColumns(table), this.width, this.ensure);
+    // The font's cache of laid-out words holds every distinct number of the document: let it go.
+    for (const font of Object.values((this.doc as unknown as PdfInternals)._fontFamilies))
+      if (font.layoutCache) font.layoutCache = Object.create(null) as Record<string, unknown>;
+  }
+
+  /** Writes the page numbers and ends the file; resolves once its last byte is written. */
+  async end(): Promise<void> {
+    const { doc, width } = this;
+    const pages = this.footers.length;
+    const font = this.regular;
+    doc.font(REGULAR).fontSize(FOOTER_PT);
+    this.footers.forEach((footer, i) => {
+      const text = translate(this.report.lang, 'reportFile.pageOf', { page: i + 1, pages });
+      const x = MARGIN_PT + width - doc.widthOfString(text);
+      // pdfkit's own placement of a line whose top is `top`: its baseline one ascender lower.
+      const top = doc.page.height - MARGIN_PT + 8;
+      const baseline = doc.page.height - top - (font.ascender / 1000) * FOOTER_PT;
+      const [glyphs] = font.encode(text);
+      footer.end(
+        `BT /${font.id} ${FOOTER_PT} Tf 0.4 0.4 0.4 rg 1 0 0 1 ${x.toFixed(2)} ${baseline.toFixed(2)} Tm <${glyphs.join('')}> Tj ET`,
+      );
+    });
+    doc.end();
+    await this.done;
+  }
+
+  /** The current page's footer: a form XObject drawn now, its text written by `end`. */
+  private footer() {
+    const doc = this.doc;
+    const internals = doc as unknown as PdfInternals;
+    // Not doc.font(): a page begun inside a table's text must not change the font that text is drawn in.
+    const font = this.regular;
+    const { width: w, height: h } = doc.page;
+    const name = `Pg${this.footers.length + 1}`;
+    const footer = doc.ref({
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, w, h],
+      Resources: { Font: { [font.id]: font.ref() } },
+    });
+    internals.page.xobjects[name] = footer;
+    // pdfkit's pages draw top-down (a flipped y); the form is drawn in the PDF's own space, y up.
+    doc.addContent(`q 1 0 0 -1 0 ${h} cm /${name} Do Q`);
+    this.footers.push(footer);
+  }
+}
+
+/** A report in its language as a PDF: heading, KPI tiles, server-rendered charts, tables, page numbers. */
+export async function toReportPdf(document: ReportDocument): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const writer = await ReportPdfWriter.start(document, (c) => chunks.push(c));
+  for (const table of document.tables) writer.table(table);
+  await writer.end();
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -352,30 +454,19 @@ function drawTable(
 }
 
 /**
- * The document without its budget figures where they have no value: a table's budget columns when no row
- * of it has a budget, a chart's budget series, the budget tiles (a column of "–" only fills the page).
+ * A table without its budget columns where no row of it has a budget (a column of "–" only fills the page).
+ * The tiles and charts likewise leave out their budget figures without a value (ReportPdfWriter).
  */
-export function withoutEmptyBudgets(report: ReportDocument): ReportDocument {
-  const tables = report.tables.map((table) => {
-    const keep = table.columns.map(
-      (c, i) =>
-        !c.budget || [...table.rows, ...(table.totals ? [table.totals] : [])].some((r) => r[i] != null),
-    );
-    const pick = <V>(cells: V[]) => cells.filter((_, i) => keep[i]);
-    return {
-      ...table,
-      columns: pick(table.columns),
-      rows: table.rows.map(pick),
-      ...(table.totals ? { totals: pick(table.totals) } : {}),
-    };
-  });
+export function withoutEmptyBudgetColumns(table: Table): Table {
+  const keep = table.columns.map(
+    (c, i) => !c.budget || [...table.rows, ...(table.totals ? [table.totals] : [])].some((r) => r[i] != null),
+  );
+  if (keep.every(Boolean)) return table;
+  const pick = <V>(cells: V[]) => cells.filter((_, i) => keep[i]);
   return {
-    ...report,
-    tiles: report.tiles.filter((tile) => !tile.budget || tile.value !== null),
-    charts: report.charts.map((chart) => ({
-      ...chart,
-      series: chart.series.filter((x) => !x.budget || x.values.some((v) => v !== null)),
-    })),
-    tables,
+    ...table,
+    columns: pick(table.columns),
+    rows: table.rows.map(pick),
+    ...(table.totals ? { totals: pick(table.totals) } : {}),
   };
 }

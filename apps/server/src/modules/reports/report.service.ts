@@ -1,9 +1,16 @@
-import type { ReportAnswer, ReportFormat, ReportQueryParsed, ReportType } from '@solar/shared';
+import type {
+  ProductionReportAnswer,
+  ReportAnswer,
+  ReportFormat,
+  ReportQueryParsed,
+  ReportType,
+} from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { defaultCsvDelimiter } from '@solar/shared';
 import type { SendPart } from '../../file-builds/file-build-pool';
 import { buildReport, type ReportContext } from './report-data';
+import { rowSources } from './report-document';
 
 /** What a report file needs of the app: the report's data, and the threads that lay files out. */
 export type ReportFileContext = ReportContext & Pick<AppContext, 'fileBuilds'>;
@@ -54,7 +61,7 @@ export async function generateReport(
   return { filename, contentType, body };
 }
 
-/** Builds the report's answer and sends it to the build thread: the head, then the plants in slices. */
+/** Builds the report's answer and sends it to the build thread (sendReportAnswer). */
 async function sendReport(
   ctx: ReportContext,
   actor: Actor,
@@ -62,8 +69,22 @@ async function sendReport(
   query: ReportQueryParsed,
   send: SendPart,
 ): Promise<void> {
-  const { plants, ...head } = await buildReport(ctx, actor, type, query);
-  await send({ head: { ...head, plants: [] } as ReportAnswer });
+  await sendReportAnswer(await buildReport(ctx, actor, type, query), send);
+}
+
+/**
+ * Sends a report's answer to a build thread: the head, then the plants in slices. A production report's
+ * head carries its plants' totals without their rows, and the sources of those rows: enough for the PDF's
+ * summary, tiles and charts, which come before the first plant's table.
+ */
+export async function sendReportAnswer(answer: ReportAnswer, send: SendPart): Promise<void> {
+  const { plants, ...head } = answer;
+  if (head.type === 'production') {
+    const all = plants as ProductionReportAnswer['plants'];
+    // One plant keeps its rows: its chart is drawn by row.
+    const heads = all.length === 1 ? all : all.map((p) => ({ ...p, rows: [] }));
+    await send({ head: { ...head, plants: heads } as ReportAnswer, sources: all.map(rowSources) });
+  } else await send({ head: { ...head, plants: [] } as ReportAnswer });
   for (let i = 0; i < plants.length; i += PLANTS_PER_PART)
     await send({ plants: plants.slice(i, i + PLANTS_PER_PART) as ReportAnswer['plants'] });
 }
