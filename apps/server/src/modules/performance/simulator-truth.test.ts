@@ -161,7 +161,9 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
     // Two things make it hold: the interval is a circular block bootstrap of the pairs (engine/degradation.ts;
     // the plain bootstrap gave ±0.03…0.08 %/yr here and held none of the three truths), and soiling is
     // answered only for intervals whose decline is significant (before, long intervals' noise-level slopes
-    // were divided out as soiling and moved the rates 0.15 %/yr). MEASURED_AFTER_MERGE
+    // were divided out as soiling and moved the rates 0.15 %/yr). Measured with both: plant −0.62
+    // [−0.92, −0.37], inverters −0.88 [−1.18, −0.63] and −0.37 [−0.66, −0.12] %/yr against −0.55, −0.81 and
+    // −0.30 (blocks of 33 pairs).
     it('holds the truth in the reported 68.2 % interval', () => {
       for (const { label, result, truePct } of estimates()) {
         const r = okResult(label, result);
