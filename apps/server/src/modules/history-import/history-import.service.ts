@@ -223,9 +223,10 @@ export class HistoryImportService {
 
   /** GET plants/{id}/history-imports: the plant's latest imports. */
   async list(actor: Actor, plantId: number): Promise<HistoryImportList> {
-    await this.plantOf(actor, plantId);
+    const plant = await this.plantOf(actor, plantId);
     const rows = await repo.listImports(this.ctx.db, plantId);
     return {
+      time_zone: plant.time_zone,
       items: rows.map((r) => {
         const { detection: _detection, ...rest } = jobOf(r);
         return rest;
