@@ -144,6 +144,25 @@ describe('history import page: upload, mapping, preview with its quality report,
           `${tr('historyImport.states.done')} · ${counted('historyImport.newPoints', 0)} · ${counted('historyImport.existingPoints', csv.rows)}`,
           30_000,
         );
+        // The recent imports: both runs, newest first, done, with their points stored and their times.
+        const recent = page.getByTestId('history-recent-table').locator('tbody tr.ant-table-row');
+        await vi.waitFor(
+          async () => {
+            expect(await recent.count()).toBe(2);
+            expect(await recent.nth(1).textContent()).toContain(tr('historyImport.states.done'));
+          },
+          { timeout: 15_000 },
+        );
+        const [newest, older] = [await recent.nth(0).textContent(), await recent.nth(1).textContent()];
+        for (const row of [newest, older]) {
+          expect(row).toContain('logger.csv');
+          expect(row).toContain(tr('historyImport.states.done'));
+        }
+        expect(older).toContain(String(csv.rows));
+        // Started and finished: a date and a time each (on the plant's clock, lib/plant-time.ts).
+        expect(older?.match(/\d{2}[./]\d{2}[./]\d{4},? \d{2}:\d{2}/g)?.length).toBe(2);
+        await page.getByTestId('history-recent').scrollIntoViewIfNeeded();
+        await screenshot(page, 'history-import-recent-1440-light');
         expect(errors).toEqual([]);
       },
       DEMO.admin,

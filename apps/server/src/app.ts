@@ -38,7 +38,7 @@ import {
 import { startKpiRefresh } from './modules/kpi';
 import { DetectionRunner, detectionSourceOf, startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
-import { createImportSlots } from './modules/budgets';
+import { createUploadReadingSlots } from './modules/budgets';
 import {
   createReportScheduleRunner,
   renderScheduledReport,
@@ -403,10 +403,10 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       perUser: config.fileBuilds.perUser,
       nice: config.fileBuilds.nice,
     }),
-    budgetImportSlots: createImportSlots(
+    uploadReadingSlots: createUploadReadingSlots(
       cluster.redis,
       config.database.dialect === 'postgres' ? config.database.schema : 'sqlite',
-      (error) => log.warn({ err: error }, 'budget import slots: redis failed; this node counts its own'),
+      (error) => log.warn({ err: error }, 'upload reading slots: redis failed; this node counts its own'),
     ),
     dataQualityThread: new DetectionRunner(detectionSourceOf(config.database, handle.sqlite)),
   };

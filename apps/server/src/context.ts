@@ -16,7 +16,7 @@ import type { AlarmEngine, AlarmFeed, AlarmPublisher } from './modules/alarms';
 import type { SettingsService } from './modules/settings';
 import type { ReportScheduleRunner } from './modules/report-schedules';
 import type { StreamHub } from './modules/stream';
-import type { ImportSlots } from './modules/budgets';
+import type { UploadReadingSlots } from './modules/budgets';
 import type { DetectionRunner } from './modules/data-quality';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
@@ -83,10 +83,11 @@ export interface AppContext {
   /** The threads that build report and export files, with each user's limit (file-builds/file-build-pool.ts). */
   fileBuilds: FileBuildPool;
   /**
-   * Budget files being read at once, in all and per user: shared by every node on Redis, else this
-   * process's (modules/budgets/budget-import-slots.ts).
+   * Upload reading slots: uploaded files (budget and history imports) being read at once, in all and per
+   * user, shared by both imports: by every node on Redis, else this
+   * process's (modules/budgets/upload-reading-slots.ts).
    */
-  budgetImportSlots: ImportSlots;
+  uploadReadingSlots: UploadReadingSlots;
   /**
    * The data-quality thread: the scheduled job's and the recheck's detectors (and SQLite reads) run there,
    * off the event loop (modules/data-quality/engine/detection-runner.ts).

@@ -185,5 +185,9 @@ export const historyImportJob = z.object({
 });
 export type HistoryImportJob = z.infer<typeof historyImportJob>;
 
-export const historyImportList = z.object({ items: z.array(historyImportJob.omit({ detection: true })) });
+/** A plant's latest imports, newest first, with the plant's zone: their times are read on its clock. */
+export const historyImportList = z.object({
+  time_zone: z.string(),
+  items: z.array(historyImportJob.omit({ detection: true })),
+});
 export type HistoryImportList = z.infer<typeof historyImportList>;

@@ -30,7 +30,7 @@ export interface ClusterBus {
   /** Resolves once the bus listens (at once for the local bus). */
   ready(): Promise<void>;
   /**
-   * The Redis bus's command connection, for state the nodes share atomically (the budget import slots);
+   * The Redis bus's command connection, for state the nodes share atomically (the upload reading slots);
    * absent on the other buses.
    */
   readonly redis?: RedisScripts;

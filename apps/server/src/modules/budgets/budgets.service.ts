@@ -16,7 +16,7 @@ type Body = Omit<PlantBudgetBody, never>;
 export class BudgetsService {
   private readonly threads = new BudgetReaderThreads();
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'budgetImportSlots'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'uploadReadingSlots'>) {}
 
   private async inScope(actor: Actor, plantId: number) {
     const found = await repo.plantsInScope(this.ctx.db, scopeOf(actor), [plantId]);
@@ -73,7 +73,7 @@ export class BudgetsService {
    * (validation.fileTooLarge) or not a file of its format (validation.invalidValue).
    */
   private async read(actor: Actor, body: Buffer): Promise<BudgetFile> {
-    const release = await this.ctx.budgetImportSlots.take(actor.userId);
+    const release = await this.ctx.uploadReadingSlots.take(actor.userId);
     if (!release)
       throw new HttpError(429, E.budgetImportBusy, undefined, {
         'retry-after': String(BUDGET_IMPORT_CONCURRENCY.retryAfterS),

@@ -29,7 +29,7 @@ import { signalQuality, sumQuality, type PlantInfo } from './history-quality';
 import * as repo from './history-import.repository';
 
 type Mapping = z.output<typeof historyImportMapping>;
-type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' | 'budgetImportSlots'>;
+type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' | 'uploadReadingSlots'>;
 
 /** Points handed to the store at once: the ingest route's batch size. */
 const RAW_CHUNK = 5_000;
@@ -205,7 +205,7 @@ export class HistoryImportService {
     mapping?: Mapping,
     build?: FileRequest['build'],
   ): Promise<ReadAnswer> {
-    const release = await this.ctx.budgetImportSlots.take(userId);
+    const release = await this.ctx.uploadReadingSlots.take(userId);
     if (!release) throw new HttpError(429, E.budgetImportBusy, undefined, { 'retry-after': '5' });
     try {
       const answer = await readInThread(
@@ -223,9 +223,10 @@ export class HistoryImportService {
 
   /** GET plants/{id}/history-imports: the plant's latest imports. */
   async list(actor: Actor, plantId: number): Promise<HistoryImportList> {
-    await this.plantOf(actor, plantId);
+    const plant = await this.plantOf(actor, plantId);
     const rows = await repo.listImports(this.ctx.db, plantId);
     return {
+      time_zone: plant.time_zone,
       items: rows.map((r) => {
         const { detection: _detection, ...rest } = jobOf(r);
         return rest;

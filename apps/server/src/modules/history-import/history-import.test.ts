@@ -179,9 +179,22 @@ describe(`history import (${dialectUnderTest})`, () => {
     expect(oldAgain[0]!.count).toBe(csv.rows / 2);
 
     const list = await t.http.get(`/api/plants/${a.plantId}/history-imports`, { token: admin.token });
-    expect(list.json<HistoryImportList>().items.map((i) => i.id)).toEqual(
-      expect.arrayContaining([first.id, again.id]),
-    );
+    expect(list.statusCode, list.body).toBe(200);
+    const listed = list.json<HistoryImportList>();
+    // The plant's zone, for the times the list shows on the plant's clock.
+    const plantZone = await t.ctx.db
+      .selectFrom('plants')
+      .select('time_zone')
+      .where('id', '=', a.plantId)
+      .executeTakeFirstOrThrow();
+    expect(listed.time_zone).toBe(plantZone.time_zone);
+    expect(listed.items.map((i) => i.id)).toEqual(expect.arrayContaining([first.id, again.id]));
+    expect(listed.items.find((i) => i.id === first.id)).toMatchObject({
+      file_name: 'history.csv',
+      state: 'done',
+      points_new: 2 * csv.rows,
+    });
+    expect(listed.items.find((i) => i.id === first.id)!.finished_at).not.toBeNull();
     const audit = await t.ctx.db
       .selectFrom('audit_log')
       .select(['action'])

@@ -35,6 +35,7 @@ import { signalName } from '../../lib/signal-name';
 import { useCan } from '../../lib/permissions';
 import { useSignals } from '../signals';
 import { choicesOf, type ColumnChoice } from './mapping-choices';
+import { RecentImports } from './recent-imports';
 import {
   fileAsBase64,
   useHistoryImport,
@@ -443,6 +444,8 @@ export default function HistoryImportPage() {
             ))}
           </Card>
         )}
+
+        <RecentImports plantId={plantId} />
       </Space>
     </Card>
   );

@@ -17,11 +17,13 @@ export const historyImportKeys = {
   job: (id: number) => [...historyImportKeys.all, 'job', id] as const,
 };
 
-/** GET plants/{id}/history-imports */
+/** GET plants/{id}/history-imports, polled every 2 s while one of them is queued or running. */
 export const historyImportsQueryOptions = (plantId: number) =>
   queryOptions({
     queryKey: historyImportKeys.list(plantId),
     queryFn: async () => historyImportList.parse(await api.get<unknown>(`plants/${plantId}/history-imports`)),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((job) => job.state === 'queued' || job.state === 'running') ? 2000 : false,
   });
 
 export const useHistoryImports = (plantId: number) => useQuery(historyImportsQueryOptions(plantId));

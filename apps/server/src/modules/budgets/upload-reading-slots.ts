@@ -5,12 +5,12 @@ import { BUDGET_IMPORT_CONCURRENCY, BUDGET_READER_THREAD } from './budget-file-l
 export type ReleaseSlot = () => Promise<void>;
 
 /**
- * How many budget files are being read at once, in all and per user (BUDGET_IMPORT_CONCURRENCY): each one
- * holds a reader thread, so a burst of uploads is refused (429) rather than queued in memory. Built once
+ * Upload reading slots: how many uploaded files (budget files and history-import files alike) are being
+ * read at once, in all and per user (BUDGET_IMPORT_CONCURRENCY): each one holds a reader thread, so a burst of uploads is refused (429) rather than queued in memory. Built once
  * per app (context.ts): across the nodes of a cluster on Redis, else in the process (docs/security.md,
  * "Uploads").
  */
-export interface ImportSlots {
+export interface UploadReadingSlots {
   /** A slot for the user, with the function that gives it back; undefined when none is free. */
   take(userId: number): Promise<ReleaseSlot | undefined>;
 }
@@ -21,7 +21,7 @@ interface Limits {
 }
 
 /** The slots of one process: enough for one node (SQLite, or a node without Redis). */
-export class ProcessImportSlots implements ImportSlots {
+export class ProcessUploadReadingSlots implements UploadReadingSlots {
   private total = 0;
   private readonly byUser = new Map<number, number>();
 
@@ -83,8 +83,8 @@ return 1`;
  * (`ttlMs`, longer than a reader thread may run). When Redis cannot be reached the process's own slots
  * answer instead, so that imports keep their per-node limit rather than failing.
  */
-export class RedisImportSlots implements ImportSlots {
-  private readonly fallback: ProcessImportSlots;
+export class RedisUploadReadingSlots implements UploadReadingSlots {
+  private readonly fallback: ProcessUploadReadingSlots;
 
   constructor(
     private readonly redis: SlotRedis,
@@ -96,7 +96,7 @@ export class RedisImportSlots implements ImportSlots {
       onRedisError?: (error: unknown) => void;
     },
   ) {
-    this.fallback = new ProcessImportSlots(options.limits);
+    this.fallback = new ProcessUploadReadingSlots(options.limits);
   }
 
   async take(userId: number): Promise<ReleaseSlot | undefined> {
@@ -136,11 +136,11 @@ export class RedisImportSlots implements ImportSlots {
 const SLOT_TTL_MS = 3 * BUDGET_READER_THREAD.timeoutMs;
 
 /** The app's slots: on the cluster bus's Redis when it has one (REDIS_URL), else the process's. */
-export function createImportSlots(
+export function createUploadReadingSlots(
   redis: SlotRedis | undefined,
   namespace: string,
   onRedisError: (error: unknown) => void,
-): ImportSlots {
-  if (!redis) return new ProcessImportSlots();
-  return new RedisImportSlots(redis, { namespace, ttlMs: SLOT_TTL_MS, onRedisError });
+): UploadReadingSlots {
+  if (!redis) return new ProcessUploadReadingSlots();
+  return new RedisUploadReadingSlots(redis, { namespace, ttlMs: SLOT_TTL_MS, onRedisError });
 }
