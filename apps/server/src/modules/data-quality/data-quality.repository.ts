@@ -131,6 +131,30 @@ export async function loadSignals(db: Db, plantIds: readonly number[]): Promise<
 }
 
 /**
+ * Which of the flags' plant, devices and signals still exist. A run reads its input before it writes, and a
+ * signal, device or plant deleted meanwhile has nothing left to flag: storing its flags would break the
+ * foreign keys and lose the whole day's flags with them.
+ */
+async function liveOwners(trx: Db, plantId: number, flags: readonly DetectedFlag[]) {
+  const signalIds = [...new Set(flags.flatMap((f) => (f.signalId === null ? [] : [f.signalId])))];
+  const deviceIds = [...new Set(flags.flatMap((f) => (f.deviceId === null ? [] : [f.deviceId])))];
+  const [plant, signals, devices] = await Promise.all([
+    trx.selectFrom('plants').select('id').where('id', '=', plantId).executeTakeFirst(),
+    signalIds.length
+      ? trx.selectFrom('signals').select('id').where('id', 'in', signalIds).execute()
+      : Promise.resolve([]),
+    deviceIds.length
+      ? trx.selectFrom('devices').select('id').where('id', 'in', deviceIds).execute()
+      : Promise.resolve([]),
+  ]);
+  return {
+    plant: plant !== undefined,
+    signals: new Set(signals.map((r) => Number(r.id))),
+    devices: new Set(devices.map((r) => Number(r.id))),
+  };
+}
+
+/**
  * Stores a plant day's flags in place of its unaccepted ones, in one transaction: accepted flags stay
  * as they are, and a flag found again under an accepted one's key is not stored twice. Answers how many
  * flags the day holds afterwards.
@@ -156,8 +180,12 @@ export async function replaceDayFlags(
       .where('local_day', '=', localDay)
       .execute();
     const keys = new Set(kept.map((r) => r.flag_key));
+    const live = await liveOwners(trx, plantId, flags);
     const rows = [];
     for (const f of flags) {
+      if (!live.plant) break;
+      if (f.signalId !== null && !live.signals.has(f.signalId)) continue;
+      if (f.deviceId !== null && !live.devices.has(f.deviceId)) continue;
       const key = flagKey(f);
       // Two flags of one detector at the same start are one stretch: the first is kept.
       if (keys.has(key)) continue;
