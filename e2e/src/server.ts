@@ -92,8 +92,6 @@ function spawnServer(port: number, url: string, dataDir: string, env: Record<str
       LOG_LEVEL: 'warn',
       // The demo's simulator and poller are off unless a test asks: each test decides what data exists.
       SIMULATOR: 'false',
-      // With it, only the days a test asks for: the demo plant's three years cost a minute of a start.
-      SIMULATOR_LONG_HISTORY_DAYS: '0',
       MODBUS_POLLER: 'false',
       // Test devices and cameras listen on loopback, which production refuses (docs/security.md, "Device
       // networks"); a test of the default passes DEVICE_NETWORKS_ALLOW: ''.

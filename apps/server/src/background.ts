@@ -36,9 +36,6 @@ async function loadDemoSimulator(log: FastifyBaseLogger, enabled: boolean): Prom
   return simulator;
 }
 
-/** The demo plant (index among the simulated ones, by id) whose first-start history reaches years back. */
-export const DEMO_LONG_HISTORY_PLANT = 2;
-
 /** Starts what the configuration turns on. */
 export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): Promise<BackgroundWork> {
   const { config } = ctx;
@@ -53,10 +50,6 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
         simulator: simulatorModule,
         backfillDays: config.simulator.backfillDays,
         history,
-        // Serik GES-1 (commissioned 2023-03-20): three years of history for its degradation and soiling.
-        longHistory: config.simulator.longHistoryDays
-          ? { plant: DEMO_LONG_HISTORY_PLANT, days: config.simulator.longHistoryDays }
-          : undefined,
       })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;

@@ -90,7 +90,6 @@ const envSchema = z.object({
   FILE_BUILD_NICE: z.coerce.number().int().min(0).max(19).default(0),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
-  SIMULATOR_LONG_HISTORY_DAYS: z.coerce.number().int().min(0).max(3_700).default(1_100),
   MAP_TILE_URL: z
     .string()
     .regex(
@@ -177,11 +176,8 @@ export interface AppConfig {
    * priority) (file-builds/file-build-pool.ts).
    */
   fileBuilds: { threads: number | undefined; perUser: number; nice: number };
-  /**
-   * Run the plant simulator in-process (the demo), back-filling this many days of history on first start;
-   * one plant's history reaches `longHistoryDays` back, before the raw days as rollups only (0: none).
-   */
-  simulator: { enabled: boolean; backfillDays: number; longHistoryDays?: number };
+  /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
+  simulator: { enabled: boolean; backfillDays: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
   map: { tileUrl: string; tileAttribution: string };
   /** Bearer token that opens GET /metrics; undefined: /metrics answers 404. */
@@ -291,7 +287,6 @@ export function loadConfig(
     simulator: {
       enabled: simulatorEnabled,
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
-      longHistoryDays: e.SIMULATOR_LONG_HISTORY_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
     metricsToken: e.METRICS_TOKEN,

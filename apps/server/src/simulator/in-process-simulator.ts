@@ -10,9 +10,6 @@ import type {
 } from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
-import { markDaysOfInstantsDirty } from '../modules/kpi';
-import type { Point } from '../telemetry-store/aggregate';
-import { storeRollupsOnly } from '../telemetry-store/history-rollups';
 import { readNewestTs } from '../telemetry-store/queries';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { startDemoCameras } from './demo-cameras';
@@ -99,39 +96,7 @@ export interface InProcessSimulatorOptions {
    * one plant only); those that would start before the history are left out.
    */
   dataFaults?: (backfillEndMs: number) => ScheduledDataFault[];
-  /**
-   * One plant whose first-start history reaches `days` back (more than `backfillDays`): before its raw
-   * history it is written as rollups only (5-minute, hourly, daily), as the history import writes data
-   * older than the raw retention, of the signals the KPI engine and the performance module read
-   * (LONG_HISTORY_KEYS), so that its degradation and soiling have years to be judged on.
-   */
-  longHistory?: { plant: number; days: number };
 }
-
-/**
- * The signals a long history keeps (kpi/signal-map.ts): irradiance and weather, the inverters' power,
- * counters and limit, the meter's energy and grid. The rest (voltages, MPPT inputs, temperatures…) is
- * only read over the raw window: the demo's long plant keeps 25 of its 91 signals.
- */
-export const LONG_HISTORY_KEYS: ReadonlySet<string> = new Set([
-  'irradiance',
-  'ghi',
-  'module_temperature',
-  'ambient_temperature',
-  'wind_speed',
-  'ac_power',
-  'total_energy',
-  'daily_energy',
-  'active_power_limit_pct',
-  'export_energy',
-  'import_energy',
-  'grid_available',
-]);
-/**
- * Local days of a long history stored per transaction of rollups: SQLite writes on the event loop, and
- * ten days (about 70,000 points) held it for 18–37 s on a two-core machine at a load average of 25.
- */
-const LONG_HISTORY_CHUNK_DAYS = 1;
 
 const DEFAULT_INTERVAL_MS = 30_000;
 const DEFAULT_BACKFILL_STEP_MS = 5 * 60_000;
@@ -300,7 +265,7 @@ export function demoDataFaultSchedule(backfillEndMs: number): ScheduledDataFault
  * simulation takes offline sends nothing and is announced on `onDeviceState`.
  */
 export async function startInProcessSimulator(
-  ctx: Pick<AppContext, 'db' | 'dialect' | 'telemetry' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'telemetry' | 'now'>,
   log: FastifyBaseLogger,
   options: InProcessSimulatorOptions,
 ): Promise<InProcessSimulator> {
@@ -432,14 +397,8 @@ export async function startInProcessSimulator(
     for (const id of deviceIds) commStates.set(id, 'online');
     for (const [index, plant] of plants.entries()) {
       const plantId = Number(plant.definition.plantId);
-      let start = from;
-      if (options.longHistory?.plant === index && options.longHistory.days > options.backfillDays) {
-        const long = await writeLongHistory(plant, to - options.longHistory.days * DAY_MS, from);
-        points += long.points;
-        start = long.rawFrom;
-      }
       let buffer: TelemetryPoint[] = [];
-      for (let ts = start; ts <= to && !stopped; ts += stepMs) {
+      for (let ts = from; ts <= to && !stopped; ts += stepMs) {
         const sampled = sampleAll(ts, index);
         for (const p of sampled.points) buffer.push({ signal_id: p.signal_id, ts, value: p.value });
         if (options.history) {
@@ -460,69 +419,6 @@ export async function startInProcessSimulator(
       await store(buffer);
     }
     return points;
-  };
-
-  /**
-   * Samples `plant` from the local midnight starting the day of `fromMs` up to the local midnight starting
-   * the day of `rawFromMs`, and stores its LONG_HISTORY_KEYS signals as rollups only, LONG_HISTORY_CHUNK_DAYS
-   * local days per transaction: each chunk starts at a local midnight, where the counters stand still, so
-   * no counter delta is lost at its edge (storeRollupsOnly counts a run's deltas from its first point). The
-   * days written are marked for the KPI engine, which computes them as the history import's are. Answers
-   * the points stored and where the raw history takes over (the grid of sample times continues there).
-   */
-  const writeLongHistory = async (plant: VirtualPlant, fromMs: number, rawFromMs: number) => {
-    const { timeZone } = plant.definition;
-    const plantId = Number(plant.definition.plantId);
-    // Every device keeps at least one signal: a day's completeness counts each active device's samples
-    // (kpi readDaySamples), and a device with none would leave every day out of the performance answer.
-    const kept = new Set(
-      plant.definition.devices.flatMap((d) => {
-        const keys = d.signals.filter((s) => LONG_HISTORY_KEYS.has(s.key));
-        return (keys.length ? keys : d.signals.slice(0, 1)).map((s) => Number(s.signalId));
-      }),
-    );
-    const begin = options.simulator.nextLocalMidnight(fromMs - DAY_MS, timeZone);
-    const rawFrom = options.simulator.nextLocalMidnight(rawFromMs - DAY_MS, timeZone);
-    const started = performance.now();
-    const bySignal = new Map<number, Point[]>();
-    const dayNoons: number[] = [];
-    let points = 0;
-    let chunkEnd = begin;
-    let ts = begin;
-    while (ts < rawFrom && !stopped) {
-      for (let d = 0; d < LONG_HISTORY_CHUNK_DAYS && chunkEnd < rawFrom; d++) {
-        dayNoons.push(chunkEnd + DAY_MS / 2);
-        chunkEnd = options.simulator.nextLocalMidnight(chunkEnd + HOUR_MS, timeZone);
-      }
-      chunkEnd = Math.min(chunkEnd, rawFrom);
-      for (; ts < chunkEnd; ts += stepMs) {
-        // The plant's own state (faults, counters, soiling) moves on; only what it reports is kept.
-        for (const device of plant.sample(ts))
-          for (const p of device.points) {
-            const id = Number(p.signalId);
-            if (!kept.has(id)) continue;
-            let list = bySignal.get(id);
-            if (!list) bySignal.set(id, (list = []));
-            list.push({ ts, value: p.value });
-          }
-      }
-      const result = await storeRollupsOnly(ctx.db, ctx.dialect, bySignal);
-      points += result.inserted;
-      bySignal.clear();
-      // Let requests in between chunks: the server answers while the history is written.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await markDaysOfInstantsDirty(ctx.db, plantId, timeZone, dayNoons, ctx.now());
-    log.info(
-      {
-        plantId,
-        days: dayNoons.length,
-        points,
-        ms: Math.round(performance.now() - started),
-      },
-      'simulator: long history written as rollups',
-    );
-    return { points, rawFrom: ts };
   };
 
   const newest = await readNewestTs(ctx.db, signalIds);
