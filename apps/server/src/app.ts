@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppConfig } from './config';
+import { SERIAL_PORTS_DEFAULT, type AppConfig } from './config';
 import type { AppContext } from './context';
 import { ensureSchema, openDatabase, type DatabaseHandle, type OpenOptions } from './db/database';
 import { migrateToLatest } from './db/migrate';
@@ -344,6 +344,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
     allowed: () => settings.deviceNetworks(),
     extraAllowed: config.deviceNetworks.extraAllowed,
     ownPorts,
+    serialPorts: config.deviceNetworks.serialPorts ?? SERIAL_PORTS_DEFAULT,
   });
 
   metrics.setPool(handle.poolStats);

@@ -16,6 +16,16 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' }).demo).toBe(false);
   });
 
+  it('allows the usual serial ports by default, and SERIAL_PORTS_ALLOW as absolute path prefixes only', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).deviceNetworks.serialPorts).toContain('/dev/ttyUSB');
+    expect(loadConfig({ DATA_DIR: dataDir }).deviceNetworks.serialPorts).not.toContain('/dev/pts/');
+    expect(
+      loadConfig({ DATA_DIR: dataDir, SERIAL_PORTS_ALLOW: '/dev/ttyRS485, /dev/pts/' }).deviceNetworks
+        .serialPorts,
+    ).toEqual(['/dev/ttyRS485', '/dev/pts/']);
+    expect(() => loadConfig({ DATA_DIR: dataDir, SERIAL_PORTS_ALLOW: 'ttyUSB' })).toThrow(ConfigError);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://u@db:5432/solar' });
     expect(config.database).toEqual({

@@ -110,13 +110,21 @@ const envSchema = z.object({
   DEVICE_NETWORKS_ALLOW: z
     .string()
     .refine(
-      (v) => cidrList(v).every(isCidr),
+      (v) => commaList(v).every(isCidr),
       'must be a comma-separated list of networks in CIDR notation, e.g. 127.0.0.0/8,::1/128',
+    )
+    .optional(),
+  SERIAL_PORTS_ALLOW: z
+    .string()
+    .refine(
+      (v) => commaList(v).every((prefix) => prefix.startsWith('/')),
+      'must be a comma-separated list of absolute path prefixes, e.g. /dev/ttyUSB,/dev/ttyS',
     )
     .optional(),
 });
 
-const cidrList = (value: string | undefined) =>
+/** A comma-separated list: its trimmed, non-empty items (networks, path prefixes). */
+const commaList = (value: string | undefined) =>
   (value ?? '')
     .split(',')
     .map((v) => v.trim())
@@ -193,8 +201,15 @@ export interface AppConfig {
    * networks"). `extraAllowed` (DEVICE_NETWORKS_ALLOW) is allowed besides the admin's setting, even inside
    * the ranges refused by default: the demo and the tests name loopback there. Every failed connection is
    * answered when its deadline has passed since the request began, so that failures cannot be told apart.
+   * `serialPorts` (SERIAL_PORTS_ALLOW): the path prefixes a Modbus RTU device's serial port may resolve to;
+   * unset, SERIAL_PORTS_DEFAULT.
    */
-  deviceNetworks: { extraAllowed: string[]; cameraDeadlineMs: number; modbusDeadlineMs: number };
+  deviceNetworks: {
+    extraAllowed: string[];
+    cameraDeadlineMs: number;
+    modbusDeadlineMs: number;
+    serialPorts?: string[];
+  };
 }
 
 /** Camera proxy: how long a camera may take to answer, and when every failure is answered. */
@@ -207,6 +222,19 @@ export const MODBUS_DISCOVERY_DEADLINE_MS = 3_000;
  * SIMULATOR or DEMO turns it on, so production refuses loopback.
  */
 const DEMO_LOOPBACK = ['127.0.0.0/8', '::1/128'];
+/**
+ * The serial ports a Modbus RTU device may use when SERIAL_PORTS_ALLOW is unset: the usual UART, USB and
+ * board serial devices (/dev/serial/by-id/… links resolve to them). Anything else the server would open
+ * read-write on a user's word: a watchdog device arms on open, another session's terminal takes input.
+ */
+export const SERIAL_PORTS_DEFAULT = [
+  '/dev/ttyS',
+  '/dev/ttyUSB',
+  '/dev/ttyACM',
+  '/dev/ttyAMA',
+  '/dev/ttymxc',
+  '/dev/ttyXRUSB',
+];
 
 export class ConfigError extends Error {}
 
@@ -294,12 +322,14 @@ export function loadConfig(
     deviceNetworks: {
       extraAllowed:
         e.DEVICE_NETWORKS_ALLOW !== undefined
-          ? cidrList(e.DEVICE_NETWORKS_ALLOW)
+          ? commaList(e.DEVICE_NETWORKS_ALLOW)
           : simulatorEnabled
             ? [...DEMO_LOOPBACK]
             : [],
       cameraDeadlineMs: CAMERA_DEADLINE_MS,
       modbusDeadlineMs: MODBUS_DISCOVERY_DEADLINE_MS,
+      serialPorts:
+        e.SERIAL_PORTS_ALLOW !== undefined ? commaList(e.SERIAL_PORTS_ALLOW) : [...SERIAL_PORTS_DEFAULT],
     },
     ...overrides,
   };

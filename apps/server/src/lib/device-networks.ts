@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { realpath } from 'node:fs/promises';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -70,6 +71,8 @@ export interface DeviceNetworksOptions {
   extraAllowed: readonly string[];
   /** The ports this server listens on; refused on every address of this host, whatever else says. */
   ownPorts: () => readonly number[];
+  /** The path prefixes a serial port may resolve to (SERIAL_PORTS_ALLOW, else SERIAL_PORTS_DEFAULT). */
+  serialPorts: readonly string[];
   resolve?: Resolver;
 }
 
@@ -130,6 +133,21 @@ export class DeviceNetworks {
     }
     const first = addresses[0]!;
     return { host: name, address: first.address, family: first.family === 6 ? 6 : 4, port };
+  }
+
+  /**
+   * The serial port to open for a Modbus RTU device's `path`: its real path (links such as
+   * /dev/serial/by-id/… followed), when that lies under one of the allowed prefixes. AddressRefusedError
+   * otherwise, or when the path does not exist; the poller answers both as an unreachable device. Checked
+   * at every open, as an address is at every connection: what a link points to can change.
+   */
+  async serialPort(path: string): Promise<string> {
+    const real = await realpath(path).catch(() => {
+      throw new AddressRefusedError(`${path} does not exist`);
+    });
+    if (!this.options.serialPorts.some((prefix) => real.startsWith(prefix)))
+      throw new AddressRefusedError(`${path} (${real}) is not an allowed serial port`);
+    return real;
   }
 
   /**

@@ -137,6 +137,7 @@ interface Loop {
 class SharedConnections {
   constructor(
     private readonly resolveAddress: (host: string, port: number) => Promise<string>,
+    private readonly resolveSerialPort: (path: string) => Promise<string>,
     private readonly rtuRetries: number,
   ) {}
 
@@ -157,7 +158,7 @@ class SharedConnections {
     return new RtuBus({
       transport:
         rtu.serial_path !== null
-          ? new SerialRtuTransport({ path: rtu.serial_path, ...line })
+          ? new SerialRtuTransport({ path: rtu.serial_path, ...line, resolvePath: this.resolveSerialPort })
           : new TcpRtuTransport({ host: ip!, port: port!, connectTimeoutMs: timeoutMs, resolveAddress }),
       line,
       timeoutMs,
@@ -211,6 +212,8 @@ export function startModbusPoller(
   // Every connection goes to a checked address inside the device networks (docs/security.md).
   const connections = new SharedConnections(
     async (host, port) => (await ctx.deviceNetworks.target(host, port)).address,
+    // Serial ports only where the server allows them (docs/modbus-rtu.md, "Which serial ports").
+    (path) => ctx.deviceNetworks.serialPort(path),
     options.rtuRetries ?? 1,
   );
   const listeners = new Set<(event: DeviceStateEvent) => void>();

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,13 @@ describe(`Modbus RTU devices polled by the server (${dialectUnderTest})`, () => 
 
   beforeAll(async () => {
     t = await createTestApp({
-      deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 },
+      deviceNetworks: {
+        extraAllowed: ['127.0.0.0/8'],
+        cameraDeadlineMs: 1_000,
+        modbusDeadlineMs: 1_000,
+        // socat's virtual ports are pseudo-terminals, which production does not allow (config.ts).
+        serialPorts: ['/dev/pts/'],
+      },
     });
     admin = await makeUser(t, { admin: true });
     tree = await makeTree(t, admin.token, 'RTU');
@@ -251,6 +257,42 @@ describe(`Modbus RTU devices polled by the server (${dialectUnderTest})`, () => 
       await until(() => poller.states().get(inverter.id)?.state === 'online');
     } finally {
       await poller.stop();
+    }
+  });
+
+  it('opens only the serial ports the server allows, checked on the port the path resolves to', async () => {
+    // A regular file where a port should be: without the check the server would open it read-write.
+    const dir = mkdtempSync(join(tmpdir(), 'rtu-refused-'));
+    const notAPort = join(dir, 'ttyUSB0');
+    writeFileSync(notAPort, '');
+    const device = await save<Device>(
+      t,
+      admin.token,
+      '/api/devices/0',
+      rtuDevice('Not a port', 'inverter', 5, { serial_path: notAPort }),
+    );
+    const applied = await t.http.post(
+      `/api/devices/${device.id}/sunspec/apply`,
+      { models: [1, 103] },
+      { token: admin.token },
+    );
+    expect(applied.statusCode, applied.body).toBe(200);
+    const poller = startModbusPoller(t.ctx, quiet, {
+      timeoutMs: 300,
+      excludeDeviceIds: (id) => id !== device.id,
+    });
+    try {
+      await until(() => poller.states().get(device.id)?.state === 'lost');
+      const row = await t.ctx.db
+        .selectFrom('device_status')
+        .selectAll()
+        .where('device_id', '=', device.id)
+        .executeTakeFirstOrThrow();
+      expect(row.last_error).toMatch(/not an allowed serial port/);
+      expect(readFileSync(notAPort, 'utf8')).toBe('');
+    } finally {
+      await poller.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

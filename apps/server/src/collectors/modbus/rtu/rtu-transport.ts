@@ -26,6 +26,11 @@ export interface RtuTransport {
 
 export interface SerialTransportOptions extends SerialLine {
   path: string;
+  /**
+   * The port to open for `path`, checked before every open (the server's allowed serial ports); refused
+   * with an error, which fails the open as a missing port does. Without it `path` is opened as it is.
+   */
+  resolvePath?: (path: string) => Promise<string>;
 }
 
 /** A serial port: 8 data bits by default, the parity and stop bits of the line. */
@@ -51,9 +56,18 @@ export class SerialRtuTransport implements RtuTransport {
   private async openPort(): Promise<void> {
     // Loaded on first use: a server without serial devices never loads the native binding.
     const { SerialPort } = await import('serialport');
+    const { resolvePath } = this.options;
+    const path = resolvePath
+      ? await resolvePath(this.options.path).catch((error: unknown) => {
+          throw new ModbusTransportError(
+            `Open ${this.name}: ${error instanceof Error ? error.message : String(error)}`,
+            'connect',
+          );
+        })
+      : this.options.path;
     return new Promise<void>((resolve, reject) => {
       const port = new SerialPort({
-        path: this.options.path,
+        path,
         baudRate: this.options.baudRate,
         dataBits: this.options.dataBits ?? 8,
         parity: this.options.parity ?? 'none',
