@@ -211,6 +211,10 @@ describe('organisation management pages', () => {
       await expectText(fieldError(page, 'device-field-serial_path'), tr('validation.invalidValue'));
       await screenshot(page, 'organisation-device-rtu-serial-light');
       await page.setViewportSize({ width: 390, height: 844 });
+      // The drawer's form is 640 px wide on a desktop; on a phone it takes the screen, no more.
+      await expect
+        .poll(async () => (await page.locator('.ant-drawer-content-wrapper').boundingBox())?.width)
+        .toBeLessThanOrEqual(390);
       await screenshot(page, 'organisation-device-rtu-serial-light-390');
       await page.setViewportSize({ width: 1440, height: 900 });
       // A gateway: its address and port, no path.

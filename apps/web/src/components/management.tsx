@@ -215,6 +215,7 @@ export function FormDrawer({
       size={width ?? 560}
       destroyOnHidden
       className="management-drawer"
+      rootClassName="management-drawer-root"
       data-testid={`${resource}-drawer`}
       footer={
         <div className="management-drawer-footer">
