@@ -41,7 +41,7 @@ describe('Huawei SUN2000 register template', () => {
     ]);
     expect(byKey.get('string1_dc_voltage')).toMatchObject({ address: 32016, scale: 0.1, unit: 'V' });
     expect(byKey.get('string1_dc_current')).toMatchObject({ address: 32017, scale: 0.01, unit: 'A' });
-    expect(byKey.get('string24_dc_voltage')).toMatchObject({ address: 32062, name: 'PV24 Voltage' });
+    expect(byKey.get('string24_dc_voltage')).toMatchObject({ address: 32062, name: 'PV24 Gerilimi' });
     expect(byKey.get('string24_dc_current')!.address).toBe(32063);
     for (const s of byKey.values()) {
       expect(s.register_type).toBe('holding');
