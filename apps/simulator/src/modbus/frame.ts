@@ -83,3 +83,26 @@ export function readResponsePdu(functionCode: number, registers: readonly number
 export function exceptionPdu(functionCode: number, code: number): Buffer {
   return Buffer.from([(functionCode | 0x80) & 0xff, code]);
 }
+
+/**
+ * The answer to a read of holding or input registers (`pdu`, its function code already accepted) from a
+ * device's register image: the registers, or the exception a real device gives for a malformed request
+ * (illegal data value) or an address outside its map (illegal data address).
+ */
+export function readRegistersAnswer(
+  functionCode: number,
+  pdu: Buffer,
+  image: ReadonlyMap<number, number>,
+): Buffer {
+  if (pdu.length !== 5) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
+  const address = pdu.readUInt16BE(1);
+  const quantity = pdu.readUInt16BE(3);
+  if (quantity < 1 || quantity > 125) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
+  const registers: number[] = [];
+  for (let a = address; a < address + quantity; a++) {
+    const r = image.get(a);
+    if (r === undefined) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_ADDRESS);
+    registers.push(r);
+  }
+  return readResponsePdu(functionCode, registers);
+}

@@ -15,7 +15,12 @@ import {
   type RegisterTemplateSignal,
 } from '@solar/shared';
 import type { VirtualPlant } from '../plant';
-import { FUNCTION_READ_HOLDING_REGISTERS, MODBUS_EXCEPTIONS, exceptionPdu, readResponsePdu } from './frame';
+import {
+  FUNCTION_READ_HOLDING_REGISTERS,
+  MODBUS_EXCEPTIONS,
+  exceptionPdu,
+  readRegistersAnswer,
+} from './frame';
 import type { SunSpecUnitMapping } from './drive';
 import { startModbusTcpServer } from './tcp-server';
 
@@ -174,18 +179,7 @@ export async function startHuaweiServer(options: {
       if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS) {
         return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
       }
-      if (pdu.length !== 5) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-      const address = pdu.readUInt16BE(1);
-      const quantity = pdu.readUInt16BE(3);
-      if (quantity < 1 || quantity > 125)
-        return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-      const registers: number[] = [];
-      for (let a = address; a < address + quantity; a++) {
-        const r = unit.image.get(a);
-        if (r === undefined) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_ADDRESS);
-        registers.push(r);
-      }
-      return readResponsePdu(functionCode, registers);
+      return readRegistersAnswer(functionCode, pdu, unit.image);
     },
   });
   return {

@@ -21,7 +21,7 @@ import {
   FUNCTION_READ_INPUT_REGISTERS,
   MODBUS_EXCEPTIONS,
   exceptionPdu,
-  readResponsePdu,
+  readRegistersAnswer,
 } from './frame';
 import type { RtuLine } from './rtu-frame';
 import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
@@ -265,19 +265,8 @@ export async function startSunSpecServer(options: {
     if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS && functionCode !== FUNCTION_READ_INPUT_REGISTERS) {
       return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
     }
-    if (pdu.length !== 5) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-    const address = pdu.readUInt16BE(1);
-    const quantity = pdu.readUInt16BE(3);
-    if (quantity < 1 || quantity > 125)
-      return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_VALUE);
-    const registers: number[] = [];
-    for (let a = address; a < address + quantity; a++) {
-      const r = state.image.get(a);
-      if (r === undefined) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_DATA_ADDRESS);
-      registers.push(r);
-    }
     // SunSpec devices keep their map in holding registers; input registers mirror it here.
-    return readResponsePdu(functionCode, registers);
+    return readRegistersAnswer(functionCode, pdu, state.image);
   };
 
   const transport = options.transport ?? { kind: 'tcp' };
