@@ -12,6 +12,7 @@ import { found, type Actor } from '../../lib/actor';
 import { conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { recordAudit } from '../audit';
+import { addLayoutSignals } from '../signals';
 import * as repo from './register-templates.repository';
 
 type ApplyBody = z.output<typeof registerTemplateApplyBody>;
@@ -35,18 +36,7 @@ export class RegisterTemplatesService {
     const signals = expandRegisterTemplate(template, strings);
     return this.ctx.db.transaction().execute(async (trx) => {
       const now = this.ctx.now();
-      const existing = await repo.signalKeysOf(trx, id);
-      const created: RegisterTemplateApplyAnswer['created'] = [];
-      const skipped: string[] = [];
-      for (const s of signals) {
-        if (existing.has(s.key)) {
-          skipped.push(s.key);
-          continue;
-        }
-        existing.add(s.key);
-        const signalId = await repo.insertSignal(trx, { device_id: id, ...s }, now);
-        created.push({ id: signalId, key: s.key });
-      }
+      const { created, skipped } = await addLayoutSignals(trx, id, signals, now);
       await recordAudit(trx, {
         userId: actor.userId,
         action: 'register_template_apply',

@@ -1,5 +1,5 @@
 /**
  * The signals module's public face: code outside modules/signals/ imports only from here (docs/architecture.md,
- * "Module boundaries"). Nothing of it is used elsewhere yet; its routes are registered by modules/index.ts.
+ * "Module boundaries"). Its routes are registered by modules/index.ts.
  */
-export {};
+export { addLayoutSignals, type LayoutSignal } from './signals.repository';

@@ -136,3 +136,64 @@ export async function updateSignal(db: Db, id: number, values: SignalValues, now
 export async function deleteSignal(db: Db, id: number): Promise<void> {
   await db.deleteFrom('signals').where('id', '=', id).execute();
 }
+
+/** A signal of a register layout (a SunSpec model, a vendor's register template) to give a device. */
+export interface LayoutSignal {
+  key: string;
+  name: string;
+  unit: string | null;
+  data_type: string;
+  register_type: string;
+  address: number;
+  word_order: string;
+  scale: number;
+  is_counter: boolean;
+  scale_factor_address?: number | null;
+  sunspec_type?: string | null;
+}
+
+/**
+ * Gives a device the layout's signals it does not have yet (by key), in the caller's transaction: the
+ * created ones with their ids, and the keys it already had. Applying a layout again creates nothing.
+ */
+export async function addLayoutSignals(
+  trx: Db,
+  deviceId: number,
+  signals: readonly LayoutSignal[],
+  now: number,
+): Promise<{ created: { id: number; key: string }[]; skipped: string[] }> {
+  const rows = await trx.selectFrom('signals').select('key').where('device_id', '=', deviceId).execute();
+  const existing = new Set(rows.map((r) => r.key));
+  const created: { id: number; key: string }[] = [];
+  const skipped: string[] = [];
+  for (const s of signals) {
+    if (existing.has(s.key)) {
+      skipped.push(s.key);
+      continue;
+    }
+    existing.add(s.key);
+    const { id } = await trx
+      .insertInto('signals')
+      .values({
+        device_id: deviceId,
+        key: s.key,
+        name: s.name,
+        unit: s.unit,
+        data_type: s.data_type,
+        register_type: s.register_type,
+        address: s.address,
+        word_order: s.word_order,
+        scale: s.scale,
+        scale_factor_address: s.scale_factor_address ?? null,
+        sunspec_type: s.sunspec_type ?? null,
+        is_counter: s.is_counter ? 1 : 0,
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    created.push({ id, key: s.key });
+  }
+  return { created, skipped };
+}

@@ -19,6 +19,7 @@ import {
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../audit';
+import { addLayoutSignals } from '../signals';
 import { answerAtDeadline } from '../../lib/device-networks';
 import { HttpError, conflict } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
@@ -91,35 +92,7 @@ export class SunSpecService {
     }
     return this.ctx.db.transaction().execute(async (trx) => {
       const now = this.ctx.now();
-      const existing = await repo.signalKeysOf(trx, id);
-      const created: SunspecApplyAnswer['created'] = [];
-      const skipped: string[] = [];
-      for (const s of signals) {
-        if (existing.has(s.key)) {
-          skipped.push(s.key);
-          continue;
-        }
-        existing.add(s.key);
-        const signalId = await repo.insertSignal(
-          trx,
-          {
-            device_id: id,
-            key: s.key,
-            name: s.name,
-            unit: s.unit,
-            data_type: s.data_type,
-            register_type: s.register_type,
-            address: s.address,
-            word_order: s.word_order,
-            scale: s.scale,
-            scale_factor_address: s.scale_factor_address,
-            sunspec_type: s.sunspec_type,
-            is_counter: s.is_counter,
-          },
-          now,
-        );
-        created.push({ id: signalId, key: s.key });
-      }
+      const { created, skipped } = await addLayoutSignals(trx, id, signals, now);
       await recordAudit(trx, {
         userId: actor.userId,
         action: 'sunspec_apply',
