@@ -34,3 +34,4 @@ export * from './fleet-losses';
 export * from './performance';
 export * from './history-import';
 export * from './register-templates';
+export * from './edge';

@@ -1,0 +1,87 @@
+/**
+ * The contract between the console and a plant's edge agent (`apps/edge`, docs/edge.md).
+ *
+ * The agent holds one value besides the console's URL: a plant ingest key (`X-Api-Key`). With it, it
+ * - reads its plant's Modbus devices and their signals (GET /api/edge/config), so devices are configured in
+ *   one place only, the console;
+ * - sends readings through the ordinary ingest (POST /api/telemetry), which answers only once the points are
+ *   stored and stores a repeated point once: the answer is the agent's acknowledgement, and a resend after a
+ *   crash duplicates nothing;
+ * - reports its health (POST /api/edge/health), which also measures its clock against the console's.
+ */
+import { z } from 'zod';
+import { DATA_TYPES, REGISTER_TYPES, WORD_ORDERS } from './signals';
+import { DEVICE_TYPES } from './devices';
+import { instantField, nullableInstantField } from './dates';
+
+/** The protocols an agent polls itself; devices on MQTT or HTTP push to the console directly. */
+export const EDGE_PROTOCOLS = ['modbus_tcp', 'modbus_rtu'] as const;
+
+export const edgeSignal = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  data_type: z.enum(DATA_TYPES),
+  register_type: z.enum(REGISTER_TYPES),
+  address: z.number().int(),
+  word_order: z.enum(WORD_ORDERS),
+  scale: z.number(),
+  is_counter: z.boolean(),
+});
+export type EdgeSignal = z.infer<typeof edgeSignal>;
+
+export const edgeDevice = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.enum(DEVICE_TYPES),
+  protocol: z.enum(EDGE_PROTOCOLS),
+  /** Modbus TCP, or an RTU-over-TCP gateway. */
+  ip: z.string().nullable(),
+  port: z.number().int().nullable(),
+  slave_id: z.number().int().nullable(),
+  baud_rate: z.number().int().nullable(),
+  /** modbus_rtu on a serial port of the agent's machine. */
+  serial_path: z.string().nullable(),
+  poll_interval_s: z.number().int(),
+  /** Active signals with a register; the others are not polled. */
+  signals: z.array(edgeSignal),
+});
+export type EdgeDevice = z.infer<typeof edgeDevice>;
+
+/** GET /api/edge/config */
+export const edgeConfigAnswer = z.object({
+  plant_id: z.number().int(),
+  plant_time_zone: z.string(),
+  /** Changes whenever anything below changes: the agent reloads when its health answer names another one. */
+  config_version: z.string(),
+  devices: z.array(edgeDevice),
+});
+export type EdgeConfigAnswer = z.infer<typeof edgeConfigAnswer>;
+
+/** POST /api/edge/health: what the agent knows about itself, every minute. */
+export const edgeHealthBody = z.object({
+  /** Stable per installation (the agent makes one on first start and keeps it in its data directory). */
+  agent_id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  version: z.string().min(1).max(40),
+  /** The agent's clock when it sent this report: the console compares it with its own. */
+  sent_at: instantField(),
+  queue_depth: z.number().int().min(0),
+  /** Reading time of the oldest reading not yet acknowledged; null with an empty queue. */
+  oldest_unsent_at: nullableInstantField(),
+  /** When the console last acknowledged a batch. */
+  last_sent_at: nullableInstantField(),
+  /** Readings dropped because the queue reached its bound, since the agent's first start. */
+  dropped_total: z.number().int().min(0),
+  /** Failed polls since the agent started. */
+  poll_failures: z.number().int().min(0),
+  uptime_s: z.number().int().min(0),
+});
+export type EdgeHealthBody = z.input<typeof edgeHealthBody>;
+
+export const edgeHealthAnswer = z.object({
+  /** The console's clock when it received the report. */
+  server_time: z.string(),
+  /** The agent's clock minus the console's, corrected by half the request's time on the wire when known. */
+  clock_offset_ms: z.number().int(),
+  config_version: z.string(),
+});
+export type EdgeHealthAnswer = z.infer<typeof edgeHealthAnswer>;
