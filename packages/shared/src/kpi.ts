@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { budgetFiguresSchema } from './budget-figures';
 import type { DataQualityReason } from './data-quality';
 import { calendarDateField } from './dates';
+import { degradationResult, soilingPeriodLoss } from './performance';
 import { V } from './validation';
 
 /**
@@ -221,6 +222,30 @@ export const deviceCompletenessSchema = z.object({
 });
 export type DeviceCompleteness = z.infer<typeof deviceCompletenessSchema>;
 
+/**
+ * Degradation and the period's soiling loss in the KPI answer: the performance module's answer for the
+ * plant (GET plants/{id}/performance?from&to with the period's local dates), not a second computation
+ * (docs/performance.md). Each says, when there is too little data, why and what span it found.
+ */
+export const kpiPerformanceSchema = z.object({
+  /** The plant's year-on-year degradation from its whole history up to today (68.2 % interval). */
+  degradation: degradationResult,
+  /** The soiling loss over the period's days (95 % interval), or why none is answered. */
+  soiling: soilingPeriodLoss,
+  /**
+   * The data the soiling method rests on: the usable days of the plant's history and their span; with
+   * `insufficient_data`, `days_needed` usable days one interval between recoveries needs (null otherwise).
+   */
+  soiling_data: z.object({
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    span_days: z.number().int(),
+    usable_days: z.number().int(),
+    days_needed: z.number().int().nullable(),
+  }),
+});
+export type KpiPerformance = z.infer<typeof kpiPerformanceSchema>;
+
 export const plantKpisAnswer = kpiValuesSchema.extend({
   plant_id: z.number().int(),
   period: kpiPeriodSchema,
@@ -247,6 +272,7 @@ export const plantKpisAnswer = kpiValuesSchema.extend({
    * data-quality engine doubts it (open flags on the plant's irradiance sensor), in hours per reason.
    */
   excluded_irradiance_hours: excludedIrradianceSchema,
+  performance: kpiPerformanceSchema,
 });
 export type PlantKpisAnswer = z.infer<typeof plantKpisAnswer>;
 

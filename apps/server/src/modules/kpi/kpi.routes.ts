@@ -14,6 +14,8 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../lib/actor-of';
 import { access } from '../../plugins/auth';
+import { localDate } from '../../telemetry-store/buckets';
+import { PerformanceService } from '../performance';
 import { DeviceStatusService } from './device-status.service';
 import { FleetLossesService } from './fleet-losses.service';
 import { KpiService } from './kpi.service';
@@ -38,6 +40,7 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
   const service = new KpiService(ctx);
   const fleet = new PlantsOverviewService(ctx, service);
   const fleetLosses = new FleetLossesService(ctx, service);
+  const performance = new PerformanceService(ctx);
   const tags = ['kpi'];
 
   app.get(
@@ -84,13 +87,28 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
         tags,
         summary: 'KPIs of a plant for a local day, month or year',
         operationId: 'getPlantKpis',
-        description: MODEL,
+        description:
+          MODEL +
+          "\n\n`performance`: the plant's degradation and the period's soiling loss as GET plants/{id}/performance answers them (its `degradation.plant`, and its `soiling_period` with `from`/`to` the period's first and last local date), each with its interval and the data span it rests on, or `insufficient_data` with the span found and needed; never a second computation.",
         params: idParam,
         querystring: plantKpisQuery,
         response: { 200: plantKpisAnswer },
       },
     },
-    (request) => service.kpis(actorOf(request), request.params.id, request.query.period, request.query.date),
+    async (request) => {
+      const actor = actorOf(request);
+      const kpis = await service.kpis(actor, request.params.id, request.query.period, request.query.date);
+      // The period's first and last local date (its end is exclusive): the performance module's soiling
+      // period. Composed here, not in the kpi service: the performance module reads the kpi module.
+      const last = Date.parse(kpis.to) - 1;
+      const figures = await performance.kpiFigures(
+        actor,
+        request.params.id,
+        localDate(Date.parse(kpis.from), kpis.time_zone),
+        localDate(last, kpis.time_zone),
+      );
+      return { ...kpis, performance: figures };
+    },
   );
 
   app.get(

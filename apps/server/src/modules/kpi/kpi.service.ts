@@ -175,7 +175,12 @@ export class KpiService {
   }
 
   /** GET plants/{id}/kpis */
-  async kpis(actor: Actor, id: number, period: KpiPeriod, date?: string): Promise<PlantKpisAnswer> {
+  async kpis(
+    actor: Actor,
+    id: number,
+    period: KpiPeriod,
+    date?: string,
+  ): Promise<Omit<PlantKpisAnswer, 'performance'>> {
     const { plant, signals } = await this.plant(actor, id);
     const now = this.ctx.now();
     const today = localDate(now, plant.timeZone);

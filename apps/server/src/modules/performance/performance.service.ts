@@ -1,5 +1,6 @@
 import type {
   DegradationResult,
+  KpiPerformance,
   PlantModelAnswer,
   PlantModelBody,
   PlantModelFitAnswer,
@@ -374,6 +375,27 @@ export class PerformanceService {
             )
           : undefined,
       payback,
+    };
+  }
+
+  /**
+   * What the KPI answer of [from, to] (local dates, inclusive) carries: the plant's degradation and the
+   * period's soiling loss, taken from this module's one answer (performance()), so the plant page's KPIs
+   * and its performance card can never disagree.
+   */
+  async kpiFigures(actor: Actor, id: number, from: string, to: string): Promise<KpiPerformance> {
+    const answer = await this.performance(actor, id, { from, to });
+    const s = answer.soiling;
+    return {
+      degradation: answer.degradation.plant,
+      soiling: answer.soiling_period!,
+      soiling_data: {
+        from: s.from,
+        to: s.to,
+        span_days: s.span_days,
+        usable_days: s.usable_days,
+        days_needed: s.status === 'insufficient_data' ? s.days_needed : null,
+      },
     };
   }
 

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlantModelAnswer, PlantModelFitAnswer, PlantPerformanceAnswer } from '@solar/shared';
+import type {
+  PlantKpisAnswer,
+  PlantModelAnswer,
+  PlantModelFitAnswer,
+  PlantPerformanceAnswer,
+} from '@solar/shared';
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
 import { istanbulInstant, makePlantWithDay, type TelemetryPoint } from '../../test/plant-day';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
@@ -220,6 +225,77 @@ describe(`performance (${dialectUnderTest})`, () => {
       const bad = await t.http.get(`${url}?${q}`, { token: admin.token });
       expect(bad.statusCode, q).toBe(400);
     }
+  });
+
+  it("carries the performance answer's degradation and soiling in the KPI answer, or says why not", async () => {
+    const kpisOf = async (plantId: number, period: string, date: string) => {
+      const res = await t.http.get(`/api/plants/${plantId}/kpis`, {
+        token: admin.token,
+        query: { period, date },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<PlantKpisAnswer>().performance;
+    };
+    const performanceOf = async (plantId: number, from: string, to: string) => {
+      const res = await t.http.get(`/api/plants/${plantId}/performance`, {
+        token: admin.token,
+        query: { from, to },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<PlantPerformanceAnswer>();
+    };
+    // Three years: the KPI answer's figures are the performance answer's, for a month and for a year.
+    for (const [period, date, from, to] of [
+      ['month', '2024-03-15', '2024-03-01', '2024-03-31'],
+      ['year', '2023-06-01', '2023-01-01', '2023-12-31'],
+    ] as const) {
+      const k = await kpisOf(a.plantId, period, date);
+      const p = await performanceOf(a.plantId, from, to);
+      expect(k.degradation.status).toBe('ok');
+      expect(k.degradation).toEqual(p.degradation.plant);
+      expect(k.soiling.status).toBe('ok');
+      expect(k.soiling).toEqual(p.soiling_period);
+      expect(k.soiling_data).toEqual({
+        from: '2022-01-01',
+        to: p.span.to,
+        span_days: p.span.days - 1,
+        usable_days: p.span.days,
+        days_needed: null,
+      });
+    }
+    // 200 days: too few for the year-on-year pairs, said with the span found and the months needed.
+    const young = await kpisOf(short.plantId, 'month', '2025-03-10');
+    expect(young.degradation).toMatchObject({
+      status: 'insufficient_data',
+      from: '2025-01-01',
+      to: dateOfDay(dayNumber('2025-01-01') + 199),
+      months_needed: 24,
+    });
+    if (young.degradation.status !== 'insufficient_data') throw new Error('unreachable');
+    expect(young.degradation.months_found).toBeLessThan(24);
+    // Five days: too few for the soiling method as well, which says what it has and needs.
+    const baby = await makeTree(t, admin.token, 'PerfYoung');
+    await t.ctx.db
+      .updateTable('plants')
+      .set({ dc_capacity_kwp: 100, ac_capacity_kw: 90 })
+      .where('id', '=', baby.plantId)
+      .execute();
+    await storeDays(baby.plantId, degradingPlant('2025-06-01', 5).days);
+    const k = await kpisOf(baby.plantId, 'month', '2025-06-03');
+    expect(k.degradation).toMatchObject({ status: 'insufficient_data', months_needed: 24 });
+    expect(k.soiling).toEqual({
+      status: 'insufficient_data',
+      from: '2025-06-01',
+      to: '2025-06-30',
+      usable_days: 5,
+    });
+    expect(k.soiling_data).toEqual({
+      from: '2025-06-01',
+      to: '2025-06-05',
+      span_days: 4,
+      usable_days: 5,
+      days_needed: 7,
+    });
   });
 
   it("finds each inverter's own rate from its energy counter", async () => {

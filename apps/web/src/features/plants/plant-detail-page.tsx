@@ -37,6 +37,7 @@ import {
 import { CoverageWarning } from './components/coverage-warning';
 import { ExcludedEnergyNote } from './components/excluded-energy-note';
 import { ExcludedIrradianceNote } from './components/excluded-irradiance-note';
+import { KpiPerformanceTiles } from './components/kpi-performance-tiles';
 import { DeviceList } from './components/device-list';
 import { PlantStatus } from './components/status-tag';
 import './plants.css';
@@ -314,6 +315,7 @@ export default function PlantDetailPage() {
               value={k.irradiance_source === 'none' ? '–' : `${num(k.irradiation_kwh_m2, 2)} kWh/m²`}
             />
             <Tile testId="kpi-coverage" label={t('plantView.kpi.coverage')} value={pct(k.coverage)} />
+            <KpiPerformanceTiles performance={k.performance} />
           </div>
         )}
       </QueryState>
