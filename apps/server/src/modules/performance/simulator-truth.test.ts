@@ -38,7 +38,8 @@ const SOILING = { ratePerDay: 0.002, cleaningEveryDays: 60 };
  * - soiling loss: ±25 % of the true loss (Σ expected energy × (1 − true ratio) over the days the answer
  *   estimates): the method assumes every recovery cleans fully and estimates only intervals of 7 usable
  *   days or more whose decline is significant, while rains of a cloudy season come every few days.
- *   Measured: 4,300 [4,051, 4,515] kWh on 180 days (3 intervals) against 3,876 kWh, 11 % high.
+ *   Measured: 4,300 [3,781, 4,757] kWh on 180 days (3 intervals) against 3,876 kWh, 11 % high: the
+ *   95 % interval holds the truth, asserted below.
  */
 const RATE_TOLERANCE_PCT = 0.2;
 const SOILING_LOSS_TOLERANCE = 0.25;
@@ -189,6 +190,12 @@ describe.skipIf(dialectUnderTest !== 'sqlite')(
       const seen = `loss ${answer.soiling.loss_kwh.toFixed(0)} [${answer.soiling.loss_kwh_low.toFixed(0)}, ${answer.soiling.loss_kwh_high.toFixed(0)}] kWh against ${trueLossKwh.toFixed(0)} kWh, recoveries ${answer.soiling.recoveries.length}`;
       expect(trueLossKwh, seen).toBeGreaterThan(0);
       expect(Math.abs(answer.soiling.loss_kwh / trueLossKwh - 1), seen).toBeLessThan(SOILING_LOSS_TOLERANCE);
+      // The 95 % interval holds the true loss. Before the slope intervals allowed for serially correlated
+      // residuals (engine/soiling.ts, serialVarianceFactor) it was 4,051…4,515 kWh against 3,876: the
+      // third interval (76 days holding two rains too small to count as recoveries) was fitted as one line
+      // whose residuals had lag-1 autocorrelation 0.59, and its slope interval treated them as independent.
+      expect(trueLossKwh, seen).toBeGreaterThanOrEqual(answer.soiling.loss_kwh_low);
+      expect(trueLossKwh, seen).toBeLessThanOrEqual(answer.soiling.loss_kwh_high);
       // Every cleaning of the truth within the estimated span that recovers at least 5 % is found as a
       // recovery, within 2 days (a cleaning a few days after a rain has little to recover: no event to see).
       const { from, to } = answer.soiling;

@@ -1,5 +1,13 @@
 import { dateOfDay, dayNumber } from './dates';
-import { median, normalDraw, normalQuantile, quantile, seededRandom, theilSen } from './stats';
+import {
+  autocorrelation,
+  median,
+  normalDraw,
+  normalQuantile,
+  quantile,
+  seededRandom,
+  theilSen,
+} from './stats';
 
 /** One local day's performance and the energy the clean model expected. */
 export interface SoilingDay {
@@ -111,6 +119,21 @@ const MIN_RECOVERY = 0.02;
 /** The chance, over all intervals of an answer, that noise passes the significance test. */
 const SIGNIFICANCE = 0.05;
 
+/**
+ * n/n*, the factor by which serial correlation inflates the variance of a trend statistic, for AR(1)
+ * residuals of the line: (1 + ρ₁)/(1 − ρ₁), ρ₁ held within 0 … 0.95 (see its use in
+ * soilingStochasticRateRecovery).
+ */
+function serialVarianceFactor(
+  xs: readonly number[],
+  ys: readonly number[],
+  line: { slope: number; intercept: number },
+): number {
+  const residuals = xs.map((xi, i) => ys[i]! - (line.intercept + line.slope * xi));
+  const rho = Math.min(0.95, Math.max(0, autocorrelation(residuals, 1)[1] ?? 0));
+  return (1 + rho) / (1 - rho);
+}
+
 interface FittedInterval {
   start: number;
   end: number;
@@ -196,7 +219,21 @@ export function soilingStochasticRateRecovery(
     const start = bounds[k]!;
     const end = bounds[k + 1]!;
     if (end <= start) continue;
-    const fit = end - start >= minDays ? theilSen(x.slice(start, end), y.slice(start, end), level) : null;
+    const xs = x.slice(start, end);
+    const ys = y.slice(start, end);
+    // Sen's slope interval assumes independent residuals. Within an interval they are not when the line
+    // misses part of the truth: rains that clean a little and are too small to count as recoveries make the
+    // residuals a saw-tooth. The simulator's soiled plant showed it: an interval of 76 days holding two
+    // such rains had lag-1 residual autocorrelation 0.59, was fitted at −0.125 %/day against a truth that
+    // fell and recovered, and its loss interval (from the uncorrected slope interval) missed the true loss.
+    // The variance of the pairwise-slope statistic is therefore scaled by n/n* = (1 + ρ₁)/(1 − ρ₁), the
+    // effective sample size of AR(1) residuals (Bayley & Hammersley 1946), the correction Yue & Wang (2004,
+    // "The Mann-Kendall test modified by effective sample size to detect trend in serially correlated
+    // hydrological series", Water Resour. Manage. 18:201) apply to the Mann-Kendall statistic Sen's interval
+    // is built on. ρ₁ is of the residuals of the uncorrected line, held within 0 … 0.95 (a negative one
+    // would narrow the interval on noise; 0.95 keeps n* above 2.5 % of n).
+    const plain = end - start >= minDays ? theilSen(xs, ys, level) : null;
+    const fit = plain && theilSen(xs, ys, level, serialVarianceFactor(xs, ys, plain));
     const y0 = fit ? fit.intercept + fit.slope * x[start]! : 0;
     if (!fit || !(y0 > 0)) {
       intervals.push({ start, end, rate: 0, rateSigma: 0, fitted: false, significant: false });

@@ -126,9 +126,15 @@ export interface TheilSenFit {
  * Theil-Sen line (Theil 1950, Sen 1968): the median of all pairwise slopes, robust to a third of outliers;
  * its interval takes the order statistics of the pairwise slopes at ranks (N ∓ z·σ_S)/2 with
  * σ_S² = n(n−1)(2n+5)/18, Sen's distribution-free bounds (scipy.stats.theilslopes describes the same).
- * Null with fewer than 3 distinct x.
+ * Null with fewer than 3 distinct x. `varianceFactor` scales σ_S² for serially correlated residuals (n/n*,
+ * the ratio of the sample size to its effective size); 1 treats them as independent.
  */
-export function theilSen(xs: readonly number[], ys: readonly number[], level = 0.95): TheilSenFit | null {
+export function theilSen(
+  xs: readonly number[],
+  ys: readonly number[],
+  level = 0.95,
+  varianceFactor = 1,
+): TheilSenFit | null {
   const n = Math.min(xs.length, ys.length);
   const slopes: number[] = [];
   for (let i = 0; i < n; i++)
@@ -142,7 +148,7 @@ export function theilSen(xs: readonly number[], ys: readonly number[], level = 0
   const intercepts: number[] = [];
   for (let i = 0; i < n; i++) intercepts.push(ys[i]! - slope * xs[i]!);
   const z = normalQuantile(0.5 + level / 2);
-  const sigma = Math.sqrt((n * (n - 1) * (2 * n + 5)) / 18);
+  const sigma = Math.sqrt((varianceFactor * n * (n - 1) * (2 * n + 5)) / 18);
   const count = slopes.length;
   const lowRank = Math.max(0, Math.floor((count - z * sigma) / 2));
   const highRank = Math.min(count - 1, Math.ceil((count + z * sigma) / 2));
