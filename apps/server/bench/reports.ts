@@ -4,7 +4,9 @@
  *    the refresh job materialises them) as PDF and as XLSX, BENCH_RUNS (5) calls each after a warm-up;
  * 2. a yearly fleet report of BENCH_PLANTS (200) generated plants (bench/fleet-generator.ts, 20 inverters
  *    each, a year of kpi_daily) as JSON, XLSX and PDF, with the process's peak RSS.
- * Prints p50/max in ms and the load average. Against PostgreSQL when DATABASE_URL is set.
+ * Prints p50/max in ms and the load average. Against PostgreSQL when DATABASE_URL is set. BENCH_ONLY=demo or
+ * BENCH_ONLY=fleet runs one part alone; BENCH_FORMATS (comma-separated, default json,xlsx,pdf) the fleet
+ * report's formats, and BENCH_FLEET_RUNS (1) its calls per format after one warm-up when above 1.
  */
 import { loadavg } from 'node:os';
 import * as simulatorPackage from '@solar/simulator';
@@ -19,6 +21,9 @@ import { benchAdminToken, benchApp, pct, rssMiB } from './setup';
 const DAYS = Number(process.env.BENCH_DAYS ?? 31);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 200);
+const ONLY = process.env.BENCH_ONLY;
+const FORMATS = (process.env.BENCH_FORMATS ?? 'json,xlsx,pdf').split(',') as ('json' | 'xlsx' | 'pdf')[];
+const FLEET_RUNS = Number(process.env.BENCH_FLEET_RUNS ?? 1);
 const DAY_MS = 86_400_000;
 const load = () =>
   loadavg()
@@ -54,7 +59,7 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
 };
 
 // 1. The demo's month.
-{
+if (ONLY !== 'fleet') {
   const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
   await app.ready();
   await seedOrganisation(ctx);
@@ -90,7 +95,7 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
 }
 
 // 2. A year of a generated fleet.
-{
+if (ONLY !== 'demo') {
   const { app, ctx, dispose } = await benchApp(process.env.DATABASE_URL);
   await app.ready();
   const token = await benchAdminToken(ctx);
@@ -102,11 +107,12 @@ const line = (name: string, r: { ms: number[]; bytes: number }) => {
   );
   const to = new Date(now - 2 * DAY_MS).toISOString().slice(0, 10);
   const from = new Date(now - 365 * DAY_MS).toISOString().slice(0, 10);
-  for (const format of ['json', 'xlsx', 'pdf'] as const) {
+  for (const format of FORMATS) {
     peakRss = process.memoryUsage().rss;
     const before = rssMiB();
     const url = `/api/reports/fleet?from=${from}&to=${to}&lang=de_DE&format=${format}`;
-    const r = await timed(app, token, url, 1);
+    if (FLEET_RUNS > 1) await timed(app, token, url, 1);
+    const r = await timed(app, token, url, FLEET_RUNS);
     line(`yearly fleet, ${PLANTS} plants, ${format}`, r);
     console.log(`  RSS before ${before} MiB, peak during ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
     recordFigure({
