@@ -93,6 +93,13 @@ export const productionFiguresSchema = budgetFiguresSchema.extend({
   losses: kpiLossesSchema,
   /** The share of the period that has data (kpi.ts, `coverage`); null when none of it has elapsed. */
   coverage: z.number().nullable(),
+  /**
+   * Hours of the period whose irradiance the figures left out (kpi.ts `excluded_irradiance_hours.total`;
+   * a fleet's or several plants' total adds each plant's hours).
+   */
+  excluded_irradiance_hours_total: z.number(),
+  /** Energy the figures did not count as produced (kpi.ts `excluded_energy_kwh.total`), kWh. */
+  excluded_energy_kwh_total: z.number(),
 });
 export type ProductionFigures = z.infer<typeof productionFiguresSchema>;
 

@@ -79,6 +79,30 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.rawPayload;
   };
+  /**
+   * The plant's row of the production and fleet reports' CSV (English, comma, one day): each column's value
+   * by its header.
+   */
+  const csvRows = async () => {
+    const of = async (type: 'production' | 'fleet') => {
+      const res = await t.http.get(`/api/reports/${type}`, {
+        token: admin.token,
+        query: {
+          plant_ids: String(plant.tree.plantId),
+          from: day,
+          to: day,
+          lang: 'en_US',
+          format: 'csv',
+          delimiter: 'comma',
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const [header, row] = res.body.replace(/^\uFEFF/, '').split('\r\n');
+      const cells = row!.split(',');
+      return Object.fromEntries(header!.split(',').map((h, i) => [h, cells[i]]));
+    };
+    return { production: await of('production'), fleet: await of('fleet') };
+  };
   const NOTE = /h of irradiance were left out of insolation and PR/;
   const staleFlags = async (): Promise<DataQualityFlag[]> => {
     const res = await t.http.get(`/api/plants/${plant.tree.plantId}/data-quality`, {
@@ -129,6 +153,9 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     const r = await reported();
     expect([r.production.total, r.fleet.total]).toEqual([0, 0]);
     expect(pdfText(await reportFile('pdf'))).not.toMatch(NOTE);
+    // The CSV files say it in columns of their own: nothing left out.
+    for (const row of Object.values(await csvRows()))
+      expect(row).toMatchObject({ 'Irradiance left out (h)': '0.0', 'Energy left out (kWh)': '0.0' });
     expect(before.pr).toBeCloseTo(before.energy_kwh! / PLANT_DAY_KWP / before.irradiation_kwh_m2, 6);
   });
 
@@ -165,6 +192,13 @@ describe(`kpi doubted irradiance (${dialectUnderTest})`, () => {
     expect(pdf).toMatch(new RegExp(`: ${hoursText.replace('.', '\\.')} h of irradiance`));
     const sheets = xlsxValues(await reportFile('xlsx'));
     expect(JSON.stringify(sheets.Warnings ?? sheets)).toMatch(NOTE);
+    // The CSV files, which carry no warnings, say it in columns: the day's row and the plant's.
+    const csv = await csvRows();
+    expect(csv.production).toMatchObject({
+      'Irradiance left out (h)': hours.toFixed(1),
+      'Energy left out (kWh)': '0.0',
+    });
+    expect(csv.fleet).toMatchObject({ 'Irradiance left out (h)': hours.toFixed(1) });
     // Each stuck interval held 800 W/m²: insolation drops by 0.8 kW/m² × their hours, PR rises with it.
     expect(k.irradiation_kwh_m2).toBeCloseTo(before.irradiation_kwh_m2 - (STUCK_WM2 / 1000) * stuckHours, 6);
     expect(k.energy_kwh).toBeCloseTo(before.energy_kwh!, 6);

@@ -156,17 +156,20 @@ export class KpiService {
 
   /**
    * Figures of a plant's local days in [from, to) (YYYY-MM-DD): finished days from kpi_daily (recomputed
-   * when dirty or stale), today live; future days are absent. The reports build on it.
+   * when dirty or stale), today live; future days are absent. The reports build on it. `flags`: the plant's
+   * KPI_FLAG_REASONS flags of at least those days, when the caller has read them already (for many plants
+   * at once); read here otherwise.
    */
   async daysBetween(
     plant: repo.KpiPlant,
     signals: repo.PlantSignals,
     from: string,
     to: string,
+    flags?: FlagRow[],
   ): Promise<Map<string, DayFigures>> {
     const now = this.ctx.now();
     const today = localDate(now, plant.timeZone);
-    const days = await this.finishedDays(plant, signals, from, to < today ? to : today);
+    const days = await this.finishedDays(plant, signals, from, to < today ? to : today, flags);
     if (from <= today && today < to) {
       const live = await this.liveDay(plant, signals, today, now);
       days.set(today, { sums: live.result.sums, samples: live.samples });

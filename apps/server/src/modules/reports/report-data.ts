@@ -97,6 +97,7 @@ function figuresOf(
   plant: KpiPlant,
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
   today: string,
+  excludedIrradianceHours: number,
 ): ProductionFigures {
   const v = periodValuesOf(dates, days, today, plant.dcCapacityKwp);
   return figuresFrom(
@@ -104,6 +105,7 @@ function figuresOf(
     dates.some((d) => days.has(d)),
     dates,
     budgets,
+    excludedIrradianceHours,
   );
 }
 
@@ -113,6 +115,7 @@ function figuresFrom(
   anyDay: boolean,
   dates: readonly string[],
   budgets: Map<string, { energyKwh: number; irradiationKwhM2: number | null }>,
+  excludedIrradianceHours: number,
 ): ProductionFigures {
   return {
     energy_kwh: v.energy_kwh,
@@ -125,6 +128,8 @@ function figuresFrom(
     expected_energy_kwh: v.expected_energy_kwh,
     losses: v.losses,
     coverage: v.coverage,
+    excluded_irradiance_hours_total: excludedIrradianceHours,
+    excluded_energy_kwh_total: v.excluded_energy_kwh.total,
     ...budgetFigures(dates, budgets, v.energy_kwh, anyDay ? v.irradiation_kwh_m2 : null),
   };
 }
@@ -212,6 +217,8 @@ function fleetFigures(
     losses,
     // Each plant's share of the period with data weighs equally: a fleet half of whose plants reported is half covered.
     coverage: meanOrNull(parts.map((p) => p.figures.coverage)),
+    excluded_irradiance_hours_total: parts.reduce((a, p) => a + p.figures.excluded_irradiance_hours_total, 0),
+    excluded_energy_kwh_total: parts.reduce((a, p) => a + p.figures.excluded_energy_kwh_total, 0),
     ...sumBudgetFigures(
       parts.map((p) => p.figures as BudgetFigures),
       energy,
@@ -225,16 +232,7 @@ async function production(
   query: ReportQueryParsed,
 ): Promise<ProductionReportAnswer> {
   const periods = await plantPeriods(ctx, plants, query);
-  // The irradiance the figures left out, as the plant page and the fleet view count it.
-  const excluded = await new FleetLossesService(ctx, new KpiService(ctx)).excludedIrradiance(plants, () => ({
-    first: query.from,
-    end: nextDate(query.to),
-  }));
-  const out: ProductionReportAnswer['plants'] = [];
-  for (const { plant, today, dates, days, budgets } of periods) {
-    // A plant's year of days is a few milliseconds of figures; all 218 of the largest report in one go held
-    // the event loop for 5 to 8 s (docs/security.md, "Report and export builds"): other requests go between.
-    await new Promise((resolve) => setImmediate(resolve));
+  const groupsOf = (dates: readonly string[]) => {
     const groups = new Map<string, string[]>();
     for (const d of dates) {
       const k = keyOf(d, query.granularity);
@@ -242,14 +240,33 @@ async function production(
       if (list) list.push(d);
       else groups.set(k, [d]);
     }
-    const rows = [...groups].map(([key, ds]) => ({
+    return [...groups];
+  };
+  // The irradiance the figures left out, as the plant page and the fleet view count it: the whole period's
+  // first, then each row's.
+  const whole = { first: query.from, end: nextDate(query.to) };
+  const rowPeriods = groupsOf(datesInclusive(query.from, query.to)).map(([, ds]) => ({
+    first: ds[0]!,
+    end: nextDate(ds[ds.length - 1]!),
+  }));
+  const excluded = await new FleetLossesService(ctx, new KpiService(ctx)).excludedIrradiance(plants, () => [
+    whole,
+    ...rowPeriods,
+  ]);
+  const out: ProductionReportAnswer['plants'] = [];
+  for (const { plant, today, dates, days, budgets } of periods) {
+    // A plant's year of days is a few milliseconds of figures; all 218 of the largest report in one go held
+    // the event loop for 5 to 8 s (docs/security.md, "Report and export builds"): other requests go between.
+    await new Promise((resolve) => setImmediate(resolve));
+    const [total, ...perRow] = excluded.get(plant.id)!;
+    const rows = groupsOf(dates).map(([key, ds], i) => ({
       key,
-      ...figuresOf(days, ds, plant, budgets, today),
+      ...figuresOf(days, ds, plant, budgets, today, perRow[i]!.total),
     }));
     out.push({
       ...reportPlant(plant),
-      totals: figuresOf(days, dates, plant, budgets, today),
-      excluded_irradiance_hours: excluded.get(plant.id)!,
+      totals: figuresOf(days, dates, plant, budgets, today, total!.total),
+      excluded_irradiance_hours: total!,
       rows,
     });
   }
@@ -294,7 +311,7 @@ async function fleet(
       plant,
       topLoss,
       excludedIrradianceHours,
-      figures: figuresFrom(values, anyDay, dates, own),
+      figures: figuresFrom(values, anyDay, dates, own, excludedIrradianceHours.total),
     };
   });
   const totals = fleetFigures(figures.map((f) => ({ figures: f.figures, kwp: f.plant.dcCapacityKwp })));

@@ -166,6 +166,19 @@ function figureColumns(t: T): Column[] {
   ];
 }
 
+/**
+ * What the figures left out, as CSV columns (the files' tables say it in a warning instead): the hours of
+ * doubted irradiance and the energy not counted as produced (docs/kpi.md).
+ */
+const excludedColumns = (t: T): Column[] => [
+  col(t('reportFile.col.excludedIrradiance'), 'number', 'h', 1),
+  col(t('reportFile.col.excludedEnergy'), 'number', 'kWh', 1),
+];
+const excludedCells = (f: ProductionFigures): CellValue[] => [
+  f.excluded_irradiance_hours_total,
+  f.excluded_energy_kwh_total,
+];
+
 /** A figure set's cells; `source` is sourceCell's, of the rows the set sums. */
 function figureCells(f: ProductionFigures, source: string | null): CellValue[] {
   return [
@@ -297,15 +310,21 @@ function production(r: ProductionReportAnswer, t: T, sources?: readonly (readonl
   const perPlant: Table[] = sources ? [] : r.plants.map((p) => productionPlantTable(r, p, t));
   const csv: Table = {
     name: summary.name,
-    columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t)],
+    columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t), ...excludedColumns(t)],
     rows: r.plants.flatMap((p) =>
       p.rows.map((row) => [
         p.name,
         keyCell(row.key),
         ...figureCells(row, sourceCell([row.energy_source], t)),
+        ...excludedCells(row),
       ]),
     ),
-    totals: [t('reportFile.total'), null, ...figureCells(r.totals, sourceCell(allSources, t))],
+    totals: [
+      t('reportFile.total'),
+      null,
+      ...figureCells(r.totals, sourceCell(allSources, t)),
+      ...excludedCells(r.totals),
+    ],
   };
   const single = r.plants.length === 1 ? r.plants[0]! : null;
   const chartOf = single
@@ -490,7 +509,12 @@ function fleet(r: FleetReportAnswer, t: T): Body {
       },
     ],
     tables: [summary],
-    csv: summary,
+    csv: {
+      ...summary,
+      columns: [...summary.columns, ...excludedColumns(t)],
+      rows: summary.rows.map((row, i) => [...row, ...excludedCells(r.plants[i]!)]),
+      ...(summary.totals ? { totals: [...summary.totals, ...excludedCells(r.totals)] } : {}),
+    },
     warnings: [...coverageWarnings(r.plants, r.lang, t), ...excludedIrradianceWarnings(r.plants, r.lang, t)],
   };
 }

@@ -35,6 +35,8 @@ function figures(seed: number): ProductionFigures {
     weather_corrected_budget_kwh: null,
     budget_ratio: null,
     weather_corrected_budget_ratio: null,
+    excluded_irradiance_hours_total: 0,
+    excluded_energy_kwh_total: 0,
     losses: {
       downtime_kwh: 10 * r(7),
       communication_gap_kwh: 5 * r(8),
