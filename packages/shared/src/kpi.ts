@@ -343,6 +343,12 @@ export const plantOverviewItem = z.object({
       ac_capacity_percent: z.number(),
     })
     .nullable(),
+  /**
+   * The hours of the plant's yesterday whose irradiance `pr_yesterday` left out (doubted by the data-quality
+   * engine): GET plants/{id}/kpis's `excluded_irradiance_hours` for that day. PR today, from hourly means
+   * so far, does not leave doubted irradiance out yet, so there is no figure for today.
+   */
+  excluded_irradiance_hours_yesterday: excludedIrradianceSchema,
 });
 export type PlantOverviewItem = z.infer<typeof plantOverviewItem>;
 

@@ -1,8 +1,15 @@
-import { ALARM_PRIORITIES, type PlantOverviewItem, type PlantsOverviewAnswer } from '@solar/shared';
+import {
+  ALARM_PRIORITIES,
+  EXCLUDED_IRRADIANCE_REASONS,
+  type ExcludedIrradiance,
+  type PlantOverviewItem,
+  type PlantsOverviewAnswer,
+} from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf, type Scope } from '../../lib/scope';
 import { readRollups } from '../../telemetry-store/queries';
+import { readFlagsOfReasonsOfPlants } from '../data-quality';
 import {
   belowNeighbours,
   type BelowNeighbour,
@@ -17,7 +24,7 @@ import {
 import { dayStart, localDate, nextDate } from './engine/telemetry-imports';
 import * as repo from './kpi.repository';
 import * as fleet from './overview.repository';
-import { geometryOf } from './plant-day.service';
+import { excludedIrradianceHours, geometryOf, KPI_FLAG_REASONS } from './plant-day.service';
 
 const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,13 +73,14 @@ export class PlantsOverviewService {
       plants.map((p) => p.timeZone),
       now,
     );
-    const [inverters, meters, irradiation, comm, alarms, prYesterday] = await Promise.all([
+    const [inverters, meters, irradiation, comm, alarms, prYesterday, excludedYesterday] = await Promise.all([
       fleet.readInverters(db, scope, today.starts),
       fleet.readMeterExport(db, scope, today.starts),
       this.irradiationToday(scope, plants, today.starts, now),
       fleet.readPlantCommunication(db, scope, now),
       fleet.readActiveAlarmCounts(db, scope),
       this.yesterdays(scope, plants, today.dates),
+      this.excludedYesterday(plants, today.dates),
     ]);
     const alarmsOf = new Map<number, fleet.ActiveAlarmCount[]>();
     for (const a of alarms) alarmsOf.set(a.plantId, [...(alarmsOf.get(a.plantId) ?? []), a]);
@@ -137,6 +145,7 @@ export class PlantsOverviewService {
         active_alarms: { low, medium, high, dangerous, total: low + medium + high + dangerous },
         last_data_at: lastDataMs === null ? null : iso(lastDataMs),
         below_neighbour: null,
+        excluded_irradiance_hours_yesterday: excludedYesterday.get(p.id) ?? NOTHING_EXCLUDED,
       };
     });
     // A plant far below a neighbour under the same sky is a warning, and says which neighbour shows it.
@@ -204,6 +213,46 @@ export class PlantsOverviewService {
   }
 
   /** Each plant's PR of its local yesterday from kpi_daily, recomputing the days still marked dirty first. */
+  /**
+   * The hours of each plant's yesterday whose irradiance PR yesterday left out, as the plant page counts
+   * them for that day: one flag read for the fleet, and the signals of only the plants with a flag (the
+   * doubted ones must be on the plant's irradiance sensor). Plants without a flag are absent.
+   */
+  private async excludedYesterday(
+    plants: readonly repo.KpiPlant[],
+    todayDates: ReadonlyMap<string, string>,
+  ): Promise<Map<number, ExcludedIrradiance>> {
+    const { db } = this.ctx;
+    const yesterdays = [...new Set([...todayDates.values()].map(previousDate))].sort();
+    const flags = await readFlagsOfReasonsOfPlants(
+      db,
+      plants.map((p) => p.id),
+      yesterdays[0]!,
+      yesterdays[yesterdays.length - 1]!,
+      KPI_FLAG_REASONS,
+    );
+    const flagged = plants.filter((p) => flags.get(p.id)!.length > 0);
+    if (flagged.length === 0) return new Map();
+    const signals = await repo.loadPlantSignals(
+      db,
+      flagged.map((p) => p.id),
+    );
+    return new Map(
+      flagged.map((p) => {
+        const today = todayDates.get(p.timeZone)!;
+        return [
+          p.id,
+          excludedIrradianceHours(
+            flags.get(p.id)!,
+            signals.get(p.id)!,
+            dayStart(previousDate(today), p.timeZone),
+            dayStart(today, p.timeZone),
+          ),
+        ];
+      }),
+    );
+  }
+
   private async yesterdays(
     scope: Scope,
     plants: readonly repo.KpiPlant[],
@@ -238,6 +287,12 @@ export class PlantsOverviewService {
     );
   }
 }
+
+/** No hour left out, by every reason. */
+const NOTHING_EXCLUDED = {
+  ...Object.fromEntries(EXCLUDED_IRRADIANCE_REASONS.map((r) => [r, 0])),
+  total: 0,
+} as ExcludedIrradiance;
 
 /** The item as shown: a warning naming its neighbour when it is far below one, else as its own rule said. */
 function withNeighbour(item: PlantOverviewItem, below: BelowNeighbour | undefined): PlantOverviewItem {

@@ -6,7 +6,7 @@
  * newest sample (device_last_data), and only active alarms counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlantsOverviewAnswer } from '@solar/shared';
+import type { PlantKpisAnswer, PlantsOverviewAnswer } from '@solar/shared';
 import { makeUser, save, type TestUser } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
 import { resolvePoa } from './engine';
@@ -213,5 +213,44 @@ describe(`plants overview (${dialectUnderTest})`, () => {
     expect(c.active_alarms).toEqual({ low: 1, medium: 0, high: 0, dangerous: 0, total: 1 });
     // The cleared dangerous alarm would have made it "fault".
     expect(c.status).toBe('offline');
+  });
+
+  it("says how many hours of irradiance each plant's PR yesterday left out, as the plant page does", async () => {
+    for (const p of ['A', 'B', 'C'])
+      expect(item(p).excluded_irradiance_hours_yesterday, p).toMatchObject({ total: 0, stale: 0 });
+    // The data-quality engine doubts half an hour of A's station yesterday (an open `stale` flag).
+    await t.ctx.db
+      .insertInto('data_quality_flags')
+      .values({
+        plant_id: ids.A!,
+        device_id: ids['A-WS']!,
+        signal_id: sig['A-WS.irradiance']!,
+        reason: 'stale',
+        local_day: '2026-06-14',
+        flag_key: 'overview-test',
+        from_ts: ISTANBUL_YESTERDAY_10,
+        to_ts: ISTANBUL_YESTERDAY_10 + 30 * MIN,
+        readings: 6,
+        detected_at: NOW - HOUR,
+        accepted_at: null,
+        accepted_by: null,
+        accept_note: null,
+      })
+      .execute();
+    const res = await t.http.get('/api/plants/overview', { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json<PlantsOverviewAnswer>().items;
+    const a = items.find((i) => i.plant_id === ids.A)!;
+    expect(a.excluded_irradiance_hours_yesterday).toMatchObject({ stale: 0.5, total: 0.5 });
+    const kpis = await t.http.get(`/api/plants/${ids.A}/kpis`, {
+      token: admin.token,
+      query: { period: 'day', date: '2026-06-14' },
+    });
+    expect(kpis.statusCode, kpis.body).toBe(200);
+    expect(a.excluded_irradiance_hours_yesterday).toEqual(
+      kpis.json<PlantKpisAnswer>().excluded_irradiance_hours,
+    );
+    for (const p of ['B', 'C'])
+      expect(items.find((i) => i.plant_id === ids[p])!.excluded_irradiance_hours_yesterday.total).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ export type { PlantOptionsFilter } from './api/get-plant-options';
 export { plantsOverviewQueryOptions, usePlantsOverview } from './api/get-overview';
 export { useLiveOverview } from './components/live-overview';
 export { StatusTag, STATUS_RANK } from './components/status-tag';
+export { ExcludedNote } from './components/excluded-note';
 export { usePlantDeviceStatus, deviceStatusQueryOptions } from './api/get-device-status';
 export {
   AlarmCounts,

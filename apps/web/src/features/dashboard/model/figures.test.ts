@@ -24,6 +24,17 @@ const plant = (over: Partial<PlantOverviewItem>): PlantOverviewItem => ({
   active_alarms: { low: 0, medium: 0, high: 0, dangerous: 0, total: 0 },
   last_data_at: null,
   below_neighbour: null,
+  excluded_irradiance_hours_yesterday: {
+    stale: 0,
+    spike: 0,
+    out_of_range: 0,
+    irradiance_above_clear_sky: 0,
+    irradiance_night_offset: 0,
+    irradiance_power_drift: 0,
+    irradiance_neighbour_disagreement: 0,
+    replayed_day: 0,
+    total: 0,
+  },
   ...over,
 });
 

@@ -6,11 +6,13 @@ import type { PlantOverviewItem } from '@solar/shared';
 import {
   AlarmCounts,
   EnergyWithSource,
+  ExcludedNote,
   PowerBar,
   STATUS_RANK,
   StatusTag,
   usePlantsOverview,
 } from '../../plants';
+import { formatNumber } from '../../../lib/format';
 import { WidgetFrame, WidgetState } from '../components/widget-frame';
 import { ofPlants } from './filter-plants';
 import type { WidgetProps } from './types';
@@ -27,6 +29,10 @@ export function PlantStatusWidget({ widget, frame, bodyHeightPx }: WidgetProps) 
       ),
     [overview.data, widget.settings.plant_ids, locale],
   );
+  // The plants whose PR yesterday left doubted irradiance out, said once above the table (docs/kpi.md).
+  const excluded = rows.filter((p) => p.excluded_irradiance_hours_yesterday.total > 0);
+  const excludedHours = excluded.reduce((a, p) => a + p.excluded_irradiance_hours_yesterday.total, 0);
+  const hours = (value: number) => formatNumber(value, i18n.language, 1);
   return (
     <WidgetFrame frame={frame} title={t('dashboard.widget.plant_status')}>
       <WidgetState
@@ -36,6 +42,18 @@ export function PlantStatusWidget({ widget, frame, bodyHeightPx }: WidgetProps) 
         emptyText={t('plantView.list.empty')}
         onRetry={() => void overview.refetch()}
       >
+        {excluded.length > 0 && (
+          <ExcludedNote
+            testId="dashboard-excluded-irradiance"
+            attribute="data-excluded-hours"
+            amount={excludedHours}
+            message={t('dashboard.excludedIrradianceYesterday', {
+              plants: excluded
+                .map((p) => `${p.name} ${hours(p.excluded_irradiance_hours_yesterday.total)} h`)
+                .join('; '),
+            })}
+          />
+        )}
         <Table<PlantOverviewItem>
           data-testid="plant-status-table"
           rowKey="plant_id"
