@@ -65,7 +65,9 @@ describe(`Huawei SUN2000 over Modbus RTU (RTU over TCP) with the template (${dia
     );
     expect(applied.statusCode, applied.body).toBe(200);
     const created = applied.json<RegisterTemplateApplyAnswer>().created.map((c) => c.key);
-    expect(created).toEqual(expect.arrayContaining(['huawei_device_status', 'status_code', 'huawei_alarm_1']));
+    expect(created).toEqual(
+      expect.arrayContaining(['huawei_device_status', 'status_code', 'huawei_alarm_1']),
+    );
     await t.ctx.alarmEngine.reloadRules();
 
     sim.setValues(3, {
