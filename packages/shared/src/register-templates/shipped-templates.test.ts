@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INVERTER_STATE_KEYS } from '../kpi';
 import { signalBody } from '../signals';
-import { registerCount, type RegisterValueType } from '../sunspec/codec';
+import { registerCount } from '../sunspec/codec';
 import {
   REGISTER_TEMPLATES,
   VENDOR_ALARM_CODES,
@@ -88,7 +88,7 @@ describe('shipped register templates', () => {
     (_id, t) => {
       const owner = new Map<string, RegisterTemplateSignal>();
       for (const s of allSignals(t).filter((x) => !x.value_map)) {
-        for (let i = 0; i < registerCount(s.data_type as RegisterValueType); i++) {
+        for (let i = 0; i < registerCount(s.data_type); i++) {
           const at = `${s.register_type}:${s.address + i}`;
           expect(owner.get(at)?.key, `${t.id}: ${s.key} and another read ${at}`).toBeUndefined();
           owner.set(at, s);
