@@ -3,6 +3,8 @@
  *   tsx apps/simulator/src/cli.ts mqtt --url mqtt://127.0.0.1:1883 [--plants plants.json] [--interval 10000]
  *   tsx apps/simulator/src/cli.ts modbus [--port 1502] [--host 127.0.0.1] [--plants plants.json] [--plant <id>]
  *     [--huawei-port 1503]   (also serves the plant's inverters as Huawei SUN2000s, units 1…, on that port)
+ *     [--huawei-rtu-tcp]     (the Huawei port carries RTU frames over TCP, as a SmartLogger's or an RS485
+ *     gateway's serial side would, instead of Modbus TCP)
  *     [--rtu-tcp | --serial /dev/ttyX] [--baud 9600] [--parity none|even|odd] [--pace]
  *     (Modbus TCP by default; --rtu-tcp: RTU frames over TCP, as a gateway passes them; --serial: RTU on a
  *     serial port, e.g. one end of `socat -d -d pty,raw,echo=0,link=/tmp/a pty,raw,echo=0,link=/tmp/b`;
@@ -26,7 +28,7 @@ import { backfillPlants, createVirtualPlant } from './plant';
 import type { VirtualPlantDefinition } from './plant';
 
 const USAGE = `usage: cli.ts <mqtt|modbus|backfill> [--url URL] [--plants FILE] [--interval MS] [--port N]
-  [--host H] [--plant ID] [--huawei-port N] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds]
+  [--host H] [--plant ID] [--huawei-port N] [--huawei-rtu-tcp] [--days N] [--step S] [--seed N] [--no-faults] [--no-clouds]
   [--data-faults] [--rtu-tcp | --serial PATH] [--baud N] [--parity none|even|odd] [--pace]`;
 
 /** Prints a line of progress (the CLI's whole purpose is to report what it runs). */
@@ -44,6 +46,7 @@ async function main(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       plant: { type: 'string' },
       'huawei-port': { type: 'string' },
+      'huawei-rtu-tcp': { type: 'boolean', default: false },
       days: { type: 'string', default: '30' },
       step: { type: 'string', default: '300' },
       seed: { type: 'string', default: '1' },
@@ -154,6 +157,7 @@ async function main(argv: string[]): Promise<void> {
           host: values.host,
           port: Number(huaweiPort),
           unitIds: inverters.map((m) => m.unitId),
+          transport: values['huawei-rtu-tcp'] ? { kind: 'rtu-tcp' } : { kind: 'tcp' },
         })
       : null;
     const huaweiDriver = huawei
@@ -161,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
       : null;
     if (huawei)
       log(
-        `Huawei SUN2000 Modbus TCP on ${values.host}:${huawei.port}, units ${inverters.map((m) => m.unitId).join(', ')}`,
+        `Huawei SUN2000 Modbus ${values['huawei-rtu-tcp'] ? 'RTU over TCP' : 'TCP'} on ${values.host}:${huawei.port}, units ${inverters.map((m) => m.unitId).join(', ')}`,
       );
     stopOnSignal(async () => {
       driver.stop();

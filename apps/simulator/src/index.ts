@@ -22,3 +22,4 @@ export * from './physics/soiling';
 export * from './physics/degradation';
 export * from './physics/data-faults';
 export * from './modbus/huawei-server';
+export * from './modbus/template-server';

@@ -71,6 +71,7 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
       'signals.scale',
       'signals.scale_factor_address',
       'signals.sunspec_type',
+      'signals.value_map',
       'signals.unit',
       'signals.min_value',
       'signals.max_value',
@@ -85,9 +86,9 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
     number,
     { unit: string | null; min_value: number | null; max_value: number | null }
   >();
-  for (const { device_id, unit, min_value, max_value, ...s } of signals) {
+  for (const { device_id, unit, min_value, max_value, value_map, ...s } of signals) {
     const list = byDevice.get(device_id) ?? [];
-    list.push({ ...s, scale: Number(s.scale) });
+    list.push({ ...s, scale: Number(s.scale), value_map: parseValueMap(value_map) });
     byDevice.set(device_id, list);
     limits.set(s.id, { unit, min_value: numberOrNull(min_value), max_value: numberOrNull(max_value) });
   }
@@ -211,4 +212,18 @@ export async function loadTopicDevice(db: Db, id: number): Promise<TopicDevice |
       ]),
     ),
   };
+}
+
+/** A signal's stored value map (JSON written by addLayoutSignals); one that does not parse maps nothing. */
+function parseValueMap(json: string | null): Readonly<Record<string, number>> | null {
+  if (json === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, number] => Number.isFinite(e[1])),
+    );
+  } catch {
+    return {};
+  }
 }

@@ -174,6 +174,7 @@ export const schemaColumns = {
     sunspec_type: 'null',
     min_value: 'null',
     max_value: 'null',
+    value_map: 'null',
   },
   device_ingest_counts: {
     device_id: 'not null',

@@ -191,6 +191,11 @@ export interface SignalsTable {
   /** Validity bounds in `unit` (migration 0011); null: the unit's default (shared signal-bounds.ts). */
   min_value: number | null;
   max_value: number | null;
+  /**
+   * JSON object: a vendor's state value → the console's (migration 0126; a register template's
+   * `value_map`), applied by the Modbus poller; null: stored as read.
+   */
+  value_map: string | null;
 }
 
 /** Points of a device refused or duplicated at ingest, per reason (migration 0011). */

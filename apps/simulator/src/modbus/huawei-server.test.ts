@@ -11,6 +11,7 @@ import {
   startHuaweiServer,
   type HuaweiServer,
 } from './huawei-server';
+import { buildRtuFrame, crc16Modbus } from './rtu-frame';
 
 /** One Modbus TCP request, its answer's PDU (undefined when none comes within 300 ms). */
 function request(port: number, unit: number, fc: number, address: number, quantity: number) {
@@ -141,6 +142,49 @@ describe('Huawei SUN2000 simulator', () => {
       expect(i32(r, 80)).toBe(0);
     } finally {
       driver.stop();
+    }
+  });
+});
+
+/** One RTU frame over TCP (an RTU-over-TCP gateway's line): the answer's PDU, undefined when none comes. */
+function rtuRequest(port: number, unit: number, address: number, quantity: number) {
+  return new Promise<Buffer | undefined>((resolve, reject) => {
+    const pdu = Buffer.from([3, address >> 8, address & 0xff, quantity >> 8, quantity & 0xff]);
+    const socket = connect(port, '127.0.0.1', () => socket.write(buildRtuFrame(unit, pdu)));
+    let data = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(undefined);
+    }, 300);
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const length = data.length > 2 && data[1]! & 0x80 ? 5 : data.length > 2 ? 5 + data[2]! : Infinity;
+      if (data.length >= length) {
+        clearTimeout(timer);
+        socket.destroy();
+        expect(data[0]).toBe(unit);
+        expect(crc16Modbus(data.subarray(0, length - 2))).toBe(data.readUInt16LE(length - 2));
+        resolve(data.subarray(1, length - 2));
+      }
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('Huawei SUN2000 simulator over RTU', () => {
+  it('answers RTU frames over TCP with the same map; a unit not on the line answers a gateway exception', async () => {
+    const server = await startHuaweiServer({ port: 0, unitIds: [3], transport: { kind: 'rtu-tcp' } });
+    try {
+      server.setValues(3, { ac_power: 12.5, huawei_device_status: HUAWEI_DEVICE_STATUS.ON_GRID });
+      const pdu = (await rtuRequest(server.port, 3, 32080, 10))!;
+      expect([pdu[0], pdu[1]]).toEqual([3, 20]);
+      expect(pdu.readInt32BE(2)).toBe(12_500);
+      expect(pdu.readUInt16BE(2 + 2 * 9)).toBe(0x0200);
+      expect([...(await rtuRequest(server.port, 7, 32080, 2))!]).toEqual([0x83, 0x0b]);
+      server.setOnline(3, false);
+      expect(await rtuRequest(server.port, 3, 32080, 2)).toBeUndefined();
+    } finally {
+      await server.close();
     }
   });
 });

@@ -22,7 +22,9 @@ import {
   readRegistersAnswer,
 } from './frame';
 import type { SunSpecUnitMapping } from './drive';
-import { startModbusTcpServer } from './tcp-server';
+import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
+import type { SunSpecTransport } from './sunspec-server';
+import { startModbusTcpServer, type ModbusHandler } from './tcp-server';
 
 const TEMPLATE = REGISTER_TEMPLATES['huawei-sun2000']!;
 /** The block of the running-information registers a SUN2000 answers (reads in it never fail). */
@@ -150,11 +152,16 @@ function setUnitValues(unit: HuaweiUnit, unitId: number, values: Record<string, 
   }
 }
 
-/** Starts a Modbus TCP server answering as Huawei SUN2000 inverters at the given unit ids (holding registers only). */
+/**
+ * Starts a Modbus server answering as Huawei SUN2000 inverters at the given unit ids (holding registers
+ * only): over Modbus TCP by default, or as RTU frames over TCP or on a serial port (the SUN2000's RS485
+ * port, or a SmartLogger's), with the same transports as the SunSpec server.
+ */
 export async function startHuaweiServer(options: {
   host?: string;
   port?: number;
   unitIds: readonly number[];
+  transport?: SunSpecTransport;
 }): Promise<HuaweiServer> {
   const units = new Map<number, HuaweiUnit>();
   for (const unitId of options.unitIds) {
@@ -168,20 +175,38 @@ export async function startHuaweiServer(options: {
     if (!unit) throw new RangeError(`No unit ${unitId}`);
     return unit;
   };
-  const tcp = await startModbusTcpServer({
-    host: options.host,
-    port: options.port ?? 0,
-    handler: (unitId, pdu) => {
-      const unit = units.get(unitId);
-      const functionCode = pdu.readUInt8(0);
-      if (!unit) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
-      if (!unit.online) return null;
-      if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS) {
-        return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
-      }
-      return readRegistersAnswer(functionCode, pdu, unit.image);
-    },
-  });
+  const transport = options.transport ?? { kind: 'tcp' };
+  const handler: ModbusHandler = (unitId, pdu) => {
+    const unit = units.get(unitId);
+    const functionCode = pdu.readUInt8(0);
+    // On a serial line a slave that is not there is silent; a TCP gateway answers exception 0x0B.
+    if (!unit) {
+      return transport.kind === 'rtu-serial'
+        ? null
+        : exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
+    }
+    if (!unit.online) return null;
+    if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS) {
+      return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
+    }
+    return readRegistersAnswer(functionCode, pdu, unit.image);
+  };
+  const tcp =
+    transport.kind === 'rtu-serial'
+      ? await startModbusRtuSerialServer({
+          path: transport.path,
+          line: transport.line,
+          paceLine: transport.paceLine,
+          handler,
+        })
+      : transport.kind === 'rtu-tcp'
+        ? await startModbusRtuTcpServer({
+            host: options.host,
+            port: options.port ?? 0,
+            paceLine: transport.paceLine,
+            handler,
+          })
+        : await startModbusTcpServer({ host: options.host, port: options.port ?? 0, handler });
   return {
     port: tcp.port,
     setValues: (unitId, values) => setUnitValues(unitOf(unitId), unitId, values),

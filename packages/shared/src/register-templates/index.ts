@@ -12,7 +12,12 @@ import { V } from '../validation';
 import { DATA_TYPES, REGISTER_TYPES, SIGNAL_KEY_PATTERN, WORD_ORDERS } from '../signals';
 import { DEVICE_TYPES } from '../devices';
 import { ALARM_PRIORITY, type AlarmPriority } from '../alarms';
+import huaweiSmartlogger from './huawei-smartlogger.json' with { type: 'json' };
+import huaweiEmi from './huawei-emi.json' with { type: 'json' };
 import huaweiSun2000 from './huawei-sun2000.json' with { type: 'json' };
+import janitzaUmg from './janitza-umg.json' with { type: 'json' };
+import kippZonenSmp from './kippzonen-smp.json' with { type: 'json' };
+import sungrowSgCx from './sungrow-sg-cx.json' with { type: 'json' };
 
 export const REGISTER_TEMPLATE_FORMAT = 'solar-console/register-template@1';
 
@@ -27,6 +32,13 @@ const templateSignal = z.object({
   word_order: z.enum(WORD_ORDERS),
   scale: z.number().refine((v) => Number.isFinite(v) && v !== 0),
   is_counter: z.boolean(),
+  /**
+   * The vendor's state values (after `scale`, as decimal strings) and the console's value each stands for:
+   * a vendor's device status read as the console's `status_code` (SunSpec St, `INVERTER_STATE_KEYS`), so
+   * the state shows and the alarm engine judges it as any SunSpec inverter's. A value not in the map is
+   * stored as nothing (an unknown state is not guessed).
+   */
+  value_map: z.record(z.string().regex(/^\d{1,10}$/), z.number().int()).optional(),
 });
 export type RegisterTemplateSignal = z.infer<typeof templateSignal>;
 
@@ -51,6 +63,9 @@ const alarmBit = z.object({
     .optional(),
 });
 
+/** One value of a vendor's fault-code register: the alarm is active while the register holds `code`. */
+const alarmCode = alarmBit.omit({ bit: true });
+
 export const registerTemplateSchema = z.object({
   format: z.literal(REGISTER_TEMPLATE_FORMAT),
   id: z.string().regex(/^[a-z0-9-]{1,60}$/),
@@ -71,12 +86,14 @@ export const registerTemplateSchema = z.object({
     .optional(),
   /** Registers that are bit fields of the vendor's alarms: each set bit is one active alarm. */
   alarm_words: z.array(z.object({ key: z.string(), bits: z.array(alarmBit) })).default([]),
+  /** Registers that hold one fault code at a time (Sungrow's): each listed code is that vendor's alarm. */
+  alarm_codes: z.array(z.object({ key: z.string(), codes: z.array(alarmCode) })).default([]),
 });
 export type RegisterTemplate = z.infer<typeof registerTemplateSchema>;
 
 /** The shipped templates, checked against the schema when loaded. */
 export const REGISTER_TEMPLATES: Readonly<Record<string, RegisterTemplate>> = Object.fromEntries(
-  [huaweiSun2000].map((json) => {
+  [huaweiSun2000, sungrowSgCx, janitzaUmg, huaweiEmi, kippZonenSmp, huaweiSmartlogger].map((json) => {
     const t = registerTemplateSchema.parse(json);
     return [t.id, t];
   }),
@@ -140,6 +157,44 @@ export const VENDOR_ALARM_WORDS: ReadonlyMap<
   ),
 );
 
+/** Every fault-code register of the shipped templates, by signal key: code → the vendor's alarm. */
+export const VENDOR_ALARM_CODES: ReadonlyMap<
+  string,
+  { vendor: string; codes: ReadonlyMap<number, VendorAlarm> }
+> = new Map(
+  Object.values(REGISTER_TEMPLATES).flatMap((t) =>
+    t.alarm_codes.map((w) => [
+      w.key,
+      {
+        vendor: t.vendor,
+        codes: new Map(
+          w.codes.map((c) => [
+            c.code,
+            {
+              code: c.code,
+              message: c.message ?? 'alarms.msg.vendorAlarm',
+              priority: LEVEL_PRIORITY[c.level],
+            },
+          ]),
+        ),
+      },
+    ]),
+  ),
+);
+
+/**
+ * A decoded value read through a signal's `value_map`: the console's value, or null for a vendor value
+ * the map does not hold. Without a map the value is returned as it is.
+ */
+export function mapSignalValue(
+  value: number | null,
+  valueMap: Readonly<Record<string, number>> | null | undefined,
+): number | null {
+  if (!valueMap || value === null) return value;
+  if (!Number.isFinite(value) || value < 0) return null;
+  return valueMap[String(Math.round(value))] ?? null;
+}
+
 /** GET /api/register-templates: the shipped templates, as the JSON they are shipped in. */
 export const registerTemplatesAnswer = z.object({ templates: z.array(registerTemplateSchema) });
 export type RegisterTemplatesAnswer = z.infer<typeof registerTemplatesAnswer>;
@@ -147,8 +202,8 @@ export type RegisterTemplatesAnswer = z.infer<typeof registerTemplatesAnswer>;
 /**
  * POST /api/devices/{id}/register-template: creates a template's signals on a device. `template` names a
  * shipped one; `template_json` imports one in the same JSON format (as GET /api/register-templates exports
- * them), for a device family not shipped. The alarm engine judges only the shipped alarm bit fields, so an
- * imported template may list only those in `alarm_words`.
+ * them), for a device family not shipped. The alarm engine judges only the shipped alarm bit fields and
+ * fault-code registers, so an imported template may list only those in `alarm_words` and `alarm_codes`.
  */
 export const registerTemplateApplyBody = z
   .object({
@@ -160,6 +215,10 @@ export const registerTemplateApplyBody = z
       .refine((t) => t.alarm_words.every((w) => VENDOR_ALARM_WORDS.has(w.key)), {
         error: V.invalidValue,
         path: ['alarm_words'],
+      })
+      .refine((t) => t.alarm_codes.every((w) => VENDOR_ALARM_CODES.has(w.key)), {
+        error: V.invalidValue,
+        path: ['alarm_codes'],
       })
       .optional(),
     /** DC inputs whose voltage and current to read; the template's default when left out. */

@@ -53,10 +53,12 @@ describe('Huawei SUN2000 register template', () => {
     }
     expect(expandRegisterTemplate(huawei).filter((s) => s.key.startsWith('string'))).toHaveLength(4);
     expect(() => expandRegisterTemplate(huawei, 25)).toThrow(RangeError);
-    // No two signals read the same register.
-    const registers = [...byKey.values()].flatMap((s) =>
-      Array.from({ length: /32|64/.test(s.data_type) ? 2 : 1 }, (_, i) => s.address + i),
-    );
+    // No two signals read the same register, but for the status read raw and through its value map.
+    expect(byKey.get('status_code')).toMatchObject({ address: 32089, data_type: 'uint16' });
+    expect(byKey.get('status_code')!.value_map!['512']).toBe(4);
+    const registers = [...byKey.values()]
+      .filter((s) => !s.value_map)
+      .flatMap((s) => Array.from({ length: /32|64/.test(s.data_type) ? 2 : 1 }, (_, i) => s.address + i));
     expect(new Set(registers).size).toBe(registers.length);
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  REGISTER_TEMPLATES,
   encodeRegisters,
+  expandRegisterTemplate,
   expandTemplate,
   sunspecChainLayout,
   sunspecRegisterImage,
@@ -88,5 +90,66 @@ describe('register map', () => {
     // Never measured: the not-implemented sentinel decodes to no value (acc32 0, int16 0x8000).
     expect(values.get('dc_power')).toBeNull();
     expect(values.get('mppt1_dc_energy')).toBeNull();
+  });
+
+  it("decodes a Sungrow SG CX inverter's input registers with the shipped template", () => {
+    const template = REGISTER_TEMPLATES['sungrow-sg-cx']!;
+    const signals: PolledSignal[] = expandRegisterTemplate(template).map((t, i) => ({
+      id: i + 1,
+      ...t,
+      scale_factor_address: null,
+      sunspec_type: null,
+    }));
+    // An SG110CX at noon, as its registers hold it: the words written out by hand from Sungrow's
+    // resolutions (0.1 kWh, 1 kWh, 0.1 °C, 0.1 V, 0.1 A, W, 0.001, 0.1 Hz), 32-bit values low word first.
+    const image = new Map<number, number>([
+      [5002, 4_567], // daily yield 456.7 kWh
+      [5003, 0xd687], // total yield 1 234 567 kWh = 0x0012D687: low word …
+      [5004, 0x0012], // … then high word
+      [5007, 0xfff6], // internal temperature -1.0 °C (int16)
+      [5010, 6_123], // MPPT1 612.3 V
+      [5011, 187], // MPPT1 18.7 A
+      [5012, 6_050],
+      [5013, 192],
+      [5014, 5_987],
+      [5015, 0],
+      [5016, 0xb5f0], // DC power 112 112 W = 0x0001_B5F0, low word first
+      [5017, 0x0001],
+      [5018, 2_301], // phase A 230.1 V
+      [5021, 1_587], // phase A 158.7 A
+      [5030, 0xa0c8], // active power 106 696 W = 0x0001_A0C8, low word first
+      [5031, 0x0001],
+      [5032, 0xfc18], // reactive power -1000 var = 0xFFFF_FC18, low word first
+      [5033, 0xffff],
+      [5034, 998], // power factor 0.998
+      [5035, 500], // 50.0 Hz
+      [5037, 0x5500], // work state: Fault
+      [5044, 39], // fault code 039: low insulation resistance
+      [5070, 1_500], // insulation 1500 kΩ
+    ]);
+    const plan = planPoll(signals, 1);
+    const answers = plan.reads.map((r) =>
+      Array.from({ length: r.count }, (_, i) => image.get(r.address + i) ?? 0),
+    );
+    expect(plan.reads.every((r) => r.register_type === 'input')).toBe(true);
+    const values = new Map(decodePoll(plan, answers).map((v) => [v.signal.key, v.value]));
+    expect(values.get('daily_energy')).toBeCloseTo(456.7, 9);
+    expect(values.get('total_energy')).toBe(1_234_567);
+    expect(values.get('temperature')).toBeCloseTo(-1, 9);
+    expect(values.get('mppt1_dc_voltage')).toBeCloseTo(612.3, 9);
+    expect(values.get('mppt1_dc_current')).toBeCloseTo(18.7, 9);
+    expect(values.get('mppt3_dc_voltage')).toBeCloseTo(598.7, 9);
+    expect(values.get('dc_power')).toBeCloseTo(112.112, 9);
+    expect(values.get('ac_voltage')).toBeCloseTo(230.1, 9);
+    expect(values.get('ac_current')).toBeCloseTo(158.7, 9);
+    expect(values.get('ac_power')).toBeCloseTo(106.696, 9);
+    expect(values.get('reactive_power')).toBeCloseTo(-1, 9);
+    expect(values.get('power_factor')).toBeCloseTo(0.998, 9);
+    expect(values.get('frequency')).toBeCloseTo(50, 9);
+    expect(values.get('insulation_resistance')).toBeCloseTo(1.5, 9);
+    expect(values.get('sungrow_fault_code')).toBe(39);
+    // The work state is kept as read, and read through its value map as the console's fault state (St 7).
+    expect(values.get('sungrow_work_state')).toBe(0x5500);
+    expect(values.get('status_code')).toBe(7);
   });
 });

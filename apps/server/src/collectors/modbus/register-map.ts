@@ -1,11 +1,12 @@
 /**
  * A device's register map as reads and back: which registers to read for its signals (adjacent ones in
  * one request, with the SunSpec scale-factor registers they need), and each signal's value from the
- * answers. Pure; the poller does the I/O.
+ * answers, a vendor's state read through the signal's value map. Pure; the poller does the I/O.
  */
 import {
   applyScale,
   decodeRegisters,
+  mapSignalValue,
   planReads,
   registerCount,
   type ModbusWordOrder,
@@ -28,6 +29,8 @@ export interface PolledSignal {
   scale: number;
   scale_factor_address: number | null;
   sunspec_type: string | null;
+  /** A vendor's state value → the console's (a register template's `value_map`); absent: as read. */
+  value_map?: Readonly<Record<string, number>> | null;
 }
 
 /** Register types and value types the poller reads; others (coils, strings, bool) are left out. */
@@ -166,8 +169,9 @@ export function decodePoll(
         signal.scale_factor_address === null
           ? undefined
           : (sf.get(`${item.register_type}|${signal.scale_factor_address}`) ?? null);
-      const value = applyScale(raw, { scale: signal.scale, scaleFactor });
-      out.push({ signal, value: value !== null && Number.isFinite(value) ? value : null });
+      const scaled = applyScale(raw, { scale: signal.scale, scaleFactor });
+      const value = scaled !== null && Number.isFinite(scaled) ? scaled : null;
+      out.push({ signal, value: mapSignalValue(value, signal.value_map) });
     }
   });
   return out;

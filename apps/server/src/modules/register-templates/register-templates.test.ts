@@ -103,7 +103,14 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
     const res = await t.http.get('/api/register-templates', { token: admin.token });
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json<RegisterTemplatesAnswer>();
-    expect(answer.templates.map((x) => x.id)).toEqual(['huawei-sun2000']);
+    expect(answer.templates.map((x) => x.id)).toEqual([
+      'huawei-sun2000',
+      'sungrow-sg-cx',
+      'janitza-umg',
+      'huawei-emi',
+      'kippzonen-smp',
+      'huawei-smartlogger',
+    ]);
     expect(answer.templates[0]).toEqual(HUAWEI_JSON);
     const viewer = await makeUser(t, { permissions: pairs(['device_management'], ['view']) });
     expect((await t.http.get('/api/register-templates', { token: viewer.token })).statusCode).toBe(403);
@@ -218,13 +225,13 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
         'string2_dc_current',
       ]),
     );
-    expect(answer.created).toHaveLength(20);
+    expect(answer.created).toHaveLength(21);
     expect(answer.skipped).toEqual([]);
     const again = (
       await post(`/api/devices/${inverter.id}/register-template`, { template: 'huawei-sun2000', strings: 2 })
     ).json<RegisterTemplateApplyAnswer>();
     expect(again.created).toEqual([]);
-    expect(again.skipped).toHaveLength(20);
+    expect(again.skipped).toHaveLength(21);
     await t.ctx.alarmEngine.reloadRules();
 
     // A June morning of the example plant's first inverter, as the simulator computes it.
@@ -268,6 +275,7 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
       expect(values.get('string1_dc_current')).toBeCloseTo(sample.mppt1_dc_current!, 2);
       expect(values.get('string2_dc_voltage')).toBeCloseTo(sample.mppt2_dc_voltage!, 1);
       expect(values.get('huawei_device_status')).toBe(0x0200);
+      expect(values.get('status_code')).toBe(4);
       expect(values.get('huawei_alarm_1')).toBe(0);
       expect((await alarms()).filter((a) => a.source === 'device_status')).toEqual([]);
 

@@ -150,6 +150,8 @@ export interface LayoutSignal {
   is_counter: boolean;
   scale_factor_address?: number | null;
   sunspec_type?: string | null;
+  /** A vendor's state value → the console's (register templates); the poller maps what it decodes. */
+  value_map?: Readonly<Record<string, number>> | null;
 }
 
 /**
@@ -186,6 +188,7 @@ export async function addLayoutSignals(
         scale: s.scale,
         scale_factor_address: s.scale_factor_address ?? null,
         sunspec_type: s.sunspec_type ?? null,
+        value_map: s.value_map ? JSON.stringify(s.value_map) : null,
         is_counter: s.is_counter ? 1 : 0,
         is_active: 1,
         created_at: now,

@@ -10,7 +10,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlarmOperant, AlarmPriority, AlarmSource } from '@solar/shared';
-import { ALARM_PRIORITY, VENDOR_ALARM_WORDS } from '@solar/shared';
+import { ALARM_PRIORITY, VENDOR_ALARM_CODES, VENDOR_ALARM_WORDS } from '@solar/shared';
 import type { DeviceStateEvent } from '../../../collectors/modbus/modbus-poller';
 import type { AppContext } from '../../../context';
 import type { StoredPoint } from '../../../telemetry-store/telemetry-hub';
@@ -299,6 +299,18 @@ export function createAlarmEngine(
         if (Math.floor(raw / 2 ** bit) % 2 === 1) {
           raiseCode(key, p.ts, () =>
             deviceRaise(p, key, 'device_status', alarm, { vendor: word.vendor, code: alarm.code }),
+          );
+        } else clearCode(key, p.ts);
+      }
+    } else if (VENDOR_ALARM_CODES.has(c.key)) {
+      // A vendor's fault-code register (Sungrow's): the listed code it holds is that vendor's alarm, active
+      // while the register holds it; another code or 0 clears it.
+      const register = VENDOR_ALARM_CODES.get(c.key)!;
+      for (const [code, alarm] of register.codes) {
+        const key = `vendor:${p.device_id}:${c.key}:c${code}`;
+        if (p.value === code) {
+          raiseCode(key, p.ts, () =>
+            deviceRaise(p, key, 'device_status', alarm, { vendor: register.vendor, code }),
           );
         } else clearCode(key, p.ts);
       }

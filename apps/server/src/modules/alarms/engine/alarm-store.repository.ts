@@ -1,5 +1,5 @@
 import type { AlarmEvent, AlarmEventKind, AlarmSource, DeviceType } from '@solar/shared';
-import { ALARM_STATUS, VENDOR_ALARM_WORDS } from '@solar/shared';
+import { ALARM_STATUS, VENDOR_ALARM_CODES, VENDOR_ALARM_WORDS } from '@solar/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/database';
 import type { Database } from '../../../db/schema';
@@ -392,6 +392,7 @@ export async function loadSignalCatalog(db: Db): Promise<CatalogRow[]> {
             ...EVENT_KEYS,
             ...POWER_KEYS,
             ...VENDOR_ALARM_WORDS.keys(),
+            ...VENDOR_ALARM_CODES.keys(),
           ]),
         ]),
         eb.and([eb('devices.type', '=', 'weather_station'), eb('signals.key', 'in', [...IRRADIANCE_KEYS])]),

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '@solar/i18n';
+import type {
+  AlarmRecord,
+  Device,
+  InverterSummaryAnswer,
+  LatestValue,
+  RegisterTemplateApplyAnswer,
+} from '@solar/shared';
+import { startTemplateServer, type TemplateServer } from '@solar/simulator';
+import { startModbusPoller } from '../../collectors/modbus/modbus-poller';
+import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
+
+const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
+  waitUntil(check, timeoutMs, 50);
+
+/** Sungrow work state values (register 5038) and fault code 039, low system insulation resistance. */
+const RUN = 0x0000;
+const FAULT = 0x5500;
+const LOW_INSULATION = 39;
+
+describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tree: Tree;
+  let sim: TemplateServer;
+  let inverter: Device;
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 } },
+      { alarmEngine: { tickMs: 3_600_000 } },
+    );
+    admin = await makeUser(t, { admin: true });
+    tree = await makeTree(t, admin.token, 'Sungrow');
+    sim = await startTemplateServer({ templateId: 'sungrow-sg-cx', port: 0, unitIds: [1] });
+    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'SG110CX-01',
+      type: 'inverter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: sim.port,
+      slave_id: 1,
+      poll_interval_s: 1,
+    });
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await t?.close();
+  });
+
+  it('reads the input registers, shows the work state as the console’s, and raises and clears the fault code’s alarm', async () => {
+    const applied = await t.http.post(
+      `/api/devices/${inverter.id}/register-template`,
+      { template: 'sungrow-sg-cx' },
+      { token: admin.token },
+    );
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<RegisterTemplateApplyAnswer>().created).toHaveLength(20);
+    await t.ctx.alarmEngine.reloadRules();
+
+    sim.setValues(1, {
+      ac_power: 98.765,
+      total_energy: 1_234_567,
+      daily_energy: 321.4,
+      mppt2_dc_voltage: 605.3,
+      sungrow_work_state: RUN,
+      sungrow_fault_code: 0,
+    });
+    const poller = startModbusPoller(t.ctx, quiet, {
+      timeoutMs: 300,
+      excludeDeviceIds: (id) => id !== inverter.id,
+    });
+    const latest = async () => {
+      const res = await t.http.get('/api/telemetry/latest', {
+        token: admin.token,
+        query: { device_id: String(inverter.id) },
+      });
+      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
+    };
+    const alarms = async () =>
+      (
+        await t.http.get('/api/alarms', { token: admin.token, query: { device_id: String(inverter.id) } })
+      ).json<AlarmRecord[]>();
+    const summary = async () =>
+      (
+        await t.http.get(`/api/inverters/${inverter.id}/summary`, { token: admin.token })
+      ).json<InverterSummaryAnswer>();
+    try {
+      await until(async () => (await latest()).get('status_code') === 4);
+      const values = await latest();
+      expect(values.get('ac_power')).toBeCloseTo(98.765, 3);
+      expect(values.get('total_energy')).toBe(1_234_567);
+      expect(values.get('daily_energy')).toBeCloseTo(321.4, 1);
+      expect(values.get('sungrow_work_state')).toBe(RUN);
+      expect((await summary()).mppts.find((m) => m.index === 2)?.dc_voltage_v).toBeCloseTo(605.3, 1);
+
+      sim.setValues(1, { ac_power: 0, sungrow_work_state: FAULT, sungrow_fault_code: LOW_INSULATION });
+      await until(async () =>
+        (await alarms()).some((a) => a.message === 'alarms.msg.sungrow.c39' && a.cleared_at === null),
+      );
+      const raised = (await alarms()).find((a) => a.message === 'alarms.msg.sungrow.c39')!;
+      expect(raised).toMatchObject({
+        source: 'device_status',
+        priority_id: 3,
+        message_params: { vendor: 'Sungrow', code: LOW_INSULATION },
+      });
+      const params = raised.message_params as Record<string, string | number>;
+      expect(translate('tr_TR', raised.message, params)).toMatch(
+        /^Sungrow 39: Düşük sistem yalıtım direnci\./,
+      );
+      expect(translate('mk_MK', raised.message, params)).toMatch(/^Sungrow 39: Низок отпор на изолацијата\./);
+      await until(async () => (await latest()).get('status_code') === 7);
+      expect(await summary()).toMatchObject({ status_code: 7, status_text_key: 'kpi.inverterState.fault' });
+
+      // The fault is repaired: the register holds no code and the alarm clears.
+      sim.setValues(1, { sungrow_work_state: RUN, sungrow_fault_code: 0 });
+      await until(async () =>
+        (await alarms()).some((a) => a.message === 'alarms.msg.sungrow.c39' && a.cleared_at !== null),
+      );
+      await until(async () => (await latest()).get('status_code') === 4);
+    } finally {
+      await poller.stop();
+    }
+  });
+});
