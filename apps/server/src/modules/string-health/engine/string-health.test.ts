@@ -84,7 +84,12 @@ describe('string health engine', () => {
     expect(result.intervals.every((i) => i.median === null)).toBe(true);
     expect(result.ratios.get(1)!.size).toBe(0);
     // Two strings have no median to speak of.
-    expect(judgeStrings(day(2, (n, _t, i) => (n === 1 ? 0 : i)), { intervalMs: STEP }).faults).toEqual([]);
+    expect(
+      judgeStrings(
+        day(2, (n, _t, i) => (n === 1 ? 0 : i)),
+        { intervalMs: STEP },
+      ).faults,
+    ).toEqual([]);
   });
 
   it('judges the light from the inverter power when the plant has no irradiance sensor', () => {

@@ -157,7 +157,8 @@ export function judgeStrings(
       ratios.get(s.n)!.set(t, ratio);
       let run = runs.get(s.n);
       if (ratio < o.ratioThreshold || (run && ratio < o.recoverRatio)) {
-        if (!run) runs.set(s.n, (run = { from: t, judgedMs: 0, ratios: [], energyWh: 0, energyKnown: false }));
+        if (!run)
+          runs.set(s.n, (run = { from: t, judgedMs: 0, ratios: [], energyWh: 0, energyKnown: false }));
         run.judgedMs += o.intervalMs;
         run.ratios.push(ratio);
         const v = s.voltage?.get(t) ?? input.dcVoltage?.get(t);
