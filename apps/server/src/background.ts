@@ -5,6 +5,7 @@ import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-c
 import { runWhileLeader } from './cluster/lease';
 import type { AppContext } from './context';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
+import { startStringHealthJob, type StringHealthJob } from './modules/string-health';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
 import { loadSimulator, type Simulator } from './simulator/load-simulator';
@@ -74,6 +75,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
     // The engine runs on the node that holds the cluster's lease, from the database's state at each start,
     // so that a takeover raises nothing twice.
     let unsubscribe: ((() => void) | undefined)[] = [];
+    let strings: StringHealthJob | undefined;
     return runWhileLeader(ctx.lease, log, 'alarm engine', {
       async start() {
         await engine.start({ log, commStatesAtStart: !!modbus });
@@ -83,9 +85,13 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
           modbus?.onDeviceState((event) => engine.deviceState(event)),
           simulator?.onDeviceState((event) => engine.deviceState(event)),
         ];
+        // String faults are judged beside the engine that raises their alarms (docs/string-health.md).
+        strings = startStringHealthJob(ctx, log);
       },
       async stop() {
         for (const u of unsubscribe.splice(0)) u?.();
+        await strings?.stop();
+        strings = undefined;
         await engine.stop();
       },
     });

@@ -34,6 +34,7 @@ import {
 } from './physics/power';
 import { OrnsteinUhlenbeck, createRandom, gaussian, hashString } from './physics/random';
 import type { Random } from './physics/random';
+import { stringCount, stringCurrents, stringLayout, type StringLayout } from './physics/strings';
 import {
   ambientTemperature,
   climateForLatitude,
@@ -262,6 +263,8 @@ interface InverterState {
   faults: FaultProcess;
   energy: EnergyCounter;
   mpptEnergyKwh: number[];
+  /** The string inputs its signals name (physics/strings.ts); none for most inverters. */
+  strings: StringLayout;
   acKw: number;
   dcKw: number;
   cabinetC: number;
@@ -343,6 +346,7 @@ export function createVirtualPlant(
     faults: new FaultProcess(seed, String(def.deviceId), rates),
     energy: new EnergyCounter(definition.timeZone, def.initialTotalEnergyKwh ?? 0),
     mpptEnergyKwh: Array.from({ length: MPPT_INPUTS }, () => 0),
+    strings: stringLayout(seed, String(def.deviceId), stringCount(def.signals.map((s) => s.key))),
     acKw: 0,
     dcKw: 0,
     cabinetC: Number.NaN,
@@ -501,6 +505,13 @@ export function createVirtualPlant(
           2,
         );
         r[`mppt${n}_dc_energy`] = round(inv.mpptEnergyKwh[i] ?? 0, 3);
+      }
+      if (inv.strings.count > 0) {
+        const currents = stringCurrents(inv.strings, r.dc_current!, fault.lostStringFraction);
+        currents.forEach((current, i) => {
+          r[`string${i + 1}_dc_current`] = round(current, 2);
+          r[`string${i + 1}_dc_voltage`] = round(dcV, 1);
+        });
       }
       inv.readings = r;
       sumAcKw += acKw;

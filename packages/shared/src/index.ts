@@ -32,6 +32,7 @@ export * from './report-schedules';
 export * from './time-zone';
 export * from './fleet-losses';
 export * from './performance';
+export * from './string-health';
 export * from './history-import';
 export * from './register-templates';
 export * from './edge';

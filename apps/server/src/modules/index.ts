@@ -31,6 +31,7 @@ import { budgetsRoutes } from './budgets/budgets.routes';
 import { reportSchedulesRoutes } from './report-schedules/report-schedules.routes';
 import { performanceRoutes } from './performance/performance.routes';
 import { dataQualityRoutes } from './data-quality/data-quality.routes';
+import { stringHealthRoutes } from './string-health/string-health.routes';
 import { historyImportRoutes } from './history-import/history-import.routes';
 
 /**
@@ -70,5 +71,6 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   reportSchedulesRoutes,
   performanceRoutes,
   dataQualityRoutes,
+  stringHealthRoutes,
   historyImportRoutes,
 ];

@@ -225,6 +225,22 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       await get('/api/devices/:id/data-quality', `/api/devices/${tree.deviceId}/data-quality`, days);
       await get('/api/data-quality/problems', '/api/data-quality/problems');
     }
+    {
+      // Three strings with a reading each: the day's series carry numbers beside their nulls.
+      const points = [];
+      for (let n = 1; n <= 3; n++) {
+        const signal = await save(t, admin.token, '/api/signals/0', {
+          device_id: tree.deviceId,
+          key: `string${n}_dc_current`,
+          name: `PV${n}`,
+          unit: 'A',
+        });
+        points.push({ signal_id: signal.id, ts: now - 120_000, value: 8 + n / 10 });
+      }
+      const stored = await t.http.post('/api/telemetry', { points }, { token: admin.token });
+      expect(stored.statusCode, stored.body).toBe(200);
+      await get('/api/devices/:id/strings', `/api/devices/${tree.deviceId}/strings`);
+    }
     await get('/api/admin/ingest-keys', '/api/admin/ingest-keys');
     await get('/api/admin/system', '/api/admin/system');
     await get('/api/admin/sessions', '/api/admin/sessions');

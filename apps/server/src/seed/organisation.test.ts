@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTimeZone } from '@solar/shared';
 import { makeUser } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
-import { seedOrganisation } from './organisation';
+import { DEMO_STRINGS, DEMO_STRING_INVERTER, seedOrganisation } from './organisation';
 
 describe(`seedOrganisation (${dialectUnderTest})`, () => {
   let t: TestApp;
@@ -98,6 +98,19 @@ describe(`seedOrganisation (${dialectUnderTest})`, () => {
       ].sort(),
     );
     expect(keys.find((k) => k.key === 'total_energy')).toMatchObject({ unit: 'kWh', is_counter: 1 });
+    // One demo inverter reports its strings (the heat map and string-fault alarm have data), no other does.
+    const stringSignals = await db
+      .selectFrom('signals')
+      .innerJoin('devices', 'devices.id', 'signals.device_id')
+      .select(['devices.id', 'devices.name', 'devices.plant_id', 'signals.key'])
+      .where('signals.key', 'like', 'string%_dc_current')
+      .execute();
+    expect(stringSignals).toHaveLength(DEMO_STRINGS);
+    expect(new Set(stringSignals.map((r) => r.id)).size).toBe(1);
+    expect(stringSignals[0]).toMatchObject({
+      name: DEMO_STRING_INVERTER,
+      plant_id: Math.min(...plants.map((p) => p.id)),
+    });
     // Turkish display names; the key stays the technical name.
     expect(keys.find((k) => k.key === 'ac_power')?.name).toBe('AC Güç');
     expect(keys.find((k) => k.key === 'temperature')?.name).toBe('İç Sıcaklık');

@@ -249,6 +249,10 @@ const SIGNALS: Record<string, SignalDef[]> = {
   transformer: [topic('temperature', 'Sargı Sıcaklığı', '°C'), topic('load', 'Yük', '%')],
 };
 
+/** The demo inverter (of the first plant) whose string inputs are simulated, and how many it has. */
+export const DEMO_STRING_INVERTER = 'INV-02';
+export const DEMO_STRINGS = 8;
+
 const slug = (name: string) =>
   name
     .normalize('NFD')
@@ -451,6 +455,23 @@ async function seed(db: Db, now: number): Promise<void> {
       .filter((s) => !(d.type === 'weather_station' && s.key === 'irradiance' && ghiOnly.has(d.plant_id)))
       .map((s) => ({ ...s, device_id: d.id, is_active: 1, ...stamps })),
   );
+  // One inverter of the first plant reports its string inputs, so the inverter page's string heat map and
+  // the string-fault alarm have data (docs/string-health.md); one inverter keeps the first start cheap.
+  const stringInverter = await db
+    .selectFrom('devices')
+    .select('id')
+    .where('plant_id', '=', plants[0]!.id)
+    .where('type', '=', 'inverter')
+    .where('name', '=', DEMO_STRING_INVERTER)
+    .executeTakeFirst();
+  if (stringInverter)
+    for (let n = 1; n <= DEMO_STRINGS; n++)
+      signals.push({
+        ...topic(`string${n}_dc_current`, `PV${n} Akımı`, 'A'),
+        device_id: stringInverter.id,
+        is_active: 1,
+        ...stamps,
+      });
   await insertChunked(signals, 200, (chunk) => db.insertInto('signals').values(chunk).execute());
   await seedDemoBudgets(
     db,

@@ -85,6 +85,28 @@ describe('in-process simulator (the demo plants, alive)', () => {
     const totals = await latestTotalEnergy(t);
     expect(totals.size).toBeGreaterThan(5);
     expect([...totals.values()].every((v) => v > 0)).toBe(true);
+
+    // The demo's inverter with strings stored its strings' currents over the day, adding up to its DC
+    // current at each stored instant (to the 0.01 A each reading is rounded to).
+    const strings = await t.ctx.db
+      .selectFrom('telemetry_raw')
+      .innerJoin('signals', 'signals.id', 'telemetry_raw.signal_id')
+      .select(['signals.device_id', 'signals.key', 'telemetry_raw.ts', 'telemetry_raw.value'])
+      .where((eb) =>
+        eb.or([eb('signals.key', 'like', 'string%_dc_current'), eb('signals.key', '=', 'dc_current')]),
+      )
+      .execute();
+    const stringDevice = strings.find((r) => r.key.startsWith('string'))?.device_id;
+    expect(stringDevice).toBeDefined();
+    const sums = new Map<number, number>();
+    const dc = new Map<number, number>();
+    for (const r of strings.filter((r) => r.device_id === stringDevice)) {
+      if (r.key === 'dc_current') dc.set(Number(r.ts), Number(r.value));
+      else sums.set(Number(r.ts), (sums.get(Number(r.ts)) ?? 0) + Number(r.value));
+    }
+    expect(sums.size).toBeGreaterThan(48);
+    expect([...dc.values()].some((v) => v > 1)).toBe(true);
+    for (const [ts, sum] of sums) expect(Math.abs(sum - dc.get(ts)!), String(ts)).toBeLessThan(0.1);
   });
 
   it('does not back-fill again on restart, and carries the energy counters on', async () => {

@@ -12,4 +12,5 @@ export {
   type AlarmFeed,
 } from './engine/alarm-feed';
 export { SILENT_PUBLISHER, createAlarmPublisher, type AlarmPublisher } from './engine/alarm-publish';
+export type { RaiseRequest } from './engine/alarm-store.repository';
 export { DEFAULT_PLANT_CONDITION_OPTIONS, type PlantConditionOptions } from './engine/plant-conditions';

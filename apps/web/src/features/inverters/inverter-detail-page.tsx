@@ -23,6 +23,7 @@ import { useCatalogPlants, usePlantCatalog } from '../telemetry';
 import { useInverterDay } from './api/get-inverter-day';
 import { useInverterSummary } from './api/get-inverter-summary';
 import { OperatingStatusTag } from './components/status-tag';
+import { StringHeatMap } from './components/string-heat-map';
 import { dayRange } from './day-range';
 import './inverters.css';
 import { zoneLabel } from '../../lib/plant-time';
@@ -243,6 +244,8 @@ export default function InverterDetailPage() {
           </Suspense>
         )}
       </Card>
+
+      <StringHeatMap deviceId={id} date={data.date} dark={dark} />
 
       <Row gutter={[16, 16]}>
         {data.mppts.length > 0 && (

@@ -86,6 +86,18 @@ export interface AlarmEngine {
    * in time.
    */
   tick(now?: number, plantId?: number): Promise<void>;
+  /**
+   * Alarms another module judges from stored data on its own timer (string health): raises each of
+   * `raises` that is not active yet, and clears every active alarm whose key starts with one of
+   * `prefixes` and is not among them, at `clearedAt`'s instant for its key, else at `now`. The keys of
+   * one caller share their prefixes, so one caller never clears another's.
+   */
+  reconcile(judged: {
+    prefixes: readonly string[];
+    raises: readonly RaiseRequest[];
+    clearedAt?: ReadonlyMap<string, number>;
+    now: number;
+  }): Promise<void>;
   /** Resolves once everything queued so far is written and published. */
   idle(): Promise<void>;
   /** Rules loaded and points judged since start. */
@@ -477,6 +489,16 @@ export function createAlarmEngine(
     },
     reloadRulesFromPeer: reloadIfRunning,
     tick,
+    async reconcile({ prefixes, raises, clearedAt, now }) {
+      if (!started || stopped) return;
+      const wanted = new Set(raises.map((r) => r.key));
+      for (const key of writer.activeKeys())
+        if (!wanted.has(key) && prefixes.some((p) => key.startsWith(p)))
+          writer.clear(key, clearedAt?.get(key) ?? now);
+      for (const r of raises) writer.raise(r);
+      writer.flush();
+      await writer.idle();
+    },
     idle: () => writer.idle(),
     stats: () => ({ rules: rules.size, points, evaluations }),
     async stop() {

@@ -6,4 +6,6 @@ export const inverterKeys = {
   all: ['inverters'] as const,
   /** GET inverters/{id}/summary for a local day (null: today). */
   summary: (id: number, date: string | null) => [...inverterKeys.all, 'summary', id, date] as const,
+  /** GET devices/{id}/strings for a local day. */
+  strings: (id: number, date: string) => [...inverterKeys.all, 'strings', id, date] as const,
 };

@@ -1,0 +1,197 @@
+import Alert from 'antd/es/alert';
+import Card from 'antd/es/card';
+import Empty from 'antd/es/empty';
+import Spin from 'antd/es/spin';
+import { useTranslation } from 'react-i18next';
+import type { DeviceStringsAnswer } from '@solar/shared';
+import { errorMessageOf } from '../../../lib/api-errors';
+import { formatNumber } from '../../../lib/format';
+import { formatInZone, formatPlantTime, zoneLabel } from '../../../lib/plant-time';
+import { PlantClockNote } from '../../../lib/plant-time-view';
+import { useDeviceStrings } from '../api/get-device-strings';
+import { ratioColour } from './string-colours';
+
+const pct = (ratio: number) => Math.round(ratio * 100);
+
+/**
+ * The inverter's strings over its plant's day as a heat map (docs/string-health.md): a row per string, a
+ * column per 15 minutes on the plant's clock, the colour its current's ratio to its siblings' median. It is
+ * a real table: a screen reader reads each cell's label (string, time, ratio and current), the keyboard
+ * scrolls it (the region is focusable), and a missing value is shown as missing, never as 0.
+ */
+export function StringHeatMap({ deviceId, date, dark }: { deviceId: number; date: string; dark: boolean }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const query = useDeviceStrings(deviceId, date);
+  const data = query.data;
+  const title = t('devicePages.strings.title');
+  if (query.error)
+    return (
+      <Card title={title} className="device-card">
+        <Alert type="error" showIcon title={errorMessageOf(query.error, t)} />
+      </Card>
+    );
+  if (!data)
+    return (
+      <Card title={title} className="device-card">
+        <Spin />
+      </Card>
+    );
+  const instants = data.intervals.map((i) => Date.parse(i));
+  const zone = zoneLabel(data.time_zone, instants.length ? [instants[0]!, instants.at(-1)!] : []);
+  return (
+    <Card
+      title={title}
+      className="device-card"
+      data-testid="string-heat-map-card"
+      extra={<PlantClockNote zone={zone} testId="string-heat-map-zone" />}
+    >
+      {data.strings.length === 0 ? (
+        <Empty description={t('devicePages.strings.none')} data-testid="string-heat-map-empty" />
+      ) : (
+        <HeatMap data={data} instants={instants} dark={dark} language={language} />
+      )}
+    </Card>
+  );
+}
+
+function HeatMap({
+  data,
+  instants,
+  dark,
+  language,
+}: {
+  data: DeviceStringsAnswer;
+  instants: number[];
+  dark: boolean;
+  language: string;
+}) {
+  const { t } = useTranslation();
+  const times = instants.map((ms) => formatInZone(ms, data.time_zone, language, 'time'));
+  const perHour = Math.round(60 / data.interval_minutes);
+  return (
+    <div className={`string-heat-map${dark ? ' string-heat-map-dark' : ''}`}>
+      <div
+        className="string-heat-map-scroll"
+        role="region"
+        aria-label={t('devicePages.strings.title')}
+        tabIndex={0}
+        data-testid="string-heat-map-scroll"
+      >
+        <table className="string-heat-map-table" data-testid="string-heat-map">
+          <caption className="string-heat-map-caption">{t('devicePages.strings.caption')}</caption>
+          <thead>
+            <tr>
+              <td />
+              {times.map((time, i) => (
+                <th key={instants[i]} scope="col" className="string-heat-map-time">
+                  {/* Every hour labelled; the other columns keep their time for assistive technology. */}
+                  <span className={i % perHour === 0 ? 'string-heat-map-label' : 'string-heat-map-hidden'}>
+                    {time}
+                  </span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {data.strings.map((s) => (
+              <tr key={s.n} data-string={s.n}>
+                <th scope="row" className="string-heat-map-row">
+                  {t('devicePages.strings.string', { n: s.n })}
+                </th>
+                {s.ratio.map((ratio, i) => {
+                  const current = s.current_a[i] ?? null;
+                  const label =
+                    current === null
+                      ? t('devicePages.strings.cellMissing', { n: s.n, time: times[i] })
+                      : ratio === null
+                        ? t('devicePages.strings.cellNotJudged', {
+                            n: s.n,
+                            time: times[i],
+                            current: formatNumber(current, language, 2),
+                          })
+                        : t('devicePages.strings.cell', {
+                            n: s.n,
+                            time: times[i],
+                            ratio: pct(ratio),
+                            current: formatNumber(current, language, 2),
+                          });
+                  const state = current === null ? 'missing' : ratio === null ? 'not-judged' : 'judged';
+                  return (
+                    <td
+                      key={instants[i]}
+                      className={`string-heat-map-cell string-heat-map-${state}`}
+                      style={ratio === null ? undefined : { background: ratioColour(ratio, dark) }}
+                      title={label}
+                      aria-label={label}
+                      data-state={state}
+                    />
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Legend dark={dark} threshold={data.ratio_threshold} minutes={data.sustain_minutes} />
+      <Faults data={data} language={language} />
+    </div>
+  );
+}
+
+function Legend({ dark, threshold, minutes }: { dark: boolean; threshold: number; minutes: number }) {
+  const { t } = useTranslation();
+  // The colour stops changing under half the median (ratioColour): the first swatch is "≤ 50 %".
+  const stops = [0.5, 0.625, 0.75, 0.875, 1];
+  return (
+    <div className="string-heat-map-legend" data-testid="string-heat-map-legend">
+      <span>{t('devicePages.strings.legendRatio')}</span>
+      <span className="string-heat-map-scale" aria-hidden="true">
+        {stops.map((r) => (
+          <span key={r} className="string-heat-map-swatch" style={{ background: ratioColour(r, dark) }}>
+            {r === stops[0] ? '≤ ' : ''}
+            {pct(r)} %
+          </span>
+        ))}
+      </span>
+      <span className="string-heat-map-key">
+        <span className="string-heat-map-swatch string-heat-map-not-judged" aria-hidden="true" />
+        {t('devicePages.strings.legendNotJudged')}
+      </span>
+      <span className="string-heat-map-key">
+        <span className="string-heat-map-swatch string-heat-map-missing" aria-hidden="true" />
+        {t('devicePages.strings.legendMissing')}
+      </span>
+      <span>{t('devicePages.strings.threshold', { ratio: pct(threshold), minutes })}</span>
+    </div>
+  );
+}
+
+function Faults({ data, language }: { data: DeviceStringsAnswer; language: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="string-heat-map-faults" data-testid="string-faults">
+      <h4>{t('devicePages.strings.faults')}</h4>
+      {data.faults.length === 0 ? (
+        <p>{t('devicePages.strings.noFaults')}</p>
+      ) : (
+        <ul>
+          {data.faults.map((f) => (
+            <li key={`${f.n}-${f.from}`} data-string={f.n}>
+              {t('devicePages.strings.fault', {
+                n: f.n,
+                from: formatPlantTime(f.from, data.time_zone, language, 'dateTime'),
+                to: f.to
+                  ? formatPlantTime(f.to, data.time_zone, language, 'dateTime')
+                  : t('devicePages.strings.ongoing'),
+                ratio: pct(f.ratio),
+              })}
+              {f.energy_lost_kwh !== null &&
+                `; ${t('devicePages.strings.energyLost', { energy: formatNumber(f.energy_lost_kwh, language, 1) })}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
