@@ -2,7 +2,9 @@
  * The demo's long history, as `npm start` writes it on a first start (SIMULATOR_LONG_HISTORY_DAYS): one
  * plant's history reaches back to its commissioning, the days before the raw ones as the coarse model's
  * hourly rollups (docs/simulator.md), and its performance answer judges a degradation rate and soiling
- * from them. SQLite and PostgreSQL: the hourly write is the telemetry store's, the days the KPI engine's.
+ * from them. On SQLite only: the file took 106 s there and 290 s on PostgreSQL on the loaded two-core
+ * machine (both passed), most of it the first start and the first computation of 1,349 KPI days; the
+ * hourly rows go through the store's one upsertRollups, which the store's own tests run on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlantPerformanceAnswer } from '@solar/shared';
@@ -26,7 +28,7 @@ const THREE_YEARS_DAYS = 3 * 365;
  */
 const RATE_TOLERANCE_PCT = 0.2;
 
-describe(`the demo's long-history plant (${dialectUnderTest})`, () => {
+describe.skipIf(dialectUnderTest !== 'sqlite')(`the demo's long-history plant (${dialectUnderTest})`, () => {
   let t: TestApp;
   let admin: TestUser;
   let plant: { id: number; name: string };
