@@ -92,6 +92,9 @@ function spawnServer(port: number, url: string, dataDir: string, env: Record<str
       LOG_LEVEL: 'warn',
       // The demo's simulator and poller are off unless a test asks: each test decides what data exists.
       SIMULATOR: 'false',
+      // With it, the month only: the long-history plant's years and their KPI days (docs/simulator.md) are
+      // a cost no browser test needs; a test that does passes SIMULATOR_LONG_HISTORY_DAYS.
+      SIMULATOR_LONG_HISTORY_DAYS: '0',
       MODBUS_POLLER: 'false',
       // Test devices and cameras listen on loopback, which production refuses (docs/security.md, "Device
       // networks"); a test of the default passes DEVICE_NETWORKS_ALLOW: ''.

@@ -37,6 +37,9 @@ async function loadDemoSimulator(log: FastifyBaseLogger, enabled: boolean): Prom
   return simulator;
 }
 
+/** The demo plant (index among the simulated ones, by id: Serik GES-1) whose history reaches years back. */
+export const DEMO_LONG_HISTORY_PLANT = 2;
+
 /** Starts what the configuration turns on. */
 export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): Promise<BackgroundWork> {
   const { config } = ctx;
@@ -51,6 +54,9 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
         simulator: simulatorModule,
         backfillDays: config.simulator.backfillDays,
         history,
+        longHistory: config.simulator.longHistoryDays
+          ? { plant: DEMO_LONG_HISTORY_PLANT, days: config.simulator.longHistoryDays }
+          : undefined,
       })
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;

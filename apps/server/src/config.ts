@@ -90,6 +90,7 @@ const envSchema = z.object({
   FILE_BUILD_NICE: z.coerce.number().int().min(0).max(19).default(0),
   SIMULATOR: z.enum(['true', 'false']).optional(),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(30),
+  SIMULATOR_LONG_HISTORY_DAYS: z.coerce.number().int().min(0).max(1_830).default(1_460),
   MAP_TILE_URL: z
     .string()
     .regex(
@@ -184,8 +185,12 @@ export interface AppConfig {
    * priority) (file-builds/file-build-pool.ts).
    */
   fileBuilds: { threads: number | undefined; perUser: number; nice: number };
-  /** Run the plant simulator in-process (the demo), back-filling this many days of history on first start. */
-  simulator: { enabled: boolean; backfillDays: number };
+  /**
+   * Run the plant simulator in-process (the demo), back-filling this many days of history on first start;
+   * one plant's history reaches `longHistoryDays` back (not before its commissioning), the days before the
+   * raw ones as hourly rollups of the coarse model (docs/simulator.md; 0 or absent: none).
+   */
+  simulator: { enabled: boolean; backfillDays: number; longHistoryDays?: number };
   /** The map's base layer: a Leaflet tile URL template and the attribution its licence asks for. */
   map: { tileUrl: string; tileAttribution: string };
   /** Bearer token that opens GET /metrics; undefined: /metrics answers 404. */
@@ -315,6 +320,7 @@ export function loadConfig(
     simulator: {
       enabled: simulatorEnabled,
       backfillDays: e.SIMULATOR_BACKFILL_DAYS,
+      longHistoryDays: e.SIMULATOR_LONG_HISTORY_DAYS,
     },
     map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION },
     metricsToken: e.METRICS_TOKEN,

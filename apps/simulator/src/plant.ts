@@ -198,6 +198,25 @@ export interface BackfillResult {
 
 export type BackfillBatchHandler = (points: TelemetryPoint[]) => void | Promise<void>;
 
+/**
+ * One hour of a plant as the coarse model gives it, for a history stored as hourly and daily rollups only:
+ * each signal's mean over the hour, and for a lifetime counter its reading at the hour's end.
+ */
+export interface HourlyPoint {
+  signalId: number;
+  /** The hour's start (epoch ms). */
+  hourMs: number;
+  value: number;
+}
+
+/** Signal keys the coarse model gives, by device type; every other key is left out of an hourly history. */
+export const HOURLY_HISTORY_KEYS: Readonly<Partial<Record<DeviceType, readonly string[]>>> = {
+  inverter: ['ac_power', 'total_energy'],
+  meter: ['active_power', 'export_energy', 'import_energy'],
+  weather_station: ['irradiance', 'ghi', 'module_temperature', 'ambient_temperature', 'wind_speed'],
+  transformer: ['temperature', 'load'],
+};
+
 export interface VirtualPlant {
   readonly definition: VirtualPlantDefinition;
   /** Every device at `tsMs`. Times must not go back: an earlier or equal time answers the last sample again. */
@@ -225,6 +244,15 @@ export interface VirtualPlant {
     durationMs: number,
     fraction?: number,
   ): void;
+  /**
+   * The coarse model of the hours [fromMs, toMs) (both on whole hours): the same plant, field weather and
+   * truth (degradation, soiling, losses, efficiency curve) at 5-minute steps, averaged into hours, with
+   * steady module temperatures, no sensor noise and no faults, and nothing stored but the hours. Its lifetime counters are the plant's:
+   * they start at the commissioning estimate at the first call and the next call, or the first `sample`,
+   * continues them. Only before the first `sample`, and in time order (a RangeError otherwise). Answers
+   * each hour's HOURLY_HISTORY_KEYS signals the definition lists.
+   */
+  hourlyHistory(fromMs: number, toMs: number): HourlyPoint[];
   /** The weather at the last sample; undefined before the first. */
   weather(): PlantWeather | undefined;
   /** Changes every device's fault rates from the next sample on (false: no faults). */
@@ -250,6 +278,12 @@ const TRANSFORMER_LOAD_LOSS = 0.011;
 const AUXILIARY_FRACTION = 0.0015;
 
 const MPPT_INPUTS = 2;
+const HOUR_MS = 3_600_000;
+/**
+ * Steps of an hour in the coarse model (hourlyHistory): the field's clouds at the 5-minute readings' pace,
+ * so a day's sum follows the fine model's day by day (a mean cloud factor per hour left days 25 % apart).
+ */
+const HOURLY_SUBSTEPS = 12;
 
 interface InverterState {
   def: VirtualDeviceDefinition;
@@ -371,6 +405,10 @@ export function createVirtualPlant(
   let meterKw = 0;
 
   let lastTs: number | undefined;
+  /** Set when the counters have their start (the first sample, or the first hour of a coarse history). */
+  let countersStarted = false;
+  /** The end of the coarse history written so far (hourlyHistory). */
+  let hourlyUntil: number | undefined;
   let moduleC = Number.NaN;
   let weather: PlantWeather | undefined;
   let lastSamples: DeviceSample[] = [];
@@ -603,6 +641,7 @@ export function createVirtualPlant(
    * since its commissioning (never 0), and the meter's export counter to what of it reached the grid.
    */
   function startCounters(tsMs: number): void {
+    countersStarted = true;
     const commissioned = definition.commissioningDate
       ? Date.parse(`${definition.commissioningDate}T00:00:00Z`)
       : NaN;
@@ -633,7 +672,7 @@ export function createVirtualPlant(
 
   function sample(tsMs: number): DeviceSample[] {
     if (lastTs !== undefined && tsMs <= lastTs) return lastSamples;
-    if (lastTs === undefined) startCounters(tsMs);
+    if (!countersStarted) startCounters(tsMs);
     if (lastTs === undefined || tsMs - lastTs > MAX_GAP_MS) {
       advance(tsMs, 0);
     } else {
@@ -648,6 +687,113 @@ export function createVirtualPlant(
     // The data faults act on what is reported at this sample time (output reads lastTs).
     lastSamples = output();
     return lastSamples;
+  }
+
+  function hourlyHistory(fromMs: number, toMs: number): HourlyPoint[] {
+    if (lastTs !== undefined) throw new RangeError('An hourly history comes before the first sample');
+    if (fromMs % HOUR_MS !== 0 || toMs % HOUR_MS !== 0) throw new RangeError('Hours start on whole hours');
+    if (hourlyUntil !== undefined && fromMs !== hourlyUntil)
+      throw new RangeError('An hourly history continues where the last one ended');
+    if (!countersStarted) startCounters(fromMs);
+    hourlyUntil = toMs;
+    const signalsOf = (def: VirtualDeviceDefinition) => {
+      const keys = HOURLY_HISTORY_KEYS[def.type] ?? [];
+      return def.signals.filter((s) => keys.includes(s.key));
+    };
+    const invSignals = inverters.map((inv) => signalsOf(inv.def));
+    const otherSignals = others.map((dev) => signalsOf(dev.def));
+    const out: HourlyPoint[] = [];
+    const stepH = 1 / HOURLY_SUBSTEPS;
+    for (let hourMs = fromMs; hourMs < toMs; hourMs += HOUR_MS) {
+      const acMean = inverters.map(() => 0);
+      let poaMean = 0;
+      let ghiMean = 0;
+      let moduleMean = 0;
+      let ambientMean = 0;
+      let windMean = 0;
+      let meterMean = 0;
+      let loadMean = 0;
+      let windingMean = 0;
+      for (let k = 0; k < HOURLY_SUBSTEPS; k++) {
+        const ts = hourMs + (k + 1) * stepH * HOUR_MS;
+        const doy = dayOfYear(ts);
+        const sun = sunPosition(ts, definition.latitude, definition.longitude);
+        const fieldSky = fieldWeather.at(ts);
+        const cover = cloudy ? fieldSky.cover : 0;
+        const ghi = clearSkyGhiHaurwitz(sun.zenithDeg) * (cloudy ? fieldSky.clearSkyIndex : 1);
+        const poa = planeOfArrayIsotropic(
+          decomposeGhi(ghi, sun.zenithDeg, doy),
+          sun,
+          definition.tiltDeg,
+          definition.azimuthDeg,
+        );
+        const ambientC =
+          ambientTemperature(ts, doy, definition.latitude, definition.longitude, climate, cover) +
+          fieldSky.ambientAnomalyK;
+        const modC = moduleTemperatureFaiman(poa, ambientC, fieldSky.windSpeedMs);
+        const soilingRatio = soiling ? soiling.ratio(solarDayIndex(ts, definition.longitude)) : 1;
+        let sumAcKw = 0;
+        for (const [i, inv] of inverters.entries()) {
+          const degradation =
+            commissionedMs === undefined ? 1 : degradationFactor(inv.degradationPerYear, commissionedMs, ts);
+          const dc = dcPowerKw(poa * inv.gain * soilingRatio, modC, inv.dcKwp * degradation);
+          const ac = inverterAcPower(dc, inv.ratedKw).acKw;
+          acMean[i] = acMean[i]! + ac * stepH;
+          inv.energy.add(ac * stepH, ts, ts);
+          sumAcKw += ac;
+        }
+        const trLoad = sumAcKw / transformerKva;
+        const plantKw =
+          sumAcKw -
+          (CABLE_LOSS_FRACTION * sumAcKw +
+            transformerKva * (TRANSFORMER_NO_LOAD_LOSS + TRANSFORMER_LOAD_LOSS * trLoad * trLoad) +
+            AUXILIARY_FRACTION * totalRatedKw);
+        meterExport.add(Math.max(plantKw, 0) * stepH, ts, ts);
+        meterImport.add(Math.max(-plantKw, 0) * stepH, ts, ts);
+        poaMean += poa * stepH;
+        ghiMean += ghi * stepH;
+        moduleMean += modC * stepH;
+        ambientMean += ambientC * stepH;
+        windMean += fieldSky.windSpeedMs * stepH;
+        meterMean += plantKw * stepH;
+        loadMean += (sumAcKw / 0.999) * stepH;
+        windingMean += transformerWindingTemperature(ambientC, sumAcKw / 0.999 / transformerKva) * stepH;
+      }
+      const push = (signals: VirtualSignalDefinition[], values: Record<string, number>) => {
+        for (const s of signals) {
+          const value = values[s.key];
+          if (value !== undefined) out.push({ signalId: s.signalId, hourMs, value });
+        }
+      };
+      for (const [i, inv] of inverters.entries())
+        push(invSignals[i]!, {
+          ac_power: round(acMean[i]!, 3),
+          total_energy: round(inv.energy.totalKwh, 3),
+        });
+      for (const [i, dev] of others.entries()) {
+        const signals = otherSignals[i]!;
+        if (!signals.length) continue;
+        if (dev.def.type === 'meter')
+          push(signals, {
+            active_power: round(meterMean, 3),
+            export_energy: round(meterExport.totalKwh, 3),
+            import_energy: round(meterImport.totalKwh, 3),
+          });
+        else if (dev.def.type === 'weather_station')
+          push(signals, {
+            irradiance: round(poaMean, 1),
+            ghi: round(ghiMean, 1),
+            module_temperature: round(moduleMean, 1),
+            ambient_temperature: round(ambientMean, 1),
+            wind_speed: round(windMean, 1),
+          });
+        else if (dev.def.type === 'transformer') {
+          const rated = dev.def.ratedPowerKw ?? transformerKva;
+          push(signals, { temperature: round(windingMean, 1), load: round((loadMean / rated) * 100, 1) });
+        }
+      }
+    }
+    return out;
   }
 
   async function backfill(
@@ -744,6 +890,7 @@ export function createVirtualPlant(
     sample,
     backfill,
     forceFault,
+    hourlyHistory,
     weather: () => weather,
     setFaultRates,
     injectDataFault: (fault) => dataFaults.add(fault),

@@ -10,6 +10,8 @@ import type {
 } from '@solar/simulator';
 import type { DeviceStateEvent } from '../collectors/modbus/modbus-poller';
 import type { AppContext } from '../context';
+import { markDaysOfInstantsDirty } from '../modules/kpi';
+import { storeHourlyRollups, type HourSeries } from '../telemetry-store/history-rollups';
 import { readNewestTs } from '../telemetry-store/queries';
 import type { StoredPoint } from '../telemetry-store/telemetry-hub';
 import { startDemoCameras } from './demo-cameras';
@@ -96,6 +98,12 @@ export interface InProcessSimulatorOptions {
    * one plant only); those that would start before the history are left out.
    */
   dataFaults?: (backfillEndMs: number) => ScheduledDataFault[];
+  /**
+   * One plant (index among the simulated ones) whose first-start history reaches `days` back, not before
+   * its commissioning: the days before its raw history are the coarse model's (VirtualPlant.hourlyHistory),
+   * stored as hourly and daily rollups only, so its degradation and soiling have years to be judged on.
+   */
+  longHistory?: { plant: number; days: number };
 }
 
 const DEFAULT_INTERVAL_MS = 30_000;
@@ -107,6 +115,11 @@ const DEFAULT_BACKFILL_STEP_MS = 5 * 60_000;
  * 0.33 s (up to 1.2 s); the history takes longer to write (docs/operations.md, "SQLite: who writes").
  */
 const BACKFILL_BATCH_POINTS = 2_000;
+/**
+ * Local days of the long history per transaction of rollups: SQLite writes on the event loop, and ten days
+ * of the demo plant (about 4,000 hourly rows and their days) hold it for a fraction of a second.
+ */
+const LONG_HISTORY_CHUNK_DAYS = 10;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -265,7 +278,7 @@ export function demoDataFaultSchedule(backfillEndMs: number): ScheduledDataFault
  * simulation takes offline sends nothing and is announced on `onDeviceState`.
  */
 export async function startInProcessSimulator(
-  ctx: Pick<AppContext, 'db' | 'telemetry' | 'now'>,
+  ctx: Pick<AppContext, 'db' | 'dialect' | 'telemetry' | 'now'>,
   log: FastifyBaseLogger,
   options: InProcessSimulatorOptions,
 ): Promise<InProcessSimulator> {
@@ -388,6 +401,63 @@ export async function startInProcessSimulator(
   };
 
   /**
+   * The long history of `plant`: from the local midnight of the later of its commissioning and `fromMs`
+   * to the local midnight starting the day of `rawFromMs`, the coarse model's hours stored as hourly and
+   * daily rollups, LONG_HISTORY_CHUNK_DAYS local days per transaction, and the days marked for the KPI
+   * engine (as the history import does: no store listener sees rollups written directly). The plant's
+   * counters run on from it, so its first raw reading continues the sum since commissioning. Answers
+   * where the raw history takes over.
+   */
+  const writeLongHistory = async (plant: VirtualPlant, fromMs: number, rawFromMs: number) => {
+    const { timeZone, commissioningDate } = plant.definition;
+    const plantId = Number(plant.definition.plantId);
+    const commissioned = commissioningDate ? Date.parse(`${commissioningDate}T12:00:00Z`) : NaN;
+    const midnightOf = (ts: number) => options.simulator.nextLocalMidnight(ts - DAY_MS, timeZone);
+    const begin = midnightOf(Number.isFinite(commissioned) ? Math.max(commissioned, fromMs) : fromMs);
+    const rawFrom = midnightOf(rawFromMs);
+    // The coarse model steps whole hours: a zone whose midnight is not one (UTC+05:30…) keeps the month.
+    if (begin >= rawFrom || begin % HOUR_MS !== 0 || rawFrom % HOUR_MS !== 0) return rawFromMs;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const previous = new Map<number, number>();
+    const dayNoons: number[] = [];
+    let hours = 0;
+    let chunkStart = begin;
+    while (chunkStart < rawFrom && !stopped) {
+      let chunkEnd = chunkStart;
+      for (let d = 0; d < LONG_HISTORY_CHUNK_DAYS && chunkEnd < rawFrom; d++) {
+        dayNoons.push(chunkEnd + DAY_MS / 2);
+        chunkEnd = options.simulator.nextLocalMidnight(chunkEnd + HOUR_MS, timeZone);
+      }
+      chunkEnd = Math.min(chunkEnd, rawFrom);
+      const bySignal = new Map<number, HourSeries & { hours: { hourMs: number; value: number }[] }>();
+      for (const p of plant.hourlyHistory(chunkStart, chunkEnd)) {
+        let series = bySignal.get(p.signalId);
+        if (!series) bySignal.set(p.signalId, (series = { hours: [], previous: previous.get(p.signalId) }));
+        series.hours.push({ hourMs: p.hourMs, value: p.value });
+      }
+      for (const [signalId, series] of bySignal) previous.set(signalId, series.hours.at(-1)!.value);
+      hours += await storeHourlyRollups(ctx.db, ctx.dialect, bySignal);
+      chunkStart = chunkEnd;
+      // Let requests in between chunks: the server answers while the history is written.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await markDaysOfInstantsDirty(ctx.db, plantId, timeZone, dayNoons, ctx.now());
+    const used = process.cpuUsage(cpu);
+    log.info(
+      {
+        plantId,
+        days: dayNoons.length,
+        hourlyRows: hours,
+        ms: Math.round(performance.now() - started),
+        cpuMs: Math.round((used.user + used.system) / 1000),
+      },
+      'simulator: long history written as hourly rollups',
+    );
+    return rawFrom;
+  };
+
+  /**
    * Writes the history from `from` to `to` plant after plant (a batch then holds many sample times of few
    * signals, which keeps the rollups cheap), in short transactions of BACKFILL_BATCH_POINTS.
    */
@@ -397,8 +467,13 @@ export async function startInProcessSimulator(
     for (const id of deviceIds) commStates.set(id, 'online');
     for (const [index, plant] of plants.entries()) {
       const plantId = Number(plant.definition.plantId);
+      const long = options.longHistory;
+      const start =
+        long?.plant === index && long.days > options.backfillDays
+          ? await writeLongHistory(plant, to - long.days * DAY_MS, from)
+          : from;
       let buffer: TelemetryPoint[] = [];
-      for (let ts = from; ts <= to && !stopped; ts += stepMs) {
+      for (let ts = start; ts <= to && !stopped; ts += stepMs) {
         const sampled = sampleAll(ts, index);
         for (const p of sampled.points) buffer.push({ signal_id: p.signal_id, ts, value: p.value });
         if (options.history) {

@@ -1,6 +1,6 @@
 import { FIXED_BUCKET_MS, type RollupResolution } from '@solar/shared';
 import type { Db, Dialect } from '../db/database';
-import { mergeAggregates, type Aggregate, type Point } from './aggregate';
+import { mergeAggregates, rollUp, type Aggregate, type Point } from './aggregate';
 import { batchRollups, dayBucketer } from './batch-rollups';
 import { floorBucket } from './buckets';
 import { kyselyStoreIo } from './store-io';
@@ -86,4 +86,71 @@ export async function storeRollupsOnly(
     for (const resolution of RESOLUTIONS) await io.upsertRollups(resolution, fresh[resolution], 'merge');
   });
   return { inserted, existing };
+}
+
+/** One hour of a signal written at hourly resolution: the hour's mean, or a counter's reading at its end. */
+export interface HourValue {
+  /** The hour's start (epoch ms, a whole hour). */
+  hourMs: number;
+  value: number;
+}
+
+/** One signal's hours, oldest first; a counter's reading before the first hour, when known. */
+export interface HourSeries {
+  hours: readonly HourValue[];
+  /** Counters: the reading the first hour's delta is counted from; absent, that hour counts none. */
+  previous?: number;
+}
+
+/**
+ * A history that exists only at hourly resolution (the demo's coarse model, docs/simulator.md), written as
+ * hourly and daily rollups: no raw points and no 5-minute buckets, so it costs a twelfth of the rows of a
+ * rollup-only history of 5-minute readings. Each hour is one sample (count 1) holding the hour's mean; a
+ * counter's hour holds its reading at the hour's end and, as delta, the increase from the reading before.
+ * The days are rolled up from the hours on the signal's local day; both levels are replaced, so the caller
+ * writes whole local days. Counts the hours written. The KPI engine computes a day that has hourly buckets
+ * but no 5-minute ones from the hours (kpi plant-day.service).
+ */
+export async function storeHourlyRollups(
+  db: Db,
+  dialect: Dialect,
+  bySignal: ReadonlyMap<number, HourSeries>,
+): Promise<number> {
+  const ids = [...bySignal.keys()];
+  if (!ids.length) return 0;
+  const meta = await repo.loadSignalMeta(db, dialect, ids);
+  const hours: repo.RollupRow[] = [];
+  const days: repo.RollupRow[] = [];
+  for (const [signalId, series] of bySignal) {
+    const m = meta.get(signalId);
+    if (!m || !series.hours.length) continue;
+    const rows: ({ bucket: number } & Aggregate)[] = [];
+    let previous = series.previous;
+    for (const { hourMs, value } of series.hours) {
+      const delta = m.is_counter ? (previous === undefined ? 0 : Math.max(value - previous, 0)) : null;
+      if (m.is_counter) previous = value;
+      rows.push({
+        bucket: hourMs,
+        min: value,
+        max: value,
+        sum: value,
+        count: 1,
+        first: value,
+        first_ts: hourMs,
+        last: value,
+        last_ts: hourMs,
+        delta,
+        rejected_delta: m.is_counter ? 0 : null,
+      });
+    }
+    for (const row of rows) hours.push({ signal_id: signalId, ...row });
+    for (const [bucket, agg] of rollUp(rows, dayBucketer(m.time_zone)))
+      days.push({ signal_id: signalId, bucket, ...agg });
+  }
+  await db.transaction().execute(async (trx) => {
+    const io = kyselyStoreIo(trx, dialect);
+    await io.upsertRollups('1h', hours, 'replace');
+    await io.upsertRollups('1d', days, 'replace');
+  });
+  return hours.length;
 }

@@ -209,6 +209,8 @@ export interface DeviceSamples {
   receivedSamples: number;
   /** 5-minute buckets of the day in which any of its active signals has data. */
   bucketsWithData: number;
+  /** The width of those buckets, s: 300, or 3600 when the day is held as hourly rollups only. */
+  bucketS: number;
 }
 
 /**
@@ -251,14 +253,34 @@ export async function readDaySamples(
     .groupBy('devices.id')
     .execute();
   const bucketsOf = new Map(buckets.map((b) => [b.id, Number(b.buckets)]));
-  return rows.map((r) => ({
-    deviceId: r.id,
-    name: r.name,
-    type: r.type,
-    pollIntervalS: r.poll_interval_s,
-    receivedSamples: Number(r.samples ?? 0),
-    bucketsWithData: bucketsOf.get(r.id) ?? 0,
-  }));
+  // A day without any 5-minute bucket may be held as hourly rollups only (a history written hourly): its
+  // hours are then the buckets its samples are counted in.
+  const hoursOf = new Map<number, number>();
+  if (rows.some((r) => Number(r.samples ?? 0) > 0 && !bucketsOf.get(r.id)))
+    for (const h of await devices()
+      .$call((q) =>
+        leftJoinTelemetry(q, '1h', 'hours', {
+          signal: 'signals.id',
+          time: { from: dayStartMs, through: dayEndMs - 1 },
+        }),
+      )
+      .select((eb) => ['devices.id', eb.fn.count('hours.bucket').distinct().as('buckets')])
+      .groupBy('devices.id')
+      .execute())
+      hoursOf.set(h.id, Number(h.buckets));
+  return rows.map((r) => {
+    const fives = bucketsOf.get(r.id) ?? 0;
+    const hours = fives === 0 ? (hoursOf.get(r.id) ?? 0) : 0;
+    return {
+      deviceId: r.id,
+      name: r.name,
+      type: r.type,
+      pollIntervalS: r.poll_interval_s,
+      receivedSamples: Number(r.samples ?? 0),
+      bucketsWithData: hours > 0 ? hours : fives,
+      bucketS: hours > 0 ? 3_600 : 300,
+    };
+  });
 }
 
 export type ActiveAlarmRow = ActiveAlarmCount;

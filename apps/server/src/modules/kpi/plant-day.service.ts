@@ -41,6 +41,7 @@ import {
 import * as repo from './kpi.repository';
 
 const FIVE_MIN_MS = FIXED_BUCKET_MS['5m'];
+const HOUR_MS = FIXED_BUCKET_MS['1h'];
 
 /** Completeness counted against the interval the data was meant to arrive at (engine expectedIntervalS). */
 const COMPLETENESS_RULE = 'c2';
@@ -321,18 +322,30 @@ export async function computePlantDay(
   const range = localDayRange(date, plant.timeZone);
   const endMs = Math.min(range.endMs, Math.max(untilMs, range.startMs));
   const w = signals.weather;
-  const rows = await readRollups(db, '5m', daySignalIds(signals), range.startMs, endMs);
+  let rows = await readRollups(db, '5m', daySignalIds(signals), range.startMs, endMs);
+  // A day held only at hourly resolution (a history written as hourly rollups: the demo's years before
+  // its raw month, docs/simulator.md) is computed from its hours, each an interval of the same engine.
+  let stepMs = FIVE_MIN_MS;
+  let firstMs = range.startMs;
+  if (rows.length === 0) {
+    const hours = await readRollups(db, '1h', daySignalIds(signals), range.startMs, endMs);
+    if (hours.length > 0) {
+      rows = hours;
+      stepMs = HOUR_MS;
+      firstMs = Math.ceil(range.startMs / HOUR_MS) * HOUR_MS;
+    }
+  }
   const at = new Map<string, RollupBucket>();
   for (const r of rows) at.set(`${r.signalId}:${r.bucket}`, r);
   const get = (s: repo.KpiSignal | undefined, bucket: number) =>
     s === undefined ? undefined : at.get(`${s.signalId}:${bucket}`);
 
   const intervals: PlantDayInterval[] = [];
-  for (let b = range.startMs; b < endMs; b += FIVE_MIN_MS) {
+  for (let b = firstMs; b < endMs; b += stepMs) {
     intervals.push({
       startMs: b,
       // The bucket still open at `untilMs` holds only its elapsed part.
-      durationMs: Math.min(b + FIVE_MIN_MS, endMs) - b,
+      durationMs: Math.min(b + stepMs, endMs) - b,
       poaWm2: mean(get(w.poa, b)),
       ghiWm2: mean(get(w.ghi, b)),
       moduleTemperatureC: mean(get(w.moduleTemperature, b)),
@@ -428,6 +441,7 @@ export async function dayCompleteness(
       pollIntervalS: d.pollIntervalS,
       receivedSamples: d.receivedSamples,
       bucketsWithData: d.bucketsWithData,
+      bucketS: d.bucketS,
       nowMs: untilMs < range.endMs ? untilMs : undefined,
     });
     samples.expectedSamples += c.expectedSamples;

@@ -108,4 +108,27 @@ describe('expected interval', () => {
     // Six hours missing: 216 of 288 buckets.
     expect(day(216, 216).completeness).toBeCloseTo(0.75, 12);
   });
+
+  it('counts a day held as hourly rollups complete at one sample an hour, and its missing hours as gaps', () => {
+    const day = (received: number, hours: number) =>
+      dailyCompleteness({
+        date: '2026-06-01',
+        timeZone: 'Europe/Istanbul',
+        pollIntervalS: 30,
+        receivedSamples: received,
+        bucketsWithData: hours,
+        bucketS: 3_600,
+      });
+    expect(day(24, 24)).toMatchObject({ expectedIntervalS: 3_600, expectedSamples: 24, completeness: 1 });
+    expect(day(18, 18).completeness).toBeCloseTo(0.75, 12);
+    // Counted in 5-minute buckets, the same hours would be a twelfth of a day.
+    expect(
+      dailyCompleteness({
+        ...{ date: '2026-06-01', timeZone: 'Europe/Istanbul' },
+        pollIntervalS: 30,
+        receivedSamples: 24,
+        bucketsWithData: 24,
+      }).completeness,
+    ).toBeCloseTo(1 / 12, 12);
+  });
 });

@@ -33,9 +33,10 @@ export function expectedIntervalS(
   pollIntervalS: number,
   receivedSamples: number,
   bucketsWithData: number,
+  bucketS = BUCKET_S,
 ): number {
   if (!(receivedSamples > 0) || !(bucketsWithData > 0)) return pollIntervalS;
-  const observedS = Math.min((bucketsWithData * BUCKET_S) / receivedSamples, BUCKET_S);
+  const observedS = Math.min((bucketsWithData * bucketS) / receivedSamples, bucketS);
   return Math.max(pollIntervalS, observedS);
 }
 
@@ -51,6 +52,11 @@ export interface DailyCompletenessInput {
   receivedSamples: number;
   /** 5-minute buckets of the day holding any of the device's data (expectedIntervalS); absent: poll interval. */
   bucketsWithData?: number;
+  /**
+   * The width of those buckets, s: 300, or 3600 for a day held only as hourly rollups (a history written
+   * hourly), whose one sample an hour is then complete.
+   */
+  bucketS?: number;
   /** For today: count expectations only up to now. */
   nowMs?: number;
 }
@@ -68,7 +74,7 @@ export function dailyCompleteness(input: DailyCompletenessInput): DailyCompleten
   const intervalS =
     input.bucketsWithData === undefined
       ? input.pollIntervalS
-      : expectedIntervalS(input.pollIntervalS, input.receivedSamples, input.bucketsWithData);
+      : expectedIntervalS(input.pollIntervalS, input.receivedSamples, input.bucketsWithData, input.bucketS);
   const expectedSamples = expectedSampleCount(
     localDayRange(input.date, input.timeZone),
     intervalS,
