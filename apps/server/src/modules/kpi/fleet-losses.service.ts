@@ -9,6 +9,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
+import { nextTurn } from '../../lib/next-turn';
 import { scopeOf } from '../../lib/scope';
 import { periodRange } from './engine';
 import { readFlagsOfReasons } from '../data-quality';
@@ -112,6 +113,8 @@ export class FleetLossesService {
     );
     const out = new Map<number, PlantPeriodLosses>();
     for (const plant of plants) {
+      // One plant's period is a few queries and milliseconds; a large fleet's in one go held the event loop.
+      await nextTurn();
       const { first, end } = datesOf(plant);
       const days = await this.kpi.daysBetween(plant, signals.get(plant.id)!, first, end);
       const dates = datesUntil(first, end);
@@ -140,6 +143,7 @@ export class FleetLossesService {
     );
     const out = new Map<number, ExcludedIrradiance>();
     for (const plant of plants) {
+      await nextTurn();
       const { first, end } = datesOf(plant);
       out.set(plant.id, await this.excludedOf(plant, signals.get(plant.id)!, first, end));
     }
