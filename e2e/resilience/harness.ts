@@ -21,7 +21,7 @@ export const ADMIN = { email: 'admin@example.com', password: 'Solar!Admin1' };
 /**
  * The fast subset (`npm run test:resilience -- --fast`, or RESILIENCE_FAST=1; what CI runs): the same cases
  * at smaller sizes, each still past what the hole it proves closed needed (a report of 50 plants held the
- * event loop 2.4 s before its reads were split), so that the suites end in a few minutes.
+ * event loop 400 ms of CPU before its reads were split), so that the suites end in a few minutes.
  */
 export const FAST = process.env.RESILIENCE_FAST === '1';
 
