@@ -222,7 +222,7 @@ describe('resilience: faults', () => {
   it.skipIf(!postgresControllable())(
     'PostgreSQL stopped under load: 503 with a clear problem, health red, no crash, recovers by itself',
     async () => {
-      const stopS = envInt('RESILIENCE_PG_STOP_SECONDS', 30);
+      const stopS = envInt('RESILIENCE_PG_STOP_SECONDS', 30, 10);
       const pgServer = await controlledPostgres();
       cleanups.push(() => pgServer.dispose());
       const dbEnv = {
@@ -316,7 +316,7 @@ describe('resilience: faults', () => {
   it.skipIf(!mosquittoAvailable)(
     'restarting the MQTT broker during a QoS 1 burst loses no message',
     async () => {
-      const n = envInt('RESILIENCE_MQTT_MESSAGES', 3_000);
+      const n = envInt('RESILIENCE_MQTT_MESSAGES', 3_000, 1_000);
       const broker = await startOwnMosquitto();
       cleanups.push(() => broker.stop());
       const dbEnv = databaseEnv();
@@ -472,7 +472,7 @@ describe('resilience: a Modbus device that hangs mid-read', () => {
     hanging.online = false;
     const before = await rowsOf(signals[0]!);
     const hangingBefore = await rowsOf(signals[1]!);
-    const windowS = envInt('RESILIENCE_MODBUS_SECONDS', 15);
+    const windowS = envInt('RESILIENCE_MODBUS_SECONDS', 15, 5);
     await sleep(windowS * 1000);
     const healthyReads = (await rowsOf(signals[0]!)) - before;
     const hangingReads = (await rowsOf(signals[1]!)) - hangingBefore;

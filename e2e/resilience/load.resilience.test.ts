@@ -1,7 +1,7 @@
 /**
- * Load: RESILIENCE_USERS simulated users (default 200) polling the plants overview,
+ * Load: RESILIENCE_USERS simulated users (default 200; 50 in the fast subset) polling the plants overview,
  * a plant's detail page and the alarms as the pages do, while RESILIENCE_INGEST_PPS points per second
- * (default 20,000) arrive over HTTP ingest, for RESILIENCE_SECONDS (default 300). The load comes from forked
+ * (default 20,000; 5,000 fast) arrive over HTTP ingest, for RESILIENCE_SECONDS (default 300; 30 fast). The load comes from forked
  * processes (load-client.ts). Asserts zero errors and p99 under RESILIENCE_P99_MS (default 300) for every
  * call, and records the server's memory over time.
  */
@@ -24,9 +24,9 @@ import {
 import type { IngestTask, LoadResult, UsersTask } from './load-client';
 import { dropSchema } from './raw-store';
 
-const USERS = envInt('RESILIENCE_USERS', 200);
-const SECONDS = envInt('RESILIENCE_SECONDS', 300);
-const INGEST_PPS = envInt('RESILIENCE_INGEST_PPS', 20_000);
+const USERS = envInt('RESILIENCE_USERS', 200, 50);
+const SECONDS = envInt('RESILIENCE_SECONDS', 300, 30);
+const INGEST_PPS = envInt('RESILIENCE_INGEST_PPS', 20_000, 5_000);
 const P99_MS = envInt('RESILIENCE_P99_MS', 300);
 /** The pages poll every 30 s (live overview, device status). */
 const POLL_MS = envInt('RESILIENCE_POLL_MS', 30_000);

@@ -6,13 +6,18 @@
 import { Writable } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ReportAnswer } from '@solar/shared';
+import type { EnergySource, ProductionReportAnswer, ReportAnswer } from '@solar/shared';
 // A thread's entry, bundled on its own (build.mjs): it loads the file builders alone, not the modules'
 // indexes, which would bring the database drivers and the KPI engine into every file-build thread.
-import { toReportCsv } from '../modules/reports/report-csv';
-import { plantTable, reportDocument, reportHeadDocument } from '../modules/reports/report-document';
+import { reportCsvWriter, toReportCsv } from '../modules/reports/report-csv';
+import {
+  plantCsvRows,
+  plantTable,
+  reportDocument,
+  reportHeadDocument,
+} from '../modules/reports/report-document';
 import { ReportPdfWriter } from '../modules/reports/report-pdf';
-import { toReportXlsx } from '../modules/reports/report-xlsx';
+import { reportXlsxWriter, toReportXlsx } from '../modules/reports/report-xlsx';
 import { csvHead, csvLines, xlsxExportWriter } from '../modules/telemetry/telemetry.export';
 import { lowerThreadPriority } from '../lib/thread-priority';
 import type {
@@ -54,6 +59,8 @@ const finished = (stream: Writable) =>
     stream.once('error', reject);
   });
 
+type ProductionPlant = ProductionReportAnswer['plants'][number];
+
 interface Build {
   add(part: FileBuildPart): Promise<void> | void;
   end(): Promise<void>;
@@ -80,32 +87,81 @@ function batchedOutput(id: number) {
   return { write, flush };
 }
 
+/** Where a production report's tables go as its plants come: each format's writer behind one face. */
+interface PlantSink {
+  plant(plant: ProductionPlant): Promise<void> | void;
+  end(): Promise<void>;
+}
+
+/** A production report's file, started from its head (summary, tiles, charts, the plants' row sources). */
+async function productionSink(
+  id: number,
+  job: Extract<FileBuildJob, { kind: 'report' }>,
+  head: ProductionReportAnswer,
+  sources: EnergySource[][],
+  output: ReturnType<typeof batchedOutput>,
+): Promise<PlantSink> {
+  const doc = reportHeadDocument(head, sources);
+  if (job.format === 'pdf') {
+    const pdf = await ReportPdfWriter.start(doc, output.write);
+    for (const table of doc.tables) pdf.table(table);
+    return {
+      plant: (plant) => pdf.table(plantTable(head, plant)),
+      async end() {
+        await pdf.end();
+        output.flush();
+      },
+    };
+  }
+  if (job.format === 'csv') {
+    // The plants' rows as they come, the totals row (in the head) last.
+    const csv = reportCsvWriter(doc.lang, doc.csv.columns, job.delimiter);
+    output.write(Buffer.from(csv.head(), 'utf8'));
+    return {
+      plant: (plant) => output.write(Buffer.from(csv.lines(plantCsvRows(head, plant)), 'utf8')),
+      end() {
+        output.write(Buffer.from(csv.lines(doc.csv.totals ? [doc.csv.totals] : []), 'utf8'));
+        output.flush();
+        return Promise.resolve();
+      },
+    };
+  }
+  const out = outputOf(id);
+  const done = finished(out);
+  const xlsx = reportXlsxWriter(doc, out);
+  for (const table of doc.tables) await xlsx.add(table);
+  return {
+    plant: (plant) => xlsx.add(plantTable(head, plant)),
+    async end() {
+      await xlsx.end(doc.warnings);
+      await done;
+    },
+  };
+}
+
 /**
- * A report. A production PDF is written plant by plant as the slices come (its head carries what the
- * summary, tiles and charts need): the thread holds one slice and one page, not the year of every plant,
- * which ran the largest report the limits allow out of its heap. Other files are laid out from the whole
- * answer, gathered first.
+ * A report. A production report's file (PDF, XLSX, CSV) is written plant by plant as the slices come (its
+ * head carries what the summary, tiles and charts need): the thread holds one slice and one page or sheet,
+ * not the year of every plant, which ran the largest report the limits allow out of its heap. Other
+ * reports' files are laid out from the whole answer, gathered first: their plants are one row each.
  */
 function reportBuild(id: number, job: Extract<FileBuildJob, { kind: 'report' }>): Build {
   const plants: unknown[] = [];
   let head: ReportAnswer | undefined;
   const output = batchedOutput(id);
-  let streamed: ReportPdfWriter | undefined;
+  let streamed: PlantSink | undefined;
   return {
     async add(part) {
       if ('head' in part) {
         head = part.head;
-        if (job.format === 'pdf' && head.type === 'production' && part.sources) {
-          const doc = reportHeadDocument(head, part.sources);
-          streamed = await ReportPdfWriter.start(doc, output.write);
-          for (const table of doc.tables) streamed.table(table);
-        }
+        if (head.type === 'production' && part.sources)
+          streamed = await productionSink(id, job, head, part.sources, output);
       }
       if ('plants' in part) {
-        if (streamed && head?.type === 'production') {
-          for (const plant of part.plants as typeof head.plants) {
-            streamed.table(plantTable(head, plant));
-            // The plant's pages leave before the next plant is drawn.
+        if (streamed) {
+          for (const plant of part.plants as ProductionPlant[]) {
+            await streamed.plant(plant);
+            // The plant's pages or rows leave before the next plant is written.
             output.flush();
             await turn();
           }
@@ -114,11 +170,7 @@ function reportBuild(id: number, job: Extract<FileBuildJob, { kind: 'report' }>)
     },
     async end() {
       if (!head) throw new Error('a report build without its report');
-      if (streamed) {
-        await streamed.end();
-        output.flush();
-        return;
-      }
+      if (streamed) return streamed.end();
       const report = { ...head, plants } as ReportAnswer;
       const doc = reportDocument(report);
       plants.length = 0;

@@ -34,10 +34,13 @@ type Ctx = Pick<AppContext, 'db' | 'dialect' | 'now' | 'telemetry' | 'settings' 
 /** Points handed to the store at once: the ingest route's batch size. */
 const RAW_CHUNK = 5_000;
 /**
- * Points of one signal written as rollups at once (a month of 5-minute data is 8,640): SQLite writes on the
- * event loop, and 20,000 at once held it for seconds on a loaded machine (bench:history-import).
+ * Points of one signal written as rollups at once (a month of 5-minute data is 8,640), their days then marked
+ * for the KPI refresh: SQLite writes on the event loop, and 20,000 at once held it for seconds on a loaded
+ * machine (bench:history-import). The marking looks up the calendar once per 15-minute slot; done once for
+ * a signal's whole span older than the raw retention, it held the loop 320 ms for 30 days of it (and so
+ * seconds for a year's), so it is done chunk by chunk (history-import-event-loop.test.ts).
  */
-const ROLLUP_CHUNK = 5_000;
+const ROLLUP_CHUNK = 2_000;
 /** A turn of the event loop for other requests, between two signals' work. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const DAY_MS = 86_400_000;
@@ -527,17 +530,17 @@ export class HistoryImportService {
         const result = await storeRollupsOnly(db, dialect, new Map([[w.signal.signalId, part]]));
         fresh += result.inserted;
         existing += result.existing;
+        // Raw points mark their days through the store's listener; rollups only must mark theirs.
+        await markDaysOfInstantsDirty(
+          db,
+          r.plant.plantId,
+          r.plant.timeZone,
+          part.map((p) => p.ts),
+          this.ctx.now(),
+        );
         done += part.length;
         await progress();
       }
-      // Raw points mark their days through the store's listener; rollups only must mark theirs.
-      await markDaysOfInstantsDirty(
-        db,
-        r.plant.plantId,
-        r.plant.timeZone,
-        w.old.map((p) => p.ts),
-        this.ctx.now(),
-      );
       for (let i = 0; i < w.recent.length; i += RAW_CHUNK) {
         const part = w.recent
           .slice(i, i + RAW_CHUNK)

@@ -9,6 +9,7 @@ import {
 } from '@solar/shared';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
+import { nextTurn } from '../../lib/next-turn';
 import { scopeOf } from '../../lib/scope';
 import { periodRange } from './engine';
 import { readFlagsOfReasonsOfPlants, type FlagRow } from '../data-quality';
@@ -113,6 +114,8 @@ export class FleetLossesService {
     const flags = await this.flagsOf(plants, datesOf);
     const out = new Map<number, PlantPeriodLosses>();
     for (const plant of plants) {
+      // One plant's period is a few queries and milliseconds; a large fleet's in one go held the event loop.
+      await nextTurn();
       const { first, end } = datesOf(plant);
       const plantFlags = flags.get(plant.id)!;
       const days = await this.kpi.daysBetween(plant, signals.get(plant.id)!, first, end, plantFlags);
@@ -143,7 +146,9 @@ export class FleetLossesService {
     const periods = new Map(plants.map((p) => [p.id, periodsOf(p)]));
     const flags = await this.flagsOf(plants, (p) => spanOf(periods.get(p.id)!));
     const out = new Map<number, ExcludedIrradiance[]>();
-    for (const plant of plants)
+    for (const plant of plants) {
+      // A large fleet's plants in one go held the event loop (docs/security.md).
+      await nextTurn();
       out.set(
         plant.id,
         periods
@@ -152,6 +157,7 @@ export class FleetLossesService {
             this.excludedOf(plant, signals.get(plant.id)!, first, end, flags.get(plant.id)!),
           ),
       );
+    }
     return out;
   }
 

@@ -274,6 +274,21 @@ function productionPlantTable(
   };
 }
 
+/** One plant's rows of a production report's CSV: the plant's name, the key, the figures. */
+function productionCsvRows(
+  r: Pick<ProductionReportAnswer, 'granularity'>,
+  p: ProductionPlant,
+  t: T,
+): CellValue[][] {
+  const { cell: keyCell } = productionKey(r, t);
+  return p.rows.map((row) => [
+    p.name,
+    keyCell(row.key),
+    ...figureCells(row, sourceCell([row.energy_source], t)),
+    ...excludedCells(row),
+  ]);
+}
+
 /**
  * `sources`: each plant's row sources where its rows are left out (a document whose plants' tables follow
  * one by one, reportHeadDocument); then the tables are the summary alone.
@@ -287,7 +302,7 @@ function production(r: ProductionReportAnswer, t: T, sources?: readonly (readonl
     ),
     ...excludedIrradianceWarnings(r.plants, r.lang, t),
   ];
-  const { column: keyColumn, cell: keyCell } = productionKey(r, t);
+  const { column: keyColumn } = productionKey(r, t);
   // A total's source is that of the rows it sums, so a plant whose meter came mid-period reads as both.
   const sourcesOf = (p: ProductionPlant, i: number) => sources?.[i] ?? rowSources(p);
   const allSources = r.plants.flatMap(sourcesOf);
@@ -311,14 +326,9 @@ function production(r: ProductionReportAnswer, t: T, sources?: readonly (readonl
   const csv: Table = {
     name: summary.name,
     columns: [col(t('reportFile.col.plant'), 'text'), keyColumn, ...figureColumns(t), ...excludedColumns(t)],
-    rows: r.plants.flatMap((p) =>
-      p.rows.map((row) => [
-        p.name,
-        keyCell(row.key),
-        ...figureCells(row, sourceCell([row.energy_source], t)),
-        ...excludedCells(row),
-      ]),
-    ),
+    // Streamed (`sources` given), the rows come plant by plant (plantCsvRows); a single plant's head keeps
+    // its rows for its chart, which must not be written twice.
+    rows: sources ? [] : r.plants.flatMap((p) => productionCsvRows(r, p, t)),
     totals: [
       t('reportFile.total'),
       null,
@@ -777,6 +787,14 @@ export function plantTable(
   plant: ProductionPlant,
 ): Table {
   return productionPlantTable(report, plant, (key, vars) => translate(report.lang, key, vars));
+}
+
+/** One plant's rows of a production report's CSV, as reportDocument lays them out after the plant before. */
+export function plantCsvRows(
+  report: Pick<ProductionReportAnswer, 'lang' | 'granularity'>,
+  plant: ProductionPlant,
+): CellValue[][] {
+  return productionCsvRows(report, plant, (key, vars) => translate(report.lang, key, vars));
 }
 
 function documentOf(report: ReportAnswer, sources?: readonly (readonly EnergySource[])[]): ReportDocument {

@@ -113,11 +113,16 @@ async function addTable(
 }
 
 /**
- * The document as a workbook written to `stream`: the summary sheet first, then one sheet per plant;
- * numbers stay numbers. ExcelJS's streaming writer lets each committed sheet leave memory; strings are
- * inline, since shared strings would be held until the end.
+ * A report's workbook written to `stream` one sheet after the other as its tables come (`add`), the
+ * warnings' sheet last (`end`): a production report's plants are added as their slices come, so the thread
+ * holds one plant's table, not the year of every plant. Numbers stay numbers. ExcelJS's streaming writer
+ * lets each committed sheet leave memory; strings are inline, since shared strings would be held until the
+ * end.
  */
-export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promise<void> {
+export function reportXlsxWriter(
+  doc: Pick<ReportDocument, 'lang' | 'generatedAt' | 'title' | 'period'>,
+  stream: Writable,
+) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream,
     useStyles: true,
@@ -127,17 +132,28 @@ export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promi
   workbook.created = new Date(doc.generatedAt);
   workbook.title = `${doc.title} ${doc.period}`;
   const taken = new Set<string>();
-  for (const table of doc.tables) await addTable(workbook, table, taken, doc.lang);
-  if (doc.warnings.length)
-    await addTable(
-      workbook,
-      {
-        name: translate(doc.lang, 'reportFile.warnings'),
-        columns: [{ header: translate(doc.lang, 'reportFile.warnings'), kind: 'text' }],
-        rows: doc.warnings.map((w) => [w]),
-      },
-      taken,
-      doc.lang,
-    );
-  await workbook.commit();
+  return {
+    add: (table: Table) => addTable(workbook, table, taken, doc.lang),
+    async end(warnings: readonly string[]) {
+      if (warnings.length)
+        await addTable(
+          workbook,
+          {
+            name: translate(doc.lang, 'reportFile.warnings'),
+            columns: [{ header: translate(doc.lang, 'reportFile.warnings'), kind: 'text' }],
+            rows: warnings.map((w) => [w]),
+          },
+          taken,
+          doc.lang,
+        );
+      await workbook.commit();
+    },
+  };
+}
+
+/** The document as a workbook written to `stream`: the summary sheet first, then one sheet per plant. */
+export async function toReportXlsx(doc: ReportDocument, stream: Writable): Promise<void> {
+  const writer = reportXlsxWriter(doc, stream);
+  for (const table of doc.tables) await writer.add(table);
+  await writer.end(doc.warnings);
 }
