@@ -32,6 +32,7 @@ import { reportSchedulesRoutes } from './report-schedules/report-schedules.route
 import { performanceRoutes } from './performance/performance.routes';
 import { dataQualityRoutes } from './data-quality/data-quality.routes';
 import { historyImportRoutes } from './history-import/history-import.routes';
+import { edgeRoutes } from './edge/edge.routes';
 
 /**
  * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
@@ -71,4 +72,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   performanceRoutes,
   dataQualityRoutes,
   historyImportRoutes,
+  edgeRoutes,
 ];
