@@ -22,7 +22,7 @@ export const EDGE_LIMIT_WINDOW_MS = 60_000;
  */
 export const edgeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
   const service = new EdgeService(ctx);
-  const limiter = new DbAttemptLimiter(ctx.db, 'edge', EDGE_LIMIT_MAX, EDGE_LIMIT_WINDOW_MS, ctx.now);
+  const limiter = new DbAttemptLimiter(ctx.db, 'edge', EDGE_LIMIT_MAX, EDGE_LIMIT_WINDOW_MS, () => ctx.now());
   const tags = ['edge'];
   /** Before the body is validated: a device key is refused, and counted, whatever it sent. */
   const plantKeyOnly = (route: string) => async (request: FastifyRequest) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   localWallTime,
-  type Alarm,
+  type AlarmRecord,
   type CollectionHealthAnswer,
   type DataQualityProblemList,
   type EdgeConfigAnswer,
@@ -35,8 +35,9 @@ describe(`edge agent endpoints (${dialectUnderTest})`, () => {
   };
   const getConfig = (key?: string, token?: string) =>
     t.http.get('/api/edge/config', { headers: key ? { 'x-api-key': key } : {}, token });
+  // As the agent sends it: no anti-forgery cookie, the key alone.
   const report = (body: Record<string, unknown>, key = plantKey) =>
-    t.http.post('/api/edge/health', body, { headers: { 'x-api-key': key } });
+    t.http.post('/api/edge/health', body, { headers: { 'x-api-key': key }, xsrf: false });
   const healthBody = (over: Record<string, unknown> = {}) => ({
     agent_id: 'edge-01',
     version: '1.0.0',
@@ -65,7 +66,7 @@ describe(`edge agent endpoints (${dialectUnderTest})`, () => {
       query: { plant_id: String(tree.plantId) },
     });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<Alarm[]>().filter((a) => a.message === 'alarms.msg.edgeAgentSilent');
+    return res.json<AlarmRecord[]>().filter((a) => a.message === 'alarms.msg.edgeAgentSilent');
   };
   const clockFlags = async () => {
     const res = await t.http.get('/api/data-quality/problems', {
