@@ -336,6 +336,32 @@ describe(`edge agent endpoints (${dialectUnderTest})`, () => {
     expect((await agentsOf())[0]!.clock_problem).toBe(false);
   });
 
+  it("clears a silent agent's alarm when its plant is deactivated", async () => {
+    const retired = await makeTree(t, admin.token, 'Retired');
+    const key = await keyOf(`/api/plants/${retired.plantId}/ingest-key`);
+    expect((await report(healthBody({ agent_id: 'edge-retired' }), key)).statusCode).toBe(200);
+    clock += SILENCE_MS + 1;
+    await t.ctx.alarmEngine.tick(clock);
+    const alarmsOf = async () => {
+      const res = await t.http.get('/api/alarms', {
+        token: admin.token,
+        query: { plant_id: String(retired.plantId) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<AlarmRecord[]>().map((a) => [a.message, a.cleared_at]);
+    };
+    expect(await alarmsOf()).toEqual([['alarms.msg.edgeAgentSilent', null]]);
+    await save(t, admin.token, `/api/plants/${retired.plantId}`, {
+      field_id: retired.fieldId,
+      name: 'Retired Plant',
+      time_zone: 'Europe/Istanbul',
+      is_active: false,
+    });
+    clock += 1000;
+    await t.ctx.alarmEngine.tick(clock);
+    expect(await alarmsOf()).toEqual([['alarms.msg.edgeAgentSilent', new Date(clock).toISOString()]]);
+  });
+
   it('limits each key to 20 calls a minute per route (429 with Retry-After)', async () => {
     const other = await makeTree(t, admin.token, 'Limited');
     const key = await keyOf(`/api/plants/${other.plantId}/ingest-key`);

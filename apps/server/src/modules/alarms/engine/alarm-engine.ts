@@ -394,9 +394,11 @@ export function createAlarmEngine(
   const judgeAgents = async (now: number, only?: number) => {
     if (!deps.edgeAgents) return;
     const silenceMs = options.edgeSilenceMs ?? EDGE_SILENCE_MS;
+    const known = new Set<string>();
     for (const a of await deps.edgeAgents()) {
       if (only !== undefined && a.plant_id !== only) continue;
       const key = `edge:${a.plant_id}:${a.agent_id}`;
+      known.add(key);
       if (now - a.last_report_at > silenceMs) {
         if (writer.isActive(key)) continue;
         writer.raise({
@@ -413,6 +415,10 @@ export function createAlarmEngine(
         });
       } else writer.clear(key, now);
     }
+    // An agent no longer listed (its plant deactivated or deleted) has nothing left to be silent about.
+    if (only === undefined)
+      for (const key of writer.activeKeys())
+        if (key.startsWith('edge:') && !known.has(key)) writer.clear(key, now);
   };
 
   async function tick(now = deps.now(), plantId?: number): Promise<void> {
@@ -522,7 +528,14 @@ export function createAlarmEngine(
     },
     replayer: () =>
       createAlarmEngine(
-        { ...deps, publisher: SILENT_PUBLISHER, onEvaluated: undefined, announceRules: undefined },
+        // No edge agents: their silence is judged on the console's clock now, never in a replayed past.
+        {
+          ...deps,
+          publisher: SILENT_PUBLISHER,
+          onEvaluated: undefined,
+          announceRules: undefined,
+          edgeAgents: undefined,
+        },
         options,
       ),
   };
