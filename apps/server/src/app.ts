@@ -36,6 +36,7 @@ import {
   createAlarmPublisher,
 } from './modules/alarms';
 import { startKpiRefresh } from './modules/kpi';
+import { readAgentReports } from './modules/edge';
 import { DetectionRunner, detectionSourceOf, startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
 import { createUploadReadingSlots } from './modules/budgets';
@@ -319,8 +320,9 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       onEvaluated: (kind, seconds) => metrics.observeEvaluation(kind, seconds),
       // A rule saved on any node reaches the engine on the lease holder.
       announceRules: () => cluster.publish('rules', null),
+      edgeAgents: () => readAgentReports(db),
     },
-    options.alarmEngine,
+    { edgeSilenceMs: config.edgeSilenceMs, ...options.alarmEngine },
   );
   relayClusterEvents(cluster, { settings, stream, alarmEngine }, log);
 

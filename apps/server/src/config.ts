@@ -51,6 +51,7 @@ const envSchema = z.object({
   MAIL_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   MAIL_ALARM_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
   MAIL_SECURITY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+  EDGE_SILENCE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(210),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
@@ -148,6 +149,8 @@ export interface AppConfig {
   /** Built web app to serve; undefined serves the API only. */
   webDist: string | undefined;
   loginLimit: { maxFailures: number; windowMs: number };
+  /** An edge agent silent for longer raises its plant's communication loss (docs/edge.md); default 210 s. */
+  edgeSilenceMs?: number;
   /** Report subscriptions one user, and one company's users together, may hold (docs/security.md). */
   reportScheduleLimits: { perUser: number; perCompany: number };
   /**
@@ -285,6 +288,7 @@ export function loadConfig(
     demo: e.DEMO ? e.DEMO === 'true' : e.NODE_ENV !== 'production',
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
     loginLimit: { maxFailures: e.LOGIN_MAX_FAILURES, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    edgeSilenceMs: e.EDGE_SILENCE_SECONDS * 1000,
     reportScheduleLimits: {
       perUser: e.REPORT_SCHEDULES_PER_USER,
       perCompany: e.REPORT_SCHEDULES_PER_COMPANY,

@@ -4,6 +4,7 @@ import { auditListFields, auditRangeInOrder } from './audit';
 import { YEAR_MAX, YEAR_MIN, yearField } from './dates';
 import { LOCALES } from './locales';
 import { COMMUNICATION_STATES } from './device-status';
+import { edgeAgentHealthItem } from './edge';
 import { EMAIL_PATTERN, V, hasNoNul, isIpv4, isIpv6, optionalText } from './validation';
 
 /**
@@ -226,6 +227,8 @@ export type CollectionHealthItem = z.infer<typeof collectionHealthItem>;
 export const collectionHealthAnswer = z.object({
   generated_at: z.string(),
   items: z.array(collectionHealthItem),
+  /** The plants' edge agents (docs/edge.md), problems (stale, clock offset) first. */
+  agents: z.array(edgeAgentHealthItem),
   // The collectors' own states (MQTT connections, broker drops, Modbus poll timings): GET health/collectors.
 });
 export type CollectionHealthAnswer = z.infer<typeof collectionHealthAnswer>;

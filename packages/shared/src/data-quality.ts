@@ -20,7 +20,10 @@ import { V, requiredText } from './validation';
  * - irradiance_above_clear_sky, irradiance_night_offset, irradiance_power_drift,
  *   irradiance_neighbour_disagreement: plausibility of the plane-of-array or horizontal irradiance sensor;
  * - day_energy_impossible: a day's energy above what the plant's AC capacity can produce in that day;
- * - clipping: not a fault, but excluded where a method needs unclipped data.
+ * - clipping: not a fault, but excluded where a method needs unclipped data;
+ * - agent_clock_offset: the plant's edge agent, which stamps its devices' readings, ran on a clock beyond
+ *   EDGE_CLOCK_OFFSET_BOUND_MS of the console's (edge.ts); set from the agent's health reports, not by a
+ *   detector, so a rerun of the day keeps it.
  */
 export const DATA_QUALITY_REASONS = [
   'gap',
@@ -41,12 +44,16 @@ export const DATA_QUALITY_REASONS = [
   'irradiance_neighbour_disagreement',
   'day_energy_impossible',
   'clipping',
+  'agent_clock_offset',
 ] as const;
 export type DataQualityReason = (typeof DATA_QUALITY_REASONS)[number];
 export const dataQualityReasonSchema = z.enum(DATA_QUALITY_REASONS);
 
 /** Reasons that are not faults of the data: shown, but never counted as a data problem. */
 export const INFORMATIONAL_REASONS: readonly DataQualityReason[] = ['clipping'];
+
+/** Reasons set outside the detectors (from edge agents' health reports): a rerun of a day leaves them. */
+export const REPORTED_REASONS: readonly DataQualityReason[] = ['agent_clock_offset'];
 
 /**
  * The checks that judge data against the sun at the plant's position (docs/data-quality.md, "Plants without

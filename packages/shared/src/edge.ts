@@ -85,3 +85,35 @@ export const edgeHealthAnswer = z.object({
   config_version: z.string(),
 });
 export type EdgeHealthAnswer = z.infer<typeof edgeHealthAnswer>;
+
+/**
+ * An agent's clock may differ from the console's by this much before its readings' times are doubted: beyond
+ * it the admin panel shows the offset as a problem and the plant's Modbus devices get an
+ * `agent_clock_offset` data-quality flag until a report comes back within it (docs/edge.md).
+ */
+export const EDGE_CLOCK_OFFSET_BOUND_MS = 5_000;
+/** An agent reports every minute; one silent for longer than this is shown as stale on the admin panel. */
+export const EDGE_AGENT_STALE_MS = 5 * 60_000;
+
+/** GET admin/collection-health: one row per edge agent of the plants in reach, from its latest report. */
+export const edgeAgentHealthItem = z.object({
+  plant_id: z.number().int(),
+  plant_name: z.string(),
+  plant_time_zone: z.string(),
+  agent_id: z.string(),
+  version: z.string(),
+  /** The console's clock when the latest report arrived. */
+  last_report_at: z.string(),
+  clock_offset_ms: z.number().int(),
+  queue_depth: z.number().int(),
+  oldest_unsent_at: z.string().nullable(),
+  last_sent_at: z.string().nullable(),
+  dropped_total: z.number().int(),
+  poll_failures: z.number().int(),
+  uptime_s: z.number().int(),
+  /** No report for longer than EDGE_AGENT_STALE_MS. */
+  stale: z.boolean(),
+  /** |clock_offset_ms| beyond EDGE_CLOCK_OFFSET_BOUND_MS. */
+  clock_problem: z.boolean(),
+});
+export type EdgeAgentHealthItem = z.infer<typeof edgeAgentHealthItem>;

@@ -271,6 +271,25 @@ export interface CameraProbesTable {
   last_error: string | null;
 }
 
+/** The latest health report of a plant's edge agent (modules/edge). Times are epoch ms. */
+export interface EdgeAgentsTable {
+  plant_id: number;
+  agent_id: string;
+  version: string;
+  /** The console's clock when the report arrived. */
+  last_report_at: number;
+  /** The agent's clock minus the console's. */
+  clock_offset_ms: number;
+  queue_depth: number;
+  oldest_unsent_at: number | null;
+  last_sent_at: number | null;
+  dropped_total: number;
+  poll_failures: number;
+  uptime_s: number;
+  /** Start of the current stretch of an offset beyond the bound; null within it. */
+  clock_flag_from: number | null;
+}
+
 /** A stretch of a plant's data the data-quality engine does not believe (modules/data-quality). */
 export interface DataQualityFlagsTable {
   id: Generated<number>;
@@ -581,6 +600,7 @@ export interface Database {
   telemetry_latest: TelemetryLatestTable;
   device_last_data: DeviceLastDataTable;
   camera_probes: CameraProbesTable;
+  edge_agents: EdgeAgentsTable;
   data_quality_flags: DataQualityFlagsTable;
   ingest_keys: IngestKeysTable;
   custom_alarms: CustomAlarmsTable;

@@ -33,6 +33,7 @@ import { performanceRoutes } from './performance/performance.routes';
 import { dataQualityRoutes } from './data-quality/data-quality.routes';
 import { stringHealthRoutes } from './string-health/string-health.routes';
 import { historyImportRoutes } from './history-import/history-import.routes';
+import { edgeRoutes } from './edge/edge.routes';
 
 /**
  * Feature modules, registered under /api in this order. A new feature adds its routes here: this registry is
@@ -73,4 +74,5 @@ export const apiModules: FastifyPluginAsyncZod<{ ctx: AppContext }>[] = [
   dataQualityRoutes,
   stringHealthRoutes,
   historyImportRoutes,
+  edgeRoutes,
 ];

@@ -112,11 +112,35 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
       end_at: null,
       is_active: true,
     });
+    let plantKey = '';
     for (const owner of ['devices', 'plants']) {
       const id = owner === 'devices' ? tree.deviceId : tree.plantId;
-      expect(
-        (await t.http.post(`/api/${owner}/${id}/ingest-key`, {}, { token: admin.token })).statusCode,
-      ).toBe(200);
+      const created = await t.http.post(`/api/${owner}/${id}/ingest-key`, {}, { token: admin.token });
+      expect(created.statusCode).toBe(200);
+      if (owner === 'plants') plantKey = created.json<{ key: string }>().key;
+    }
+    // An edge agent's report: the collection health lists it, the configuration answers its key.
+    const edgeReport = await t.http.post(
+      '/api/edge/health',
+      {
+        agent_id: 'contract-agent',
+        version: '1.0.0',
+        sent_at: now + 6_000,
+        queue_depth: 1,
+        oldest_unsent_at: now - 60_000,
+        last_sent_at: null,
+        dropped_total: 0,
+        poll_failures: 0,
+        uptime_s: 60,
+      },
+      { headers: { 'x-api-key': plantKey } },
+    );
+    expect(edgeReport.statusCode, edgeReport.body).toBe(200);
+    {
+      const res = await t.http.get('/api/edge/config', { headers: { 'x-api-key': plantKey } });
+      expect(res.statusCode, res.body).toBe(200);
+      covered.add('/api/edge/config');
+      check('/api/edge/config', res);
     }
     const dashboard = await t.http.post(
       '/api/users/dashboard',

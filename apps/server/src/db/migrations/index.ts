@@ -29,6 +29,7 @@ import { historyImports } from './2026-11-29-0105-history-imports';
 import { kpiReplayedDay } from './2026-11-29-0111-kpi-replayed-day';
 import { historyImportHeartbeat } from './2026-11-29-0112-history-import-heartbeat';
 import { deviceSerialPath } from './2026-11-29-0118-device-serial-path';
+import { edgeAgents } from './2026-11-29-0120-edge-agents';
 import { signalValueMap } from './2026-11-29-0126-signal-value-map';
 import type { DialectMigration } from './helpers';
 
@@ -65,5 +66,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-29-0111-kpi-replayed-day': kpiReplayedDay,
   '2026-11-29-0112-history-import-heartbeat': historyImportHeartbeat,
   '2026-11-29-0118-device-serial-path': deviceSerialPath,
+  '2026-11-29-0120-edge-agents': edgeAgents,
   '2026-11-29-0126-signal-value-map': signalValueMap,
 };

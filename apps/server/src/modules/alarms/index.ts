@@ -4,7 +4,13 @@
  */
 export { countActiveAlarms, listAlarms, type ActiveAlarmCount } from './alarms.repository';
 export { AlarmsService, byPriority } from './alarms.service';
-export { createAlarmEngine, type AlarmEngine, type AlarmEngineOptions } from './engine/alarm-engine';
+export {
+  EDGE_SILENCE_MS,
+  createAlarmEngine,
+  type AlarmEngine,
+  type AlarmEngineOptions,
+  type EdgeAgentReport,
+} from './engine/alarm-engine';
 export {
   createAlarmFeed,
   type AlarmChange,

@@ -1,4 +1,4 @@
-import type { DataQualityReason } from '@solar/shared';
+import { REPORTED_REASONS, type DataQualityReason } from '@solar/shared';
 import type { Db } from '../../db/database';
 import { pageOf, searchAny } from '../../lib/listing';
 import { reachable, type Scope } from '../../lib/scope';
@@ -172,6 +172,8 @@ export async function replaceDayFlags(
       .where('plant_id', '=', plantId)
       .where('local_day', '=', localDay)
       .where('accepted_at', 'is', null)
+      // Flags an edge agent's reports set are no detector's: a rerun of the day cannot find them again.
+      .where('reason', 'not in', [...REPORTED_REASONS])
       .execute();
     const kept = await trx
       .selectFrom('data_quality_flags')
@@ -212,6 +214,49 @@ export async function replaceDayFlags(
         .execute();
     return keys.size;
   });
+}
+
+/** A stretch of a reported reason (REPORTED_REASONS) on some of a plant's devices, one flag per device. */
+export interface ReportedStretch {
+  plantId: number;
+  reason: DataQualityReason;
+  /** Names the stretch within its plant, with the device and start appended per flag. */
+  keyPrefix: string;
+  deviceIds: readonly number[];
+  /** The plant's local date the stretch began on: the flags stay on that day as the stretch grows. */
+  localDay: string;
+  fromMs: number;
+  toMs: number;
+  detail: Record<string, number>;
+}
+
+/**
+ * Opens the flags of a reported stretch, or moves their end and detail on when they exist (an accepted one
+ * keeps its acceptance).
+ */
+export async function upsertReportedFlags(db: Db, stretch: ReportedStretch, now: number): Promise<void> {
+  if (!stretch.deviceIds.length) return;
+  const detail = JSON.stringify(stretch.detail);
+  const rows = stretch.deviceIds.map((deviceId) => ({
+    plant_id: stretch.plantId,
+    device_id: deviceId,
+    signal_id: null,
+    reason: stretch.reason,
+    local_day: stretch.localDay,
+    flag_key: `${stretch.keyPrefix}:${deviceId}:${stretch.fromMs}`.slice(0, 120),
+    from_ts: stretch.fromMs,
+    to_ts: stretch.toMs,
+    readings: 0,
+    detail,
+    detected_at: now,
+  }));
+  await db
+    .insertInto('data_quality_flags')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['plant_id', 'local_day', 'flag_key']).doUpdateSet({ to_ts: stretch.toMs, detail }),
+    )
+    .execute();
 }
 
 /** A stored flag with the names the screens show. */

@@ -4,7 +4,13 @@
  */
 export { detectGaps, detectPlantDay, detectSignalDay } from './detectors';
 export type * from './detectors/types';
-export { readFlagsOfReasons, readFlagsOfReasonsOfPlants, type FlagRow } from './data-quality.repository';
+export {
+  readFlagsOfReasons,
+  readFlagsOfReasonsOfPlants,
+  upsertReportedFlags,
+  type FlagRow,
+  type ReportedStretch,
+} from './data-quality.repository';
 export { DataQualityEngine, type PlantDayRun } from './engine/data-quality-engine';
 export { startDataQualityJob, type DataQualityJob } from './jobs/data-quality-job';
 export { DetectionRunner, DetectionStopped, detectionSourceOf } from './engine/detection-runner';

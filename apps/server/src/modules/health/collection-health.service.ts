@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { Actor } from '../../lib/actor';
 import { scopeOf } from '../../lib/scope';
+import { agentsHealth } from '../edge';
 import { deviceLinkOf } from '../kpi';
 import * as repo from './collection-health.repository';
 
@@ -80,6 +81,7 @@ export class CollectionHealthService {
     });
     // Problems first, then the list's own order (plant, device); the sort is stable.
     items.sort((a, b) => Number(b.has_problem) - Number(a.has_problem));
-    return { generated_at: new Date(now).toISOString(), items };
+    const agents = await agentsHealth(this.ctx, scopeOf(actor), now);
+    return { generated_at: new Date(now).toISOString(), items, agents };
   }
 }

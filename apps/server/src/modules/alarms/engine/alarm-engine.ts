@@ -50,6 +50,22 @@ export interface AlarmEngineOptions extends Partial<PlantConditionOptions> {
   tickMs?: number;
   /** Re-read the built-in signal catalog this often (new inverters, weather stations). Default 60 s. */
   catalogReloadMs?: number;
+  /**
+   * An edge agent with no report for longer than this raises its plant's communication loss (docs/edge.md).
+   * Default EDGE_SILENCE_MS: three of its one-minute reports missed, plus 30 s of grace.
+   */
+  edgeSilenceMs?: number;
+}
+
+/** Three missed one-minute health reports and 30 s of grace for a slow link. */
+export const EDGE_SILENCE_MS = 3 * 60_000 + 30_000;
+
+/** An edge agent's last health report (modules/edge `readAgentReports`). */
+export interface EdgeAgentReport {
+  plant_id: number;
+  agent_id: string;
+  /** The console's clock when it arrived. */
+  last_report_at: number;
 }
 
 export interface AlarmEngineStart {
@@ -184,6 +200,8 @@ export function createAlarmEngine(
     onEvaluated?: (kind: 'point' | 'tick', seconds: number) => void;
     /** Tells the other nodes that the rules changed (the cluster bus); on a single node no one listens. */
     announceRules?: () => void;
+    /** The edge agents' last reports, read at each tick for their silence; without it none is judged. */
+    edgeAgents?: () => Promise<readonly EdgeAgentReport[]>;
   },
   options: AlarmEngineOptions = {},
 ): AlarmEngine {
@@ -392,6 +410,41 @@ export function createAlarmEngine(
     }
   };
 
+  /**
+   * A silent edge agent is its plant's communication loss: the plant's Modbus devices are polled by it alone,
+   * so nothing of them arrives while it is silent. One alarm per agent, on the plant (no device), cleared by
+   * its next report.
+   */
+  const judgeAgents = async (now: number, only?: number) => {
+    if (!deps.edgeAgents) return;
+    const silenceMs = options.edgeSilenceMs ?? EDGE_SILENCE_MS;
+    const known = new Set<string>();
+    for (const a of await deps.edgeAgents()) {
+      if (only !== undefined && a.plant_id !== only) continue;
+      const key = `edge:${a.plant_id}:${a.agent_id}`;
+      known.add(key);
+      if (now - a.last_report_at > silenceMs) {
+        if (writer.isActive(key)) continue;
+        writer.raise({
+          key,
+          plant_id: a.plant_id,
+          device_id: null,
+          tag_id: null,
+          source: 'comm_loss',
+          rule_id: null,
+          priority_id: commLoss.priority,
+          message: MSG.edgeAgentSilent,
+          message_params: { agent: a.agent_id, minutes: Math.round(silenceMs / 60_000) },
+          at: now,
+        });
+      } else writer.clear(key, now);
+    }
+    // An agent no longer listed (its plant deactivated or deleted) has nothing left to be silent about.
+    if (only === undefined)
+      for (const key of writer.activeKeys())
+        if (key.startsWith('edge:') && !known.has(key)) writer.clear(key, now);
+  };
+
   async function tick(now = deps.now(), plantId?: number): Promise<void> {
     if (!started || stopped) return;
     const t0 = performance.now();
@@ -399,6 +452,7 @@ export function createAlarmEngine(
       for (const l of rules.values())
         if (plantId === undefined || l.row.plant_id === plantId) judge(l, { kind: 'tick', now });
       judgePlants(now, plantId);
+      await judgeAgents(now, plantId);
     } catch (error) {
       log.error({ err: error }, 'alarm timer evaluation failed');
     }
@@ -508,7 +562,14 @@ export function createAlarmEngine(
     },
     replayer: () =>
       createAlarmEngine(
-        { ...deps, publisher: SILENT_PUBLISHER, onEvaluated: undefined, announceRules: undefined },
+        // No edge agents: their silence is judged on the console's clock now, never in a replayed past.
+        {
+          ...deps,
+          publisher: SILENT_PUBLISHER,
+          onEvaluated: undefined,
+          announceRules: undefined,
+          edgeAgents: undefined,
+        },
         options,
       ),
   };

@@ -53,6 +53,7 @@ export function eventBitsSet(value: number): number[] {
 export const MSG = {
   custom: 'alarms.msg.custom',
   commLoss: 'alarms.msg.commLoss',
+  edgeAgentSilent: 'alarms.msg.edgeAgentSilent',
   plantNoProduction: 'alarms.msg.plantNoProduction',
   underperformance: 'alarms.msg.underperformance',
   /** The plant's meter sees no grid at the connection point (its `grid_available` is 0). */

@@ -14,6 +14,7 @@ import type {
 import { useIsAdmin } from '../../../lib/permissions';
 import { DataQualityProblems } from '../../data-quality';
 import { useCollectionHealth, useCollectorsHealth } from '../api/fleet';
+import { EdgeAgents, agentProblem } from './edge-agents';
 
 /** A broker connection down, or messages the broker dropped: a problem of the whole collection. */
 const mqttProblem = (m: MqttCollectorHealth) =>
@@ -166,6 +167,9 @@ export function CollectionHealth() {
   const locale = i18n.language.replace('_', '-');
   const items = query.data?.items ?? [];
   const problems = items.filter((i) => i.has_problem).length;
+  const agentList = query.data?.agents ?? [];
+  const agents = query.data ? <EdgeAgents agents={agentList} /> : null;
+  const agentsFirst = agentList.some(agentProblem);
 
   const columns: ColumnsType<CollectionHealthItem> = [
     {
@@ -219,6 +223,7 @@ export function CollectionHealth() {
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       {mqttFirst && mqtt}
       {modbusFirst && modbus}
+      {agentsFirst && agents}
       {query.data && (
         <Alert
           type={problems ? 'warning' : 'success'}
@@ -239,6 +244,7 @@ export function CollectionHealth() {
       />
       {!mqttFirst && mqtt}
       {!modbusFirst && modbus}
+      {!agentsFirst && agents}
       <DataQualityProblems />
     </Space>
   );
