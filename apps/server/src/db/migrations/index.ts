@@ -29,6 +29,7 @@ import { historyImports } from './2026-11-29-0105-history-imports';
 import { kpiReplayedDay } from './2026-11-29-0111-kpi-replayed-day';
 import { historyImportHeartbeat } from './2026-11-29-0112-history-import-heartbeat';
 import { deviceSerialPath } from './2026-11-29-0118-device-serial-path';
+import { registerTemplates } from './2026-11-29-0124-register-templates';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -64,4 +65,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-29-0111-kpi-replayed-day': kpiReplayedDay,
   '2026-11-29-0112-history-import-heartbeat': historyImportHeartbeat,
   '2026-11-29-0118-device-serial-path': deviceSerialPath,
+  '2026-11-29-0124-register-templates': registerTemplates,
 };
