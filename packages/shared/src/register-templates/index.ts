@@ -201,10 +201,10 @@ export const registerTemplateApplyBody = z
       .max(64, { error: V.outOfRange })
       .optional(),
   })
-  .refine(
-    (b) => [b.template, b.template_id, b.template_json].filter((x) => x !== undefined).length === 1,
-    { error: V.oneOfRequired, path: ['template'] },
-  )
+  .refine((b) => [b.template, b.template_id, b.template_json].filter((x) => x !== undefined).length === 1, {
+    error: V.oneOfRequired,
+    path: ['template'],
+  })
   .refine(
     (b) =>
       b.strings === undefined ||

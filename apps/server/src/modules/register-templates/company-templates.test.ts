@@ -103,9 +103,9 @@ describe(`company register templates (${dialectUnderTest})`, () => {
 
     const removed = await t.http.delete(`/api/register-templates/${saved.id}`, { token: manager.token });
     expect(removed.statusCode).toBe(204);
-    expect((await t.http.get(`/api/register-templates/${saved.id}`, { token: manager.token })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.http.get(`/api/register-templates/${saved.id}`, { token: manager.token })).statusCode,
+    ).toBe(404);
 
     const rows = await audit(saved.id!);
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'delete']);
@@ -157,16 +157,18 @@ describe(`company register templates (${dialectUnderTest})`, () => {
     expect((await t.http.get(url, { token: outsider.token })).statusCode).toBe(404);
     expect((await put(saved.id!, copyOf('scoped'), outsider.token)).statusCode).toBe(404);
     expect((await t.http.delete(url, { token: outsider.token })).statusCode).toBe(404);
-    expect((await t.http.get('/api/register-templates/999999', { token: manager.token })).statusCode).toBe(404);
+    expect((await t.http.get('/api/register-templates/999999', { token: manager.token })).statusCode).toBe(
+      404,
+    );
 
     // The administrator names the company; a user cannot save into another.
     expect((await create(copyOf('admin-no-company'), admin.token)).statusCode).toBe(400);
     const byAdmin = await create(copyOf('admin-made'), admin.token, { company_id: String(other.companyId) });
     expect(byAdmin.statusCode, byAdmin.body).toBe(200);
     expect(byAdmin.json<RegisterTemplateEntry>().company_id).toBe(other.companyId);
-    expect((await create(copyOf('foreign'), manager.token, { company_id: String(other.companyId) })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await create(copyOf('foreign'), manager.token, { company_id: String(other.companyId) })).statusCode,
+    ).toBe(404);
 
     const viewer = await makeUser(t, {
       companyId: tree.companyId,
@@ -193,11 +195,18 @@ describe(`company register templates (${dialectUnderTest})`, () => {
     ).json<RegisterTemplateEntry>();
     const foreign = (await create(copyOf('apply-foreign'), outsider.token)).json<RegisterTemplateEntry>();
     const url = `/api/devices/${inverter.id}/register-template`;
-    expect((await t.http.post(url, { template_id: foreign.id }, { token: admin.token })).statusCode).toBe(404);
+    expect((await t.http.post(url, { template_id: foreign.id }, { token: admin.token })).statusCode).toBe(
+      404,
+    );
     expect((await t.http.post(url, { template_id: 999999 }, { token: manager.token })).statusCode).toBe(404);
     expect(
-      (await t.http.post(url, { template_id: saved.id, template: 'huawei-sun2000' }, { token: manager.token }))
-        .statusCode,
+      (
+        await t.http.post(
+          url,
+          { template_id: saved.id, template: 'huawei-sun2000' },
+          { token: manager.token },
+        )
+      ).statusCode,
     ).toBe(400);
     expect(
       (await t.http.post(url, { template_id: saved.id, strings: 30 }, { token: manager.token })).statusCode,
@@ -233,14 +242,20 @@ describe(`company register templates (${dialectUnderTest})`, () => {
     const byKey = new Map(registers.map((r) => [r.key, r]));
     expect(registers.length).toBe(HUAWEI_JSON.signals.length + 2 * HUAWEI_JSON.strings!.signals.length);
     // The register the device does not have: Modbus exception 2, illegal data address.
-    expect(byKey.get('frequency')).toMatchObject({ address: 39_000, outcome: 'exception', exception_code: 2 });
+    expect(byKey.get('frequency')).toMatchObject({
+      address: 39_000,
+      outcome: 'exception',
+      exception_code: 2,
+    });
     // A register read, but its value is no inverter temperature.
     expect(byKey.get('temperature')).toMatchObject({ outcome: 'out_of_range', value: 180, max: 120 });
     expect(byKey.get('ac_power')).toMatchObject({ outcome: 'ok', value: 42.5, min: -5, max: 150 });
-    expect(registers.filter((r) => r.outcome !== 'ok').map((r) => r.key).sort()).toEqual([
-      'frequency',
-      'temperature',
-    ]);
+    expect(
+      registers
+        .filter((r) => r.outcome !== 'ok')
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['frequency', 'temperature']);
 
     // The shipped map fits: every register answers.
     const fits = await t.http.post(
@@ -272,9 +287,9 @@ describe(`company register templates (${dialectUnderTest})`, () => {
     // Answered at the deadline, as a silent device would be.
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
 
-    expect((await t.http.post(url, { template: 'huawei-sun2000' }, { token: outsider.token })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.http.post(url, { template: 'huawei-sun2000' }, { token: outsider.token })).statusCode,
+    ).toBe(404);
     expect((await t.http.post(url, { template: 'huawei-sun2000' })).statusCode).toBe(401);
   });
 });

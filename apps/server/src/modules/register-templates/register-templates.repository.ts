@@ -100,7 +100,13 @@ export async function insertTemplate(
   return row.id;
 }
 
-export async function updateTemplate(db: Db, id: number, values: TemplateValues, userId: number, now: number) {
+export async function updateTemplate(
+  db: Db,
+  id: number,
+  values: TemplateValues,
+  userId: number,
+  now: number,
+) {
   await db
     .updateTable('register_templates')
     .set({ ...values, updated_by: userId, updated_at: now })

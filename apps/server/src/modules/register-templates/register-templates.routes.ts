@@ -152,7 +152,9 @@ export const registerTemplatesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }>
       },
     },
     (request) =>
-      service.check(actorOf(request), request.params.id, request.body).catch(logFailure(request.log, request.params.id)),
+      service
+        .check(actorOf(request), request.params.id, request.body)
+        .catch(logFailure(request.log, request.params.id)),
   );
   return Promise.resolve();
 };

@@ -70,15 +70,13 @@ export class RegisterTemplatesService {
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'config' | 'deviceNetworks'>) {}
 
   async list(actor: Actor): Promise<RegisterTemplatesAnswer> {
-    const shipped = Object.values(REGISTER_TEMPLATES).map(
-      (template): RegisterTemplateEntry => ({
-        source: 'shipped',
-        id: null,
-        company_id: null,
-        template,
-        updated_at: null,
-      }),
-    );
+    const shipped = Object.values(REGISTER_TEMPLATES).map((template): RegisterTemplateEntry => ({
+      source: 'shipped',
+      id: null,
+      company_id: null,
+      template,
+      updated_at: null,
+    }));
     const own = await repo.listTemplates(this.ctx.db, scopeOf(actor));
     return { templates: [...shipped, ...own.map(entryOf)] };
   }
