@@ -27,18 +27,22 @@ export const registerTemplatesQueryOptions = () =>
 export const useRegisterTemplates = (enabled = true) =>
   useQuery({ ...registerTemplatesQueryOptions(), enabled });
 
-/** POST register-templates (id 0: create or import the file) or PUT register-templates/{id}. */
+/**
+ * POST register-templates (id 0: create or import the file; the administrator names the company) or
+ * PUT register-templates/{id}.
+ */
 export async function saveRegisterTemplate({
   id,
   body,
 }: {
   id: number;
-  body: CompanyRegisterTemplateBody;
+  body: { template: CompanyRegisterTemplateBody; company_id: number | undefined };
 }): Promise<RegisterTemplateEntry> {
+  const query = body.company_id === undefined ? '' : `?company_id=${body.company_id}`;
   const answer =
     id === 0
-      ? await api.post<unknown>('register-templates', body)
-      : await api.put<unknown>(`register-templates/${id}`, body);
+      ? await api.post<unknown>(`register-templates${query}`, body.template)
+      : await api.put<unknown>(`register-templates/${id}`, body.template);
   return registerTemplateEntry.parse(answer);
 }
 

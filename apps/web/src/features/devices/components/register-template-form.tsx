@@ -23,6 +23,8 @@ import {
   type RegisterTemplateSignal,
 } from '@solar/shared';
 import { EntityFormDrawer, Form, useEntityForm } from '../../../components';
+import { useIsAdmin } from '../../../lib/permissions';
+import { useCompanyOptions } from '../../companies';
 import { useSaveRegisterTemplate } from '../api/register-templates';
 
 type SignalRow = Omit<RegisterTemplateSignal, 'unit' | 'address' | 'scale'> & {
@@ -32,6 +34,8 @@ type SignalRow = Omit<RegisterTemplateSignal, 'unit' | 'address' | 'scale'> & {
 };
 
 interface Values {
+  /** The administrator's choice of company for a new template; others save to their own. */
+  company_id: number | undefined;
   id: string;
   vendor: string;
   label: string;
@@ -69,6 +73,7 @@ const signalOf = (r: SignalRow): RegisterTemplateSignal => ({
 
 function valuesOf(template: RegisterTemplate | null): Values {
   return {
+    company_id: undefined,
     id: template?.id ?? '',
     vendor: template?.vendor ?? '',
     label: template?.label ?? '',
@@ -243,6 +248,8 @@ export function RegisterTemplateForm({ open, entry, draft, onClose }: RegisterTe
   const save = useSaveRegisterTemplate();
   const hasStrings = Form.useWatch('has_strings', form) ?? (entry?.template ?? draft)?.strings !== undefined;
   const required = [{ required: true, message: t('validation.required') }];
+  const chooseCompany = useIsAdmin() && !entry;
+  const companies = useCompanyOptions(chooseCompany);
 
   const onFinish = (values: Values) => {
     const body = toBody(values);
@@ -250,7 +257,11 @@ export function RegisterTemplateForm({ open, entry, draft, onClose }: RegisterTe
       form.setFields([{ name: 'alarm_words', errors: [t('registerTemplates.invalidJson')] }]);
       return;
     }
-    entity.save(save, { id: entry?.id ?? 0, body }, onClose);
+    entity.save(
+      save,
+      { id: entry?.id ?? 0, body: { template: body, company_id: values.company_id } },
+      onClose,
+    );
   };
 
   return (
@@ -266,6 +277,19 @@ export function RegisterTemplateForm({ open, entry, draft, onClose }: RegisterTe
       initialValues={valuesOf(entry?.template ?? draft)}
     >
       <Row gutter={16}>
+        {chooseCompany && (
+          <Col xs={24}>
+            <Form.Item name="company_id" label={t('fields.company')} rules={required}>
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                options={(companies.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+                loading={companies.isLoading}
+                placeholder={t('management.select')}
+                data-testid="register-template-field-company_id"
+              />
+            </Form.Item>
+          </Col>
+        )}
         <Col xs={24} md={12}>
           <Form.Item
             name="id"
