@@ -93,10 +93,13 @@ export function ApplyTemplateDrawer({ device, onClose }: ApplyTemplateDrawerProp
       title: t('signals.key'),
       render: (k: string) => <span className="mono">{k}</span>,
     },
+    { key: 'address', dataIndex: 'address', title: t('signals.address') },
     {
-      key: 'address',
-      title: t('signals.address'),
-      render: (_, r) => `${r.address} · ${t(`signals.registerTypes.${r.register_type}`)}`,
+      key: 'register_type',
+      title: t('signals.register_type'),
+      // On a phone the key, address, value and result fit; the register type is shown from tablets up.
+      responsive: ['md'],
+      render: (_, r) => t(`signals.registerTypes.${r.register_type}`),
     },
     {
       key: 'value',
