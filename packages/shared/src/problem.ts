@@ -59,6 +59,8 @@ export const E = {
   notModbus: 'errors.notModbus',
   /** A register-map template made for another type of device, e.g. an inverter's on a meter (409). */
   templateDeviceType: 'errors.templateDeviceType',
+  /** A company template whose id (the file's `id`) is a shipped template's or another of the company's (409). */
+  templateIdTaken: 'errors.templateIdTaken',
   /** X-Api-Key missing from the store, revoked, or its device/plant deleted (401). */
   invalidApiKey: 'errors.invalidApiKey',
   /** resolution=raw over more than one day (400). */

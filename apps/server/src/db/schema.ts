@@ -622,6 +622,24 @@ export interface Database {
   cluster_leases: ClusterLeasesTable;
   plant_model_parameters: PlantModelParametersTable;
   history_imports: HistoryImportsTable;
+  register_templates: RegisterTemplatesTable;
+}
+
+/** A company's own register-map templates (migration 0124). */
+export interface RegisterTemplatesTable {
+  id: Generated<number>;
+  company_id: number;
+  /** The template's `id`, unique in the company. */
+  slug: string;
+  vendor: string;
+  label: string;
+  device_type: string;
+  /** JSON (registerTemplateSchema). */
+  template: string;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Files of history from other systems and their import jobs (migration 0105). */

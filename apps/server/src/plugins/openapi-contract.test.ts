@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTER_TEMPLATES } from '@solar/shared';
 import { encodePng } from '@solar/simulator';
 import { ContractChecker, type OpenApiDocument } from '../test/openapi-contract';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../test/org-fixtures';
@@ -176,7 +177,17 @@ describe(`OpenAPI contract (${dialectUnderTest})`, () => {
     // The demo organisation's signals, with registers and without (word_order null).
     await get('/api/signals', '/api/signals', { pageSize: '200' });
     await get('/api/sunspec/templates', '/api/sunspec/templates');
+    const ownTemplate = await t.http.post(
+      '/api/register-templates',
+      { ...REGISTER_TEMPLATES['huawei-sun2000'], id: 'contract-copy' },
+      { token: admin.token, query: { company_id: String(tree.companyId) } },
+    );
+    expect(ownTemplate.statusCode, ownTemplate.body).toBe(200);
     await get('/api/register-templates', '/api/register-templates');
+    await get(
+      '/api/register-templates/:id',
+      `/api/register-templates/${ownTemplate.json<{ id: number }>().id}`,
+    );
     await get('/api/telemetry', '/api/telemetry', { signal_ids: String(tree.signalId), ...range });
     await get('/api/telemetry', '/api/telemetry', {
       signal_ids: String(tree.signalId),

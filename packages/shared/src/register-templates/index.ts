@@ -12,6 +12,7 @@ import { V } from '../validation';
 import { DATA_TYPES, REGISTER_TYPES, SIGNAL_KEY_PATTERN, WORD_ORDERS } from '../signals';
 import { DEVICE_TYPES } from '../devices';
 import { ALARM_PRIORITY, type AlarmPriority } from '../alarms';
+import { refFilter } from '../common';
 import huaweiSmartlogger from './huawei-smartlogger.json' with { type: 'json' };
 import huaweiEmi from './huawei-emi.json' with { type: 'json' };
 import huaweiSun2000 from './huawei-sun2000.json' with { type: 'json' };
@@ -194,16 +195,52 @@ export function mapSignalValue(
   if (!Number.isFinite(value) || value < 0) return null;
   return valueMap[String(Math.round(value))] ?? null;
 }
+/** Where a listed template comes from: shipped with the console, or a company's own (stored, editable). */
+export const REGISTER_TEMPLATE_SOURCES = ['shipped', 'company'] as const;
+export type RegisterTemplateSource = (typeof REGISTER_TEMPLATE_SOURCES)[number];
 
-/** GET /api/register-templates: the shipped templates, as the JSON they are shipped in. */
-export const registerTemplatesAnswer = z.object({ templates: z.array(registerTemplateSchema) });
+/**
+ * A template as the routes take it from a company (POST imports the exported file, PUT changes one): the
+ * file format, with alarm bit fields and fault-code registers only where the alarm engine judges them (the
+ * shipped ones).
+ */
+export const companyRegisterTemplateBody = registerTemplateSchema
+  .refine((t) => t.alarm_words.every((w) => VENDOR_ALARM_WORDS.has(w.key)), {
+    error: V.invalidValue,
+    path: ['alarm_words'],
+  })
+  .refine((t) => t.alarm_codes.every((w) => VENDOR_ALARM_CODES.has(w.key)), {
+    error: V.invalidValue,
+    path: ['alarm_codes'],
+  });
+export type CompanyRegisterTemplateBody = z.input<typeof companyRegisterTemplateBody>;
+
+/** POST /api/register-templates?company_id=: the administrator names the company; others save to their own. */
+export const registerTemplateCompanyQuery = z.object({ company_id: refFilter() });
+
+/** One listed template. */
+export const registerTemplateEntry = z.object({
+  source: z.enum(REGISTER_TEMPLATE_SOURCES),
+  /** A company template's id (GET/PUT/DELETE /api/register-templates/{id}); null for a shipped one. */
+  id: z.number().int().nullable(),
+  company_id: z.number().int().nullable(),
+  template: registerTemplateSchema,
+  /** Epoch ms of the last change; null for a shipped one. */
+  updated_at: z.number().nullable(),
+});
+export type RegisterTemplateEntry = z.infer<typeof registerTemplateEntry>;
+
+/** GET /api/register-templates: the shipped templates, then the caller's company's own (every company's for the admin). */
+export const registerTemplatesAnswer = z.object({ templates: z.array(registerTemplateEntry) });
 export type RegisterTemplatesAnswer = z.infer<typeof registerTemplatesAnswer>;
 
 /**
  * POST /api/devices/{id}/register-template: creates a template's signals on a device. `template` names a
- * shipped one; `template_json` imports one in the same JSON format (as GET /api/register-templates exports
- * them), for a device family not shipped. The alarm engine judges only the shipped alarm bit fields and
- * fault-code registers, so an imported template may list only those in `alarm_words` and `alarm_codes`.
+ * shipped one, `template_id` a company's own (of the device's company); `template_json` imports one in the
+ * same JSON format (as GET /api/register-templates/{id} exports them), for a device family not shipped. The
+ * alarm engine judges only the shipped alarm bit fields and fault-code registers, so an imported template may
+ * list only those in `alarm_words` and `alarm_codes`. The same body asks POST …/register-template/check to
+ * read the mapped registers once.
  */
 export const registerTemplateApplyBody = z
   .object({
@@ -211,16 +248,12 @@ export const registerTemplateApplyBody = z
       .string({ error: V.invalidValue })
       .refine((id) => REGISTER_TEMPLATE_IDS.includes(id), { error: V.invalidValue })
       .optional(),
-    template_json: registerTemplateSchema
-      .refine((t) => t.alarm_words.every((w) => VENDOR_ALARM_WORDS.has(w.key)), {
-        error: V.invalidValue,
-        path: ['alarm_words'],
-      })
-      .refine((t) => t.alarm_codes.every((w) => VENDOR_ALARM_CODES.has(w.key)), {
-        error: V.invalidValue,
-        path: ['alarm_codes'],
-      })
+    template_id: z
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(1, { error: V.invalidValue })
       .optional(),
+    template_json: companyRegisterTemplateBody.optional(),
     /** DC inputs whose voltage and current to read; the template's default when left out. */
     strings: z
       .number({ error: V.invalidNumber })
@@ -229,13 +262,14 @@ export const registerTemplateApplyBody = z
       .max(64, { error: V.outOfRange })
       .optional(),
   })
-  .refine((b) => (b.template === undefined) !== (b.template_json === undefined), {
+  .refine((b) => [b.template, b.template_id, b.template_json].filter((x) => x !== undefined).length === 1, {
     error: V.oneOfRequired,
     path: ['template'],
   })
   .refine(
     (b) =>
       b.strings === undefined ||
+      b.template_id !== undefined ||
       b.strings <= ((b.template_json ?? REGISTER_TEMPLATES[b.template ?? ''])?.strings?.max ?? 0),
     { error: V.outOfRange, path: ['strings'] },
   );
@@ -247,3 +281,34 @@ export const registerTemplateApplyAnswer = z.object({
   skipped: z.array(z.string()),
 });
 export type RegisterTemplateApplyAnswer = z.infer<typeof registerTemplateApplyAnswer>;
+
+/** What reading one mapped register once told: it answered a plausible value, a Modbus exception, or an implausible value. */
+export const REGISTER_CHECK_OUTCOMES = ['ok', 'exception', 'out_of_range', 'not_read'] as const;
+export type RegisterCheckOutcome = (typeof REGISTER_CHECK_OUTCOMES)[number];
+
+/**
+ * POST /api/devices/{id}/register-template/check: each register of the template (as it would be applied)
+ * read once from the device. `not_read`: a register or value type the poller does not read (coil, string).
+ * A device that cannot be reached at all is one 502 (errors.deviceUnreachable), whatever the reason.
+ */
+export const registerTemplateCheckAnswer = z.object({
+  registers: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      unit: z.string().nullable(),
+      register_type: z.enum(REGISTER_TYPES),
+      address: z.number().int(),
+      data_type: z.enum(DATA_TYPES),
+      outcome: z.enum(REGISTER_CHECK_OUTCOMES),
+      /** The Modbus exception code (2 = illegal data address) when outcome is `exception`. */
+      exception_code: z.number().int().nullable(),
+      /** The value read, in the signal's unit, after its scale. */
+      value: z.number().nullable(),
+      /** The plausible range the value was judged against (the unit's default bounds for the device). */
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+    }),
+  ),
+});
+export type RegisterTemplateCheckAnswer = z.infer<typeof registerTemplateCheckAnswer>;

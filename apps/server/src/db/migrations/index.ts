@@ -30,6 +30,7 @@ import { kpiReplayedDay } from './2026-11-29-0111-kpi-replayed-day';
 import { historyImportHeartbeat } from './2026-11-29-0112-history-import-heartbeat';
 import { deviceSerialPath } from './2026-11-29-0118-device-serial-path';
 import { edgeAgents } from './2026-11-29-0120-edge-agents';
+import { registerTemplates } from './2026-11-29-0124-register-templates';
 import { signalValueMap } from './2026-11-29-0126-signal-value-map';
 import type { DialectMigration } from './helpers';
 
@@ -67,5 +68,6 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-29-0112-history-import-heartbeat': historyImportHeartbeat,
   '2026-11-29-0118-device-serial-path': deviceSerialPath,
   '2026-11-29-0120-edge-agents': edgeAgents,
+  '2026-11-29-0124-register-templates': registerTemplates,
   '2026-11-29-0126-signal-value-map': signalValueMap,
 };

@@ -6,6 +6,8 @@ import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import HistoryOutlined from '@ant-design/icons/HistoryOutlined';
 import NodeIndexOutlined from '@ant-design/icons/NodeIndexOutlined';
+import ProfileOutlined from '@ant-design/icons/ProfileOutlined';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DEVICE_TYPES, PROTOCOLS, type Device, type DeviceType, type Protocol } from '@solar/shared';
@@ -18,7 +20,9 @@ import { useListState } from '../../lib/list-state';
 import { useCan } from '../../lib/permissions';
 import { useDevices } from './api/get-devices';
 import { useDeleteDevice } from './api/delete-device';
+import { ApplyTemplateDrawer } from './components/apply-template-drawer';
 import { DeviceForm } from './components/device-form';
+import { RegisterTemplatesSection } from './components/register-templates-section';
 import './devices.css';
 
 interface Filters {
@@ -38,7 +42,10 @@ function connectionOf(d: Device): string {
   return '';
 }
 
-/** /device-management: the devices of the plants with filters, paging, CRUD and a link to their signals. */
+/**
+ * /device-management: the devices of the plants with filters, paging, CRUD, a link to their signals and
+ * "Apply template" on Modbus devices; below, the register templates (shipped and the company's own).
+ */
 export default function DevicesPage() {
   const { t, i18n } = useTranslation();
   const can = useCan('device_management');
@@ -59,6 +66,7 @@ export default function DevicesPage() {
   });
   const remove = useDeleteDevice();
   const editor = useEditor<Device>();
+  const [applyTo, setApplyTo] = useState<Device | null>(null);
 
   const sortable = (column: string) => ({ sorter: true, sortOrder: sortOrderOf(state.sort, column) });
   const columns: ColumnsType<Device> = [
@@ -115,18 +123,31 @@ export default function DevicesPage() {
           resource="device"
           id={device.id}
           extra={
-            canSeeSignals && (
-              <Tooltip title={t('devices.signals')}>
-                <Link
-                  to={`/signals/${device.id}`}
-                  className="row-icon-link"
-                  aria-label={t('devices.signals')}
-                  data-testid={`device-signals-${device.id}`}
-                >
-                  <NodeIndexOutlined />
-                </Link>
-              </Tooltip>
-            )
+            <>
+              {can.update && (device.protocol === 'modbus_tcp' || device.protocol === 'modbus_rtu') && (
+                <Tooltip title={t('registerTemplates.apply')}>
+                  <Button
+                    type="text"
+                    icon={<ProfileOutlined />}
+                    aria-label={t('registerTemplates.apply')}
+                    onClick={() => setApplyTo(device)}
+                    data-testid={`device-apply-template-${device.id}`}
+                  />
+                </Tooltip>
+              )}
+              {canSeeSignals && (
+                <Tooltip title={t('devices.signals')}>
+                  <Link
+                    to={`/signals/${device.id}`}
+                    className="row-icon-link"
+                    aria-label={t('devices.signals')}
+                    data-testid={`device-signals-${device.id}`}
+                  >
+                    <NodeIndexOutlined />
+                  </Link>
+                </Tooltip>
+              )}
+            </>
           }
           onEdit={can.update ? () => editor.openEdit(device) : undefined}
           onDelete={can.delete ? () => remove.mutate(device.id) : undefined}
@@ -136,67 +157,71 @@ export default function DevicesPage() {
   ];
 
   return (
-    <ManagementCard
-      resource="device"
-      onSearch={list.setSearch}
-      createLabel={t('devices.create')}
-      onCreate={can.create ? editor.openCreate : undefined}
-      filters={
-        <>
-          {canSeePlants && (
-            <Select<number>
+    <>
+      <ManagementCard
+        resource="device"
+        onSearch={list.setSearch}
+        createLabel={t('devices.create')}
+        onCreate={can.create ? editor.openCreate : undefined}
+        filters={
+          <>
+            {canSeePlants && (
+              <Select<number>
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                placeholder={t('devices.allPlants')}
+                options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+                value={state.filters.plantId}
+                onChange={(v) => list.setFilter('plantId', v)}
+                className="management-filter-wide"
+                aria-label={t('devices.allPlants')}
+                data-testid="device-filter-plant"
+              />
+            )}
+            <Select<DeviceType>
               allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder={t('devices.allPlants')}
-              options={(plants.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-              value={state.filters.plantId}
-              onChange={(v) => list.setFilter('plantId', v)}
+              placeholder={t('devices.allTypes')}
+              options={DEVICE_TYPES.map((v) => ({ value: v, label: t(`devices.types.${v}`) }))}
+              value={state.filters.type}
+              onChange={(v) => list.setFilter('type', v)}
               className="management-filter-wide"
-              aria-label={t('devices.allPlants')}
-              data-testid="device-filter-plant"
+              aria-label={t('devices.allTypes')}
+              data-testid="device-filter-type"
             />
-          )}
-          <Select<DeviceType>
-            allowClear
-            placeholder={t('devices.allTypes')}
-            options={DEVICE_TYPES.map((v) => ({ value: v, label: t(`devices.types.${v}`) }))}
-            value={state.filters.type}
-            onChange={(v) => list.setFilter('type', v)}
-            className="management-filter-wide"
-            aria-label={t('devices.allTypes')}
-            data-testid="device-filter-type"
-          />
-          <Select<Protocol>
-            allowClear
-            placeholder={t('devices.allProtocols')}
-            options={PROTOCOLS.map((v) => ({ value: v, label: t(`devices.protocols.${v}`) }))}
-            value={state.filters.protocol}
-            onChange={(v) => list.setFilter('protocol', v)}
-            className="management-filter"
-            aria-label={t('devices.allProtocols')}
-            data-testid="device-filter-protocol"
-          />
-          <ActiveFilterSelect resource="device" value={state.active} onChange={list.setActive} />
-          {can.create && state.filters.plantId !== undefined && (
-            <Link to={`/history-import/${state.filters.plantId}`} data-testid="device-history-import">
-              <Button icon={<HistoryOutlined />}>{t('historyImport.open')}</Button>
-            </Link>
-          )}
-        </>
-      }
-    >
-      <Table<Device>
-        rowKey="id"
-        data-testid="device-table"
-        columns={columns}
-        dataSource={query.data?.items}
-        loading={query.isFetching}
-        // As the fault list: texts wrap at desktop width so that the last columns stay in view.
-        scroll={{ x: true }}
-        tableLayout="auto"
-        {...list.tableProps(query.data?.total)}
-      />
-      <DeviceForm key={editor.session} open={editor.open} device={editor.record} onClose={editor.close} />
-    </ManagementCard>
+            <Select<Protocol>
+              allowClear
+              placeholder={t('devices.allProtocols')}
+              options={PROTOCOLS.map((v) => ({ value: v, label: t(`devices.protocols.${v}`) }))}
+              value={state.filters.protocol}
+              onChange={(v) => list.setFilter('protocol', v)}
+              className="management-filter"
+              aria-label={t('devices.allProtocols')}
+              data-testid="device-filter-protocol"
+            />
+            <ActiveFilterSelect resource="device" value={state.active} onChange={list.setActive} />
+            {can.create && state.filters.plantId !== undefined && (
+              <Link to={`/history-import/${state.filters.plantId}`} data-testid="device-history-import">
+                <Button icon={<HistoryOutlined />}>{t('historyImport.open')}</Button>
+              </Link>
+            )}
+          </>
+        }
+      >
+        <Table<Device>
+          rowKey="id"
+          data-testid="device-table"
+          columns={columns}
+          dataSource={query.data?.items}
+          loading={query.isFetching}
+          // As the fault list: texts wrap at desktop width so that the last columns stay in view.
+          scroll={{ x: true }}
+          tableLayout="auto"
+          {...list.tableProps(query.data?.total)}
+        />
+        <DeviceForm key={editor.session} open={editor.open} device={editor.record} onClose={editor.close} />
+        <ApplyTemplateDrawer key={applyTo?.id ?? 0} device={applyTo} onClose={() => setApplyTo(null)} />
+      </ManagementCard>
+      <RegisterTemplatesSection />
+    </>
   );
 }

@@ -10,4 +10,5 @@ export const deviceKeys = {
   detail: (id: number) => [...deviceKeys.all, 'detail', id] as const,
   options: (plantId: number | null) => [...deviceKeys.all, 'options', plantId] as const,
   ingestKey: (deviceId: number) => [...deviceKeys.all, 'ingest-key', deviceId] as const,
+  registerTemplates: ['devices', 'register-templates'] as const,
 };
