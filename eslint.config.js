@@ -110,6 +110,7 @@ export default tseslint.config(
             'packages/shared/tsconfig.json',
             'packages/i18n/tsconfig.json',
             'packages/pv-model/tsconfig.json',
+            'packages/modbus/tsconfig.json',
             'apps/server/tsconfig.json',
             'apps/simulator/tsconfig.json',
             'e2e/tsconfig.json',

@@ -54,6 +54,7 @@ const suites = [
   { name: 'shared', root: 'packages/shared' },
   { name: 'i18n', root: 'packages/i18n' },
   { name: 'pv-model', root: 'packages/pv-model' },
+  { name: 'modbus', root: 'packages/modbus' },
   { name: 'web', root: 'apps/web' },
   { name: 'simulator', root: 'apps/simulator' },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
