@@ -57,6 +57,7 @@ const suites = [
   { name: 'modbus', root: 'packages/modbus' },
   { name: 'web', root: 'apps/web' },
   { name: 'simulator', root: 'apps/simulator' },
+  { name: 'edge', root: 'apps/edge', env: { TEST_DATABASE_URL: '' } },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
   {
     name: 'server-postgres',
