@@ -42,6 +42,7 @@ export default tseslint.config(
       '**/*.config.js',
       'scripts/**',
       'apps/server/build.mjs',
+      'apps/edge/build.mjs',
     ],
   },
   js.configs.recommended,
@@ -281,7 +282,12 @@ export default tseslint.config(
   },
   {
     // Benchmarks and the resilience suites exist to print their figures.
-    files: ['e2e/bench/**/*.ts', 'apps/server/bench/**/*.ts', 'e2e/resilience/**/*.ts'],
+    files: [
+      'e2e/bench/**/*.ts',
+      'apps/server/bench/**/*.ts',
+      'apps/edge/bench/**/*.ts',
+      'e2e/resilience/**/*.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

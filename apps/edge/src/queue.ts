@@ -34,7 +34,7 @@ export interface QueueOptions {
 }
 
 /** 50 devices × 20 signals every 10 s for 7 days: an outage of a week on a large plant loses nothing. */
-export const DEFAULT_MAX_ROWS = 50 * 20 * (7 * 86_400) / 10;
+export const DEFAULT_MAX_ROWS = (50 * 20 * (7 * 86_400)) / 10;
 
 type Counter = 'dropped_total' | 'rejected_total' | 'queued_total';
 

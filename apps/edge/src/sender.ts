@@ -90,7 +90,10 @@ export class Sender {
       } else if (!sent || queue.depth === 0) {
         await sleep(this.options.idleMs ?? 1_000, this.stopping.signal);
       } else if (Date.now() < this.nextBacklogAt && queue.since(Date.now() - liveWindowMs, 1).length === 0) {
-        await sleep(Math.min(this.nextBacklogAt - Date.now(), this.options.idleMs ?? 1_000), this.stopping.signal);
+        await sleep(
+          Math.min(this.nextBacklogAt - Date.now(), this.options.idleMs ?? 1_000),
+          this.stopping.signal,
+        );
       }
     }
   }
@@ -99,7 +102,9 @@ export class Sender {
   private async send(batch: QueuedReading[]): Promise<boolean> {
     const { queue, client, log } = this.options;
     try {
-      const answer = await client.ingest(batch.map((r) => ({ signal_id: r.signal_id, ts: r.ts, value: r.value })));
+      const answer = await client.ingest(
+        batch.map((r) => ({ signal_id: r.signal_id, ts: r.ts, value: r.value })),
+      );
       queue.ack(batch, answer.rejected.length);
       if (answer.rejected.length) {
         log('warn', 'console refused some readings', {
@@ -114,7 +119,10 @@ export class Sender {
     } catch (error) {
       if (error instanceof ConsoleAnswerError && error.status === 400) {
         queue.ack(batch, batch.length);
-        log('error', 'console refused a batch as a whole: dropped', { count: batch.length, answer: error.body.slice(0, 500) });
+        log('error', 'console refused a batch as a whole: dropped', {
+          count: batch.length,
+          answer: error.body.slice(0, 500),
+        });
         this.failuresInARow = 0;
         return true;
       }
