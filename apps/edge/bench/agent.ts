@@ -144,6 +144,7 @@ async function main(): Promise<void> {
     );
     const params = { devices: DEVICES, signals: SIGNALS, seconds: LIVE_SECONDS };
     recordFigure({
+      database: 'sqlite',
       bench: 'edge',
       name: 'live_cpu_pct',
       value: Number(cpuPct.toFixed(1)),
@@ -151,6 +152,7 @@ async function main(): Promise<void> {
       params,
     });
     recordFigure({
+      database: 'sqlite',
       bench: 'edge',
       name: 'live_rss_max',
       value: Number(rssMax.toFixed(0)),
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
       `backlog: ${put} readings queued over ${BACKLOG_HOURS} h; draining at ${BACKLOG_RATE} batches/s`,
     );
     const drainFrom = Date.now();
+    const reportsBefore = stub.health.length;
     startAgent();
     let worstLagMs = 0;
     let drainedAt: number | undefined;
@@ -188,12 +191,13 @@ async function main(): Promise<void> {
       // The oldest live reading not yet in the console is at most this old.
       if (newest !== null) worstLagMs = Math.max(worstLagMs, Date.now() - newest);
       const report = stub.health.at(-1);
-      if (
-        report &&
-        Date.parse(String(report.sent_at)) > drainFrom + 5_000 &&
-        report.queue_depth <= 3 * DEVICES * SIGNALS
-      ) {
+      if (stub.health.length > reportsBefore && report && report.queue_depth <= 3 * DEVICES * SIGNALS) {
         drainedAt = Date.now();
+      }
+      if (report) {
+        console.log(
+          `  ${((Date.now() - drainFrom) / 1000).toFixed(0)} s: queue ${report.queue_depth}, newest live reading ${((Date.now() - (newest ?? drainFrom)) / 1000).toFixed(1)} s old`,
+        );
       }
     }
     const drainS = ((drainedAt ?? Date.now()) - drainFrom) / 1000;
@@ -202,6 +206,7 @@ async function main(): Promise<void> {
     );
     const bparams = { readings: put, hours: BACKLOG_HOURS, batches_per_s: BACKLOG_RATE };
     recordFigure({
+      database: 'sqlite',
       bench: 'edge',
       name: 'backlog_drain_s',
       value: Math.round(drainS),
@@ -209,6 +214,7 @@ async function main(): Promise<void> {
       params: bparams,
     });
     recordFigure({
+      database: 'sqlite',
       bench: 'edge',
       name: 'live_lag_during_drain_max_s',
       value: Number((worstLagMs / 1000).toFixed(1)),
