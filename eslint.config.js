@@ -42,6 +42,7 @@ export default tseslint.config(
       '**/*.config.js',
       'scripts/**',
       'apps/server/build.mjs',
+      'apps/edge/build.mjs',
     ],
   },
   js.configs.recommended,
@@ -96,6 +97,7 @@ export default tseslint.config(
       'packages/**/*.ts',
       'apps/server/**/*.ts',
       'apps/simulator/**/*.ts',
+      'apps/edge/**/*.ts',
       'e2e/**/*.ts',
     ],
     plugins: { 'import-x': importX },
@@ -110,8 +112,10 @@ export default tseslint.config(
             'packages/shared/tsconfig.json',
             'packages/i18n/tsconfig.json',
             'packages/pv-model/tsconfig.json',
+            'packages/modbus/tsconfig.json',
             'apps/server/tsconfig.json',
             'apps/simulator/tsconfig.json',
+            'apps/edge/tsconfig.json',
             'e2e/tsconfig.json',
           ],
           noWarnOnMultipleProjects: true,
@@ -278,7 +282,12 @@ export default tseslint.config(
   },
   {
     // Benchmarks and the resilience suites exist to print their figures.
-    files: ['e2e/bench/**/*.ts', 'apps/server/bench/**/*.ts', 'e2e/resilience/**/*.ts'],
+    files: [
+      'e2e/bench/**/*.ts',
+      'apps/server/bench/**/*.ts',
+      'apps/edge/bench/**/*.ts',
+      'e2e/resilience/**/*.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

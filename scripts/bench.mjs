@@ -57,6 +57,8 @@ const BENCHES = [
   ['login', 'bench:login', { BENCH_SECONDS: '10' }, 'none'],
   ['dashboard', 'bench:dashboard', { RUNS: '5', BENCH_DAYS: '2' }, 'none'],
   ['rtu', 'bench:rtu', { BENCH_SECONDS: '5' }, 'none'],
+  // The agent's console runs on SQLite in the bench's process; the agent's own queue is SQLite anyway.
+  ['edge', 'bench:edge', { BENCH_LIVE_SECONDS: '60' }, 'none'],
 ];
 const only = process.env.BENCH_ONLY?.split(',');
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();

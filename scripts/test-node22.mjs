@@ -15,7 +15,7 @@ import path from 'node:path';
 import { ensureInstalled, root, run, runStatus } from './lib.mjs';
 
 const NODE_SPEC = process.env.NODE22_SPEC ?? 'node@22';
-const DEFAULT_SUITES = ['shared', 'i18n', 'pv-model', 'web', 'simulator', 'server'];
+const DEFAULT_SUITES = ['shared', 'i18n', 'pv-model', 'modbus', 'web', 'simulator', 'edge', 'server'];
 const args = process.argv.slice(2);
 const command =
   args[0] === 'exec' ? args.slice(1) : ['node', 'scripts/test.mjs', ...(args.length ? args : DEFAULT_SUITES)];

@@ -54,8 +54,10 @@ const suites = [
   { name: 'shared', root: 'packages/shared' },
   { name: 'i18n', root: 'packages/i18n' },
   { name: 'pv-model', root: 'packages/pv-model' },
+  { name: 'modbus', root: 'packages/modbus' },
   { name: 'web', root: 'apps/web' },
   { name: 'simulator', root: 'apps/simulator' },
+  { name: 'edge', root: 'apps/edge', env: { TEST_DATABASE_URL: '' } },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
   {
     name: 'server-postgres',

@@ -16,13 +16,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSunSpecServer } from '@solar/simulator';
-import { RtuBus } from '../src/collectors/modbus/rtu/rtu-bus';
 import {
   interFrameSilenceMs,
   readAnswerBytes,
+  RtuBus,
+  SerialRtuTransport,
   transmissionTimeMs,
-} from '../src/collectors/modbus/rtu/rtu-frame';
-import { SerialRtuTransport } from '../src/collectors/modbus/rtu/rtu-transport';
+} from '@solar/modbus';
 import { recordFigure } from './report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

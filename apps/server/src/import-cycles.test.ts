@@ -15,6 +15,9 @@ const TREES = [
   'packages/shared/src',
   'packages/i18n/src',
   'packages/pv-model/src',
+  'packages/modbus/src',
+  'apps/edge/src',
+  'apps/edge/bench',
   'apps/simulator/src',
   'apps/server/src',
   'apps/server/bench',
@@ -25,6 +28,7 @@ const WORKSPACE: Record<string, string> = {
   '@solar/shared': 'packages/shared/src/index.ts',
   '@solar/i18n': 'packages/i18n/src/index.ts',
   '@solar/pv-model': 'packages/pv-model/src/index.ts',
+  '@solar/modbus': 'packages/modbus/src/index.ts',
   '@solar/simulator': 'apps/simulator/src/index.ts',
 };
 /**

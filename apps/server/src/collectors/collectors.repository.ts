@@ -1,6 +1,6 @@
 import { effectiveBounds, type CommState, type ValueBounds } from '@solar/shared';
 import type { Db } from '../db/database';
-import type { PolledSignal } from './modbus/register-map';
+import type { PolledSignal } from '@solar/modbus';
 
 const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 

@@ -1,28 +1,10 @@
 /**
  * Modbus RTU framing for the simulator's slaves (Modbus over Serial Line V1.02 §2.5.1): slave address,
  * PDU, CRC-16/MODBUS low byte first (§6.2.2); frames end at 3.5 character times of silence, 1.75 ms above
- * 19,200 baud (§2.5.1.1). Pure functions. (The server's master has its own framer; the simulator imports
- * nothing of the server.)
+ * 19,200 baud (§2.5.1.1). Pure functions. The CRC and the answer frame are @solar/modbus's, the same code
+ * the console's master checks them with; the simulator imports nothing of the server.
  */
-
-/** CRC-16/MODBUS: reflected polynomial 0xA001, initial 0xFFFF, no final XOR (§6.2.2). */
-export function crc16Modbus(bytes: Uint8Array): number {
-  let crc = 0xffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
-  }
-  return crc;
-}
-
-/** Address, PDU and CRC. */
-export function buildRtuFrame(address: number, pdu: Uint8Array): Buffer {
-  const frame = Buffer.alloc(pdu.length + 3);
-  frame.writeUInt8(address, 0);
-  frame.set(pdu, 1);
-  frame.writeUInt16LE(crc16Modbus(frame.subarray(0, pdu.length + 1)), pdu.length + 1);
-  return frame;
-}
+import { crc16Modbus } from '@solar/modbus';
 
 /** The line's character format, for the silences and the time frames take on the wire. */
 export interface RtuLine {

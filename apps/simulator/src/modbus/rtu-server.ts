@@ -11,7 +11,8 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { buildRtuFrame, parseRtuRequest, rtuCharacterMs, rtuSilenceMs, type RtuLine } from './rtu-frame';
+import { buildRtuFrame } from '@solar/modbus';
+import { parseRtuRequest, rtuCharacterMs, rtuSilenceMs, type RtuLine } from './rtu-frame';
 import type { ModbusHandler } from './tcp-server';
 
 export interface ModbusRtuServer {

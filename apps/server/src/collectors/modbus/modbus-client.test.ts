@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModbusServer, type FakeModbusServer } from '../test/fake-modbus-server';
-import { ModbusExceptionError, ModbusTcpClient, ModbusTransportError } from './modbus-client';
+import { ModbusExceptionError, ModbusTcpClient, ModbusTransportError } from '@solar/modbus';
 
 describe('Modbus TCP client', () => {
   let server: FakeModbusServer;

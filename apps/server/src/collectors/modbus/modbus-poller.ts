@@ -22,9 +22,17 @@ import {
   type DeviceStatusRow,
   type PolledDevice,
 } from '../collectors.repository';
-import { ModbusExceptionError, ModbusTcpClient, type ModbusRegisterClient } from './modbus-client';
-import { RtuBus } from './rtu/rtu-bus';
-import { SerialRtuTransport, TcpRtuTransport } from './rtu/rtu-transport';
+import {
+  decodePoll,
+  ModbusExceptionError,
+  ModbusTcpClient,
+  planPoll,
+  RtuBus,
+  SerialRtuTransport,
+  TcpRtuTransport,
+  type ModbusRegisterClient,
+  type PollPlan,
+} from '@solar/modbus';
 import {
   answersOf,
   applyStatus,
@@ -40,7 +48,6 @@ import {
   statusWorthWriting,
   type ReadResult,
 } from './poll-state';
-import { decodePoll, planPoll, type PollPlan } from './register-map';
 
 export interface ModbusPollerOptions {
   /** Devices fed by someone else (the in-process demo simulator writes its devices directly). */

@@ -11,11 +11,7 @@ import {
   type sunspecApplyBody,
 } from '@solar/shared';
 import type { z } from 'zod';
-import {
-  ModbusExceptionError,
-  ModbusTcpClient,
-  ModbusTransportError,
-} from '../../collectors/modbus/modbus-client';
+import { ModbusExceptionError, ModbusTcpClient, ModbusTransportError } from '@solar/modbus';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { recordAudit } from '../audit';

@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSunSpecServer, type SunSpecServer, type SunSpecUnit } from '@solar/simulator';
-import { ModbusExceptionError, ModbusTransportError } from '../modbus-client';
-import { RtuBus } from './rtu-bus';
-import { buildRtuFrame } from './rtu-frame';
-import { SerialRtuTransport, TcpRtuTransport } from './rtu-transport';
+import {
+  buildRtuFrame,
+  ModbusExceptionError,
+  ModbusTransportError,
+  RtuBus,
+  SerialRtuTransport,
+  TcpRtuTransport,
+} from '@solar/modbus';
 
 const unit = (unitId: number, kind: SunSpecUnit['kind'] = 'inverter'): SunSpecUnit => ({
   unitId,

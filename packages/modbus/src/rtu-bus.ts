@@ -14,7 +14,7 @@
  * The same client interface as the TCP client (ModbusRegisterClient), so the poller and the register maps
  * work unchanged. No server imports: the edge agent reuses this file.
  */
-import { ModbusExceptionError, ModbusTransportError, type ModbusRegisterClient } from '../modbus-client';
+import { ModbusExceptionError, ModbusTransportError, type ModbusRegisterClient } from './modbus-client';
 import {
   interFrameSilenceMs,
   parseReadAnswer,

@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import type { SerialPort } from 'serialport';
-import { ModbusTransportError } from '../modbus-client';
+import { ModbusTransportError } from './modbus-client';
 import type { SerialLine } from './rtu-frame';
 
 export interface RtuTransport {

@@ -1,0 +1,266 @@
+/**
+ * The agent as it runs at a plant, against the real console: the console's app over HTTP on its database,
+ * the simulator's SunSpec Modbus TCP server as the device, and the agent as a child process. The agent is
+ * killed with SIGKILL mid-stream several times and started again, the console stops listening for a while
+ * and comes back, and at the end every reading the agent ever queued (its journal, written in the queue's
+ * own transactions) is in the console's raw telemetry exactly once: no gap, no extra.
+ *
+ * GET /api/edge/config and POST /api/edge/health are served by a small stub in front of the console
+ * (console-stub.ts), the configuration built from the console's own device and signals; it passes every
+ * other call (the ingest) through to the console, and cuts the connection while the console is down.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  edgeConfigAnswer,
+  type Device,
+  type EdgeConfigAnswer,
+  type EdgeHealthBody,
+  type Signal,
+} from '@solar/shared';
+import { startSunSpecServer, type SunSpecServer } from '@solar/simulator';
+import { makeTree, makeUser, save, type TestUser } from '../../server/src/test/org-fixtures';
+import { createTestApp, dialectUnderTest, type TestApp } from '../../server/src/test/test-app';
+import { startConsoleStub, type ConsoleStub } from './console-stub';
+import { ReadingQueue } from './queue';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const CLI = path.join(ROOT, 'apps/edge/dist/cli.js');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let device: SunSpecServer;
+  let consolePort: number;
+  let stub: ConsoleStub;
+  let stubUrl: string;
+  let config: EdgeConfigAnswer;
+  let key: string;
+  let dataDir: string;
+  let health: EdgeHealthBody[] = [];
+  let agent: ChildProcess | undefined;
+  let agentLog = '';
+
+  beforeAll(async () => {
+    // The agent as installed: the bundle `npm run build -w apps/edge` makes (it also starts in a second
+    // on a loaded machine, where tsx's compile took many).
+    const built = spawnSync(process.execPath, ['build.mjs'], {
+      cwd: path.join(ROOT, 'apps/edge'),
+      encoding: 'utf8',
+    });
+    expect(built.status, built.stderr).toBe(0);
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    consolePort = (t.app.server.address() as AddressInfo).port;
+    admin = await makeUser(t, { admin: true });
+    const tree = await makeTree(t, admin.token, 'Edge');
+    device = await startSunSpecServer({
+      port: 0,
+      units: [{ unitId: 1, kind: 'inverter', manufacturer: 'Example', model: 'EDGE', serial: 'E1' }],
+    });
+    const saved = await save<Device>(t, admin.token, '/api/devices/0', {
+      plant_id: tree.plantId,
+      name: 'Edge INV',
+      type: 'inverter',
+      protocol: 'modbus_tcp',
+      ip: '127.0.0.1',
+      port: device.port,
+      slave_id: 1,
+      poll_interval_s: 1,
+    });
+    // Plain registers of the SunSpec image (the marker and the common model's header): fixed values.
+    const signals: Signal[] = [];
+    for (let i = 0; i < 4; i++) {
+      signals.push(
+        await save<Signal>(t, admin.token, '/api/signals/0', {
+          device_id: saved.id,
+          key: `reg_${i}`,
+          name: `Register ${i}`,
+          data_type: 'uint16',
+          register_type: 'holding',
+          address: 40_000 + i,
+        }),
+      );
+    }
+    config = edgeConfigAnswer.parse({
+      plant_id: tree.plantId,
+      plant_time_zone: 'Europe/Istanbul',
+      config_version: 'v1',
+      devices: [
+        {
+          id: saved.id,
+          name: saved.name,
+          type: 'inverter',
+          protocol: 'modbus_tcp',
+          ip: '127.0.0.1',
+          port: device.port,
+          slave_id: 1,
+          baud_rate: null,
+          serial_path: null,
+          poll_interval_s: 1,
+          signals: signals.map((s) => ({
+            id: s.id,
+            key: s.key,
+            data_type: s.data_type,
+            register_type: s.register_type!,
+            address: s.address!,
+            word_order: s.word_order ?? 'big',
+            scale: s.scale,
+            is_counter: s.is_counter,
+          })),
+        },
+      ],
+    });
+    const res = await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    key = res.json<{ key: string }>().key;
+
+    stub = await startConsoleStub({ consolePort, key, config });
+    stubUrl = stub.url;
+    health = stub.health;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'edge-e2e-'));
+  });
+
+  afterAll(async () => {
+    agent?.kill('SIGKILL');
+    await stub?.close();
+    await device?.close();
+    if (t && !t.app.server.listening) {
+      await new Promise<void>((resolve) => t.app.server.listen(consolePort, '127.0.0.1', resolve));
+    }
+    await t?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const startAgent = () => {
+    agent = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        '--console',
+        stubUrl,
+        '--key',
+        key,
+        '--data-dir',
+        dataDir,
+        '--health-interval',
+        '1',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, EDGE_JOURNAL: '1', EDGE_LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    agent.stderr!.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
+  };
+  /** Started and polling: its configuration read (from the console or its data directory). */
+  const polling = async () => {
+    const before = agentLog.split('"msg":"polling"').length;
+    startAgent();
+    await until(() => agentLog.split('"msg":"polling"').length > before, 60_000, 'the agent polling');
+  };
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+      else child.once('exit', (code) => resolve(code));
+    });
+  const storedCount = async () => {
+    const ids = config.devices[0]!.signals.map((s) => s.id);
+    const row = await t.ctx.db
+      .selectFrom('telemetry_raw')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('signal_id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  it('stores every reading it queued exactly once through kills and a console outage', async () => {
+    await polling();
+    await until(async () => (await storedCount()) > 0, 60_000, 'the first stored readings');
+
+    // Killed at any moment while it polls and sends, three times: what it queued is sent after the restart.
+    for (const afterMs of [1_500, 2_700, 900]) {
+      await sleep(afterMs);
+      agent!.kill('SIGKILL');
+      await exited(agent!);
+      await polling();
+    }
+
+    // The console goes away for a while: the agent keeps polling into its queue.
+    const server = t.app.server;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    const before = await storedCount();
+    const outageFrom = Date.now();
+    await sleep(4_000);
+    // Killed while the console is down too.
+    agent!.kill('SIGKILL');
+    await exited(agent!);
+    await polling();
+    await sleep(2_000);
+    const outageTo = Date.now();
+    await new Promise<void>((resolve) => server.listen(consolePort, '127.0.0.1', resolve));
+    await until(async () => (await storedCount()) > before + 4 * 8, 60_000, 'the backlog after the outage');
+
+    // The device stops answering: nothing new is queued, and the agent empties its queue.
+    await device.close();
+    const healthBefore = health.length;
+    await until(
+      () => health.length > healthBefore + 1 && health.at(-1)!.queue_depth === 0,
+      90_000,
+      'an empty queue',
+    );
+    agent!.kill('SIGTERM');
+    expect(await exited(agent!)).toBe(0);
+
+    const queue = new ReadingQueue(path.join(dataDir, 'queue.sqlite'), { maxRows: 1_000_000 });
+    const queued = queue.journalEntries().map((r) => `${r.signal_id}@${r.ts}`);
+    expect(queue.depth).toBe(0);
+    expect(queue.counter('dropped_total')).toBe(0);
+    expect(queue.counter('rejected_total')).toBe(0);
+    expect(queue.counter('queued_total')).toBe(queued.length);
+    queue.close();
+
+    const ids = config.devices[0]!.signals.map((s) => s.id);
+    const stored = (
+      await t.ctx.db
+        .selectFrom('telemetry_raw')
+        .select(['signal_id', 'ts'])
+        .where('signal_id', 'in', ids)
+        .execute()
+    ).map((r) => `${r.signal_id}@${Number(r.ts)}`);
+    // Each reading is queued once (the journal holds no repeat) and stored once, and nothing else is stored.
+    expect(new Set(queued).size).toBe(queued.length);
+    expect(stored.length).toBe(new Set(stored).size);
+    expect([...stored].sort()).toEqual([...queued].sort());
+    // Readings taken while the console was down arrived afterwards (a poll a second of four signals,
+    // less the agent's restart during the outage).
+    const duringOutage = stored.filter((r) => {
+      const ts = Number(r.split('@')[1]);
+      return ts > outageFrom && ts < outageTo;
+    });
+    expect(duringOutage.length, agentLog).toBeGreaterThanOrEqual(4 * 4);
+    expect(queued.length).toBeGreaterThan(4 * 10);
+    // The agent reported itself with one id throughout.
+    expect(new Set(health.map((h) => h.agent_id)).size).toBe(1);
+  });
+});
