@@ -58,6 +58,14 @@ const suites = [
   { name: 'web', root: 'apps/web' },
   { name: 'simulator', root: 'apps/simulator' },
   { name: 'edge', root: 'apps/edge', env: { TEST_DATABASE_URL: '' } },
+  // The agent's end-to-end test against a console on PostgreSQL too (its ingest acknowledges there).
+  {
+    name: 'edge-postgres',
+    root: 'apps/edge',
+    env: { TEST_DATABASE_URL: PG_URL },
+    args: ['src/agent.e2e.test.ts'],
+    skip: async () => ((await postgresReachable()) ? null : `no PostgreSQL answering at ${PG_URL}`),
+  },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },
   {
     name: 'server-postgres',
@@ -125,6 +133,7 @@ for (const suite of suites) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile=${report}`,
+      ...(suite.args ?? []),
     ],
     { env: { ...process.env, ...suite.env } },
   );

@@ -5,9 +5,8 @@
  * and comes back, and at the end every reading the agent ever queued (its journal, written in the queue's
  * own transactions) is in the console's raw telemetry exactly once: no gap, no extra.
  *
- * GET /api/edge/config and POST /api/edge/health are served by a small stub in front of the console
- * (console-stub.ts), the configuration built from the console's own device and signals; it passes every
- * other call (the ingest) through to the console, and cuts the connection while the console is down.
+ * The agent talks to the console itself: its configuration from GET /api/edge/config, its health to POST
+ * /api/edge/health (read back from the console's table of agents), its readings to the ingest.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,17 +15,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  edgeConfigAnswer,
-  type Device,
-  type EdgeConfigAnswer,
-  type EdgeHealthBody,
-  type Signal,
-} from '@solar/shared';
+import { edgeConfigAnswer, type Device, type EdgeConfigAnswer, type Signal } from '@solar/shared';
 import { startSunSpecServer, type SunSpecServer } from '@solar/simulator';
 import { makeTree, makeUser, save, type TestUser } from '../../server/src/test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../server/src/test/test-app';
-import { startConsoleStub, type ConsoleStub } from './console-stub';
 import { ReadingQueue } from './queue';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,12 +38,11 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
   let admin: TestUser;
   let device: SunSpecServer;
   let consolePort: number;
-  let stub: ConsoleStub;
-  let stubUrl: string;
+  let consoleUrl: string;
   let config: EdgeConfigAnswer;
+  let polled: EdgeConfigAnswer['devices'][number];
   let key: string;
   let dataDir: string;
-  let health: EdgeHealthBody[] = [];
   let agent: ChildProcess | undefined;
   let agentLog = '';
 
@@ -96,48 +87,22 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
         }),
       );
     }
-    config = edgeConfigAnswer.parse({
-      plant_id: tree.plantId,
-      plant_time_zone: 'Europe/Istanbul',
-      config_version: 'v1',
-      devices: [
-        {
-          id: saved.id,
-          name: saved.name,
-          type: 'inverter',
-          protocol: 'modbus_tcp',
-          ip: '127.0.0.1',
-          port: device.port,
-          slave_id: 1,
-          baud_rate: null,
-          serial_path: null,
-          poll_interval_s: 1,
-          signals: signals.map((s) => ({
-            id: s.id,
-            key: s.key,
-            data_type: s.data_type,
-            register_type: s.register_type!,
-            address: s.address!,
-            word_order: s.word_order ?? 'big',
-            scale: s.scale,
-            is_counter: s.is_counter,
-          })),
-        },
-      ],
-    });
     const res = await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token });
     expect(res.statusCode, res.body).toBe(200);
     key = res.json<{ key: string }>().key;
-
-    stub = await startConsoleStub({ consolePort, key, config });
-    stubUrl = stub.url;
-    health = stub.health;
+    // What the agent will read: the console's own answer for the plant's key.
+    const answer = await t.http.get('/api/edge/config', { headers: { 'x-api-key': key } });
+    expect(answer.statusCode, answer.body).toBe(200);
+    config = edgeConfigAnswer.parse(answer.json());
+    // The tree's own devices are in it too (without signals, nothing to poll); this one with its four.
+    polled = config.devices.find((d) => d.id === saved.id)!;
+    expect(polled.signals.map((s) => s.id)).toEqual(signals.map((s) => s.id));
+    consoleUrl = `http://127.0.0.1:${consolePort}`;
     dataDir = mkdtempSync(path.join(tmpdir(), 'edge-e2e-'));
   });
 
   afterAll(async () => {
     agent?.kill('SIGKILL');
-    await stub?.close();
     await device?.close();
     if (t && !t.app.server.listening) {
       await new Promise<void>((resolve) => t.app.server.listen(consolePort, '127.0.0.1', resolve));
@@ -154,13 +119,14 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
         'tsx',
         CLI,
         '--console',
-        stubUrl,
+        consoleUrl,
         '--key',
         key,
         '--data-dir',
         dataDir,
+        // Every 5 s: within the console's 20 reports a minute per key.
         '--health-interval',
-        '1',
+        '5',
       ],
       {
         cwd: ROOT,
@@ -182,7 +148,7 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
       else child.once('exit', (code) => resolve(code));
     });
   const storedCount = async () => {
-    const ids = config.devices[0]!.signals.map((s) => s.id);
+    const ids = polled.signals.map((s) => s.id);
     const row = await t.ctx.db
       .selectFrom('telemetry_raw')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -190,6 +156,9 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };
+
+  /** The console's record of the agent's health reports (one row per agent, replaced by each report). */
+  const agentRows = () => t.ctx.db.selectFrom('edge_agents').selectAll().execute();
 
   it('stores every reading it queued exactly once through kills and a console outage', async () => {
     await polling();
@@ -223,11 +192,14 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
 
     // The device stops answering: nothing new is queued, and the agent empties its queue.
     await device.close();
-    const healthBefore = health.length;
+    const closedAt = Date.now();
     await until(
-      () => health.length > healthBefore + 1 && health.at(-1)!.queue_depth === 0,
+      async () => {
+        const rows = await agentRows();
+        return rows.length === 1 && Number(rows[0]!.last_report_at) > closedAt && rows[0]!.queue_depth === 0;
+      },
       90_000,
-      'an empty queue',
+      'an empty queue reported to the console',
     );
     agent!.kill('SIGTERM');
     expect(await exited(agent!)).toBe(0);
@@ -240,7 +212,7 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
     expect(queue.counter('queued_total')).toBe(queued.length);
     queue.close();
 
-    const ids = config.devices[0]!.signals.map((s) => s.id);
+    const ids = polled.signals.map((s) => s.id);
     const stored = (
       await t.ctx.db
         .selectFrom('telemetry_raw')
@@ -260,7 +232,8 @@ describe(`the edge agent forwarding to the console (${dialectUnderTest})`, () =>
     });
     expect(duringOutage.length, agentLog).toBeGreaterThanOrEqual(4 * 4);
     expect(queued.length).toBeGreaterThan(4 * 10);
-    // The agent reported itself with one id throughout.
-    expect(new Set(health.map((h) => h.agent_id)).size).toBe(1);
+    // The agent reported itself with one id throughout, for its key's plant.
+    const rows = await agentRows();
+    expect(rows.map((r) => r.plant_id)).toEqual([config.plant_id]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * bench:rtu — Modbus RTU polls per second on one bus, at 9,600 and at 115,200 baud, through the poller's
- * RTU master (collectors/modbus/rtu) over a pair of virtual serial ports (socat) to the simulator's RTU
+ * RTU master (@solar/modbus) over a pair of virtual serial ports (socat) to the simulator's RTU
  * slaves. Two slave ids on the bus, read in turn, one request at a time, each a read of BENCH_REGISTERS
  * holding registers (10: a typical block of an inverter's map).
  *

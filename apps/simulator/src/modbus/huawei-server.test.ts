@@ -11,7 +11,7 @@ import {
   startHuaweiServer,
   type HuaweiServer,
 } from './huawei-server';
-import { buildRtuFrame, crc16Modbus } from './rtu-frame';
+import { buildRtuFrame, crc16Modbus } from '@solar/modbus';
 
 /** One Modbus TCP request, its answer's PDU (undefined when none comes within 300 ms). */
 function request(port: number, unit: number, fc: number, address: number, quantity: number) {

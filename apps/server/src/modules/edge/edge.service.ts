@@ -54,7 +54,7 @@ export class EdgeService {
         data_type: s.data_type as EdgeSignal['data_type'],
         register_type: s.register_type as EdgeSignal['register_type'],
         address: Number(s.address),
-        // The poller's default for a signal saved without one (collectors/modbus/register-map.ts).
+        // The poller's default for a signal saved without one (packages/modbus/src/register-map.ts).
         word_order: (s.word_order ?? 'big') as EdgeSignal['word_order'],
         scale: Number(s.scale),
         is_counter: s.is_counter === 1,

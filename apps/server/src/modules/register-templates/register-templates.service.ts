@@ -21,10 +21,11 @@ import type { z } from 'zod';
 import {
   ModbusExceptionError,
   ModbusTcpClient,
+  RtuBus,
+  SerialRtuTransport,
+  TcpRtuTransport,
   type ModbusRegisterClient,
-} from '../../collectors/modbus/modbus-client';
-import { RtuBus } from '../../collectors/modbus/rtu/rtu-bus';
-import { SerialRtuTransport, TcpRtuTransport } from '../../collectors/modbus/rtu/rtu-transport';
+} from '@solar/modbus';
 import type { AppContext } from '../../context';
 import { found, type Actor } from '../../lib/actor';
 import { answerAtDeadline } from '../../lib/device-networks';
