@@ -21,14 +21,24 @@ import {
   dateOfDay,
   dayNumber,
   fitPvwattsParameters,
+  InputMemo,
   lumpedSystemLoss,
   soilingStochasticRateRecovery,
   yearOnYearDegradation,
   type NormalizedDay,
+  type SoilingDay,
+  type SoilingOptions,
   type SoilingResult,
   type YoyResult,
 } from './engine';
 import * as repo from './performance.repository';
+import { nextTurn } from '../../lib/next-turn';
+
+/** The costly estimates by their input (engine/input-memo.ts): one per process, pure, so shared by all. */
+const soilingMemo = new InputMemo((input: { days: SoilingDay[]; options: SoilingOptions }) =>
+  soilingStochasticRateRecovery(input.days, input.options),
+);
+const yoyMemo = new InputMemo((days: NormalizedDay[]) => yearOnYearDegradation(days, { seed: SEED }));
 
 /** How far back the analysis reads: five years of days (the year-on-year pairs need two). */
 const HISTORY_DAYS = 5 * 366;
@@ -215,15 +225,15 @@ export class PerformanceService {
   ) {
     const from = dateOfDay(dayNumber(end) - HISTORY_DAYS);
     const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, end));
-    const soiling = soilingStochasticRateRecovery(
-      judged.map((d) => ({
+    const soiling = soilingMemo.get({
+      days: judged.map((d) => ({
         date: d.date,
         performanceIndex: d.normalizedEnergy,
         expectedEnergyKwh: d.figures.sums.expectedEnergyKwh,
         excluded: d.excludedBecause !== null,
       })),
-      { seed: SEED, period },
-    );
+      options: period ? { seed: SEED, period } : { seed: SEED },
+    });
     // The year-on-year pairs are taken on the soiling-corrected energy (each day over its estimated soiling
     // ratio): a soiling cycle that is not a whole divisor of the year (cleanings every 60 days, rains when
     // they come) puts a pair's two days at different points of their cycles, and the median pair then
@@ -248,7 +258,8 @@ export class PerformanceService {
       normalizedEnergy: desoiled(d.date, d.normalizedEnergy),
       excluded: d.excludedBecause !== null,
     }));
-    const plantYoy = yearOnYearDegradation(normalized, { seed: SEED });
+    await nextTurn();
+    const plantYoy = yoyMemo.get(normalized);
 
     // Per inverter: its daily energy over the plant's temperature-corrected reference of the same day
     // (a constant share of it, which the year-on-year ratio cancels), on the plant's usable days.
@@ -271,22 +282,21 @@ export class PerformanceService {
       dayStart(end, plant.timeZone),
     );
     const usable = new Map(judged.filter((d) => d.excludedBecause === null).map((d) => [d.date, d]));
-    const inverters = signals.inverters
-      .filter((inv) => inverterEnergy.has(inv.deviceId))
-      .map((inv) => {
-        const days: NormalizedDay[] = [];
-        for (const [bucket, kwh] of inverterEnergy.get(inv.deviceId)!) {
-          const date = localDate(bucket, plant.timeZone);
-          const day = usable.get(date);
-          const ref = day?.figures.sums.prCorrectedReferenceKwh ?? 0;
-          days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? desoiled(date, kwh / ref) : null });
-        }
-        return {
-          deviceId: inv.deviceId,
-          name: inv.name,
-          result: yearOnYearDegradation(days, { seed: SEED }),
-        };
-      });
+    const inverters: { deviceId: number; name: string; result: YoyResult }[] = [];
+    for (const inv of signals.inverters) {
+      const energy = inverterEnergy.get(inv.deviceId);
+      if (!energy) continue;
+      const days: NormalizedDay[] = [];
+      for (const [bucket, kwh] of energy) {
+        const date = localDate(bucket, plant.timeZone);
+        const day = usable.get(date);
+        const ref = day?.figures.sums.prCorrectedReferenceKwh ?? 0;
+        days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? desoiled(date, kwh / ref) : null });
+      }
+      // Each inverter's bootstrap is up to a few hundred ms the first time: other requests go between.
+      await nextTurn();
+      inverters.push({ deviceId: inv.deviceId, name: inv.name, result: yoyMemo.get(days) });
+    }
     return { judged, soiling, normalized, plantYoy, inverters };
   }
 

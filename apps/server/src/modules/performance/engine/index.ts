@@ -4,3 +4,4 @@ export * from './dates';
 export * from './degradation';
 export * from './soiling';
 export * from './stats';
+export * from './input-memo';
