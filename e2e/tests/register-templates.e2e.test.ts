@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, PAGE_LOAD_TIMEOUT, screenshot, launchBrowser } from '../src/browser';
 import { ApiClient, expectText, pickOption, toast, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
+import type { RegisterTemplatesAnswer } from '@solar/shared';
 
 /** Registers from this address on do not exist on the test device: it answers exception 2 for them. */
 const MISSING_FROM = 40_000;
@@ -66,6 +67,7 @@ const METER_FILE = {
     },
   ],
   alarm_words: [],
+  alarm_codes: [],
 };
 
 describe('register templates in the device management page', () => {
@@ -75,11 +77,12 @@ describe('register templates in the device management page', () => {
   let deviceId: number;
   /** The company of the device's plant: the administrator saves the templates there. */
   let companyName: string;
+  let api: ApiClient;
   const deviceName = `E2E Şablon INV ${Date.now().toString(36)}`;
 
   beforeAll(async () => {
     [server, browser, device] = await Promise.all([startServer(), launchBrowser(), startRegisterDevice()]);
-    const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
+    api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
     const plant = (
       await api.get<{ items: { id: number; company_name: string }[] }>('plants?page=1&pageSize=1&sort=name')
     ).items[0]!;
@@ -146,6 +149,14 @@ describe('register templates in the device management page', () => {
       const row = card.locator('tr.ant-table-row').filter({ hasText: 'Çatı SUN2000 (kopya)' });
       await row.waitFor();
       await expectText(row.locator('.ant-tag'), tr('registerTemplates.sources.company'));
+      // What the drawer has no field for came along: the vendor state's map and the fault-code registers.
+      const { templates } = await api.get<RegisterTemplatesAnswer>('register-templates');
+      const shipped = templates.find((x) => x.source === 'shipped' && x.template.id === 'huawei-sun2000')!;
+      const copy = templates.find((x) => x.template.label === 'Çatı SUN2000 (kopya)')!;
+      const stateMap = (x: typeof copy) => x.template.signals.find((s) => s.key === 'status_code')?.value_map;
+      expect(stateMap(shipped)).toBeTruthy();
+      expect(stateMap(copy)).toEqual(stateMap(shipped));
+      expect(copy.template.alarm_codes).toEqual(shipped.template.alarm_codes);
 
       // Apply on the device, in the dark theme: the test names the register the device does not have.
       await page.getByTestId('theme-toggle').click();

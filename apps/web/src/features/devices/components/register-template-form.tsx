@@ -91,6 +91,31 @@ function valuesOf(template: RegisterTemplate | null): Values {
   };
 }
 
+/**
+ * What the drawer has no field for, carried from the template it opened: each signal's `value_map` (vendor
+ * states to the console's, by signal key) and the fault-code registers (`alarm_codes`). Without this, a
+ * copied Sungrow or Huawei template saved from the drawer lost its state mapping and its fault alarms.
+ */
+function withUneditedParts(
+  body: CompanyRegisterTemplateBody,
+  original: RegisterTemplate | null | undefined,
+): CompanyRegisterTemplateBody {
+  if (!original) return body;
+  const maps = new Map(
+    [...original.signals, ...(original.strings?.signals ?? [])]
+      .filter((s) => s.value_map)
+      .map((s) => [s.key, s.value_map]),
+  );
+  const mapped = (signals: RegisterTemplateSignal[]) =>
+    signals.map((s) => (maps.has(s.key) ? { ...s, value_map: maps.get(s.key) } : s));
+  return {
+    ...body,
+    signals: mapped(body.signals),
+    ...(body.strings ? { strings: { ...body.strings, signals: mapped(body.strings.signals) } } : {}),
+    alarm_codes: original.alarm_codes,
+  };
+}
+
 /** The template file as the server takes it; null when the alarm words are not JSON (shown on the field). */
 function toBody(v: Values): CompanyRegisterTemplateBody | null {
   let alarmWords: unknown;
@@ -252,11 +277,12 @@ export function RegisterTemplateForm({ open, entry, draft, onClose }: RegisterTe
   const companies = useCompanyOptions(chooseCompany);
 
   const onFinish = (values: Values) => {
-    const body = toBody(values);
-    if (!body) {
+    const edited = toBody(values);
+    if (!edited) {
       form.setFields([{ name: 'alarm_words', errors: [t('registerTemplates.invalidJson')] }]);
       return;
     }
+    const body = withUneditedParts(edited, entry?.template ?? draft);
     entity.save(
       save,
       { id: entry?.id ?? 0, body: { template: body, company_id: values.company_id } },
