@@ -22,9 +22,8 @@ import {
   readRegistersAnswer,
 } from './frame';
 import type { SunSpecUnitMapping } from './drive';
-import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
-import type { SunSpecTransport } from './sunspec-server';
-import { startModbusTcpServer, type ModbusHandler } from './tcp-server';
+import { serveModbus, type ModbusTransport } from './serve';
+import type { ModbusHandler } from './tcp-server';
 
 const TEMPLATE = REGISTER_TEMPLATES['huawei-sun2000']!;
 /** The block of the running-information registers a SUN2000 answers (reads in it never fail). */
@@ -161,7 +160,7 @@ export async function startHuaweiServer(options: {
   host?: string;
   port?: number;
   unitIds: readonly number[];
-  transport?: SunSpecTransport;
+  transport?: ModbusTransport;
 }): Promise<HuaweiServer> {
   const units = new Map<number, HuaweiUnit>();
   for (const unitId of options.unitIds) {
@@ -191,22 +190,7 @@ export async function startHuaweiServer(options: {
     }
     return readRegistersAnswer(functionCode, pdu, unit.image);
   };
-  const tcp =
-    transport.kind === 'rtu-serial'
-      ? await startModbusRtuSerialServer({
-          path: transport.path,
-          line: transport.line,
-          paceLine: transport.paceLine,
-          handler,
-        })
-      : transport.kind === 'rtu-tcp'
-        ? await startModbusRtuTcpServer({
-            host: options.host,
-            port: options.port ?? 0,
-            paceLine: transport.paceLine,
-            handler,
-          })
-        : await startModbusTcpServer({ host: options.host, port: options.port ?? 0, handler });
+  const tcp = await serveModbus(transport, options, handler);
   return {
     port: tcp.port,
     setValues: (unitId, values) => setUnitValues(unitOf(unitId), unitId, values),

@@ -23,9 +23,8 @@ import {
   exceptionPdu,
   readRegistersAnswer,
 } from './frame';
-import type { RtuLine } from './rtu-frame';
-import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
-import { startModbusTcpServer, type ModbusHandler } from './tcp-server';
+import { serveModbus, type ModbusTransport } from './serve';
+import type { ModbusHandler } from './tcp-server';
 
 export interface SunSpecUnit {
   unitId: number;
@@ -219,15 +218,8 @@ function setUnitValues(state: UnitState, values: Record<string, number>): void {
   }
 }
 
-/**
- * How the units are served: Modbus TCP (the default), RTU frames over TCP (an RTU-over-TCP gateway), or
- * RTU on a serial port, every unit a slave on the one line. `paceLine` (RTU): answer after the time the
- * frames would take at that line's baud rate, for virtual serial ports that move bytes instantly.
- */
-export type SunSpecTransport =
-  | { kind: 'tcp' }
-  | { kind: 'rtu-tcp'; paceLine?: RtuLine }
-  | { kind: 'rtu-serial'; path: string; line: RtuLine; paceLine?: boolean };
+/** How the units are served (serve.ts): Modbus TCP by default. */
+export type SunSpecTransport = ModbusTransport;
 
 /** Starts a Modbus server that answers as the given SunSpec units, all on one port or serial line. */
 export async function startSunSpecServer(options: {
@@ -270,22 +262,7 @@ export async function startSunSpecServer(options: {
   };
 
   const transport = options.transport ?? { kind: 'tcp' };
-  const server =
-    transport.kind === 'rtu-serial'
-      ? await startModbusRtuSerialServer({
-          path: transport.path,
-          line: transport.line,
-          paceLine: transport.paceLine,
-          handler,
-        })
-      : transport.kind === 'rtu-tcp'
-        ? await startModbusRtuTcpServer({
-            host: options.host,
-            port: options.port ?? 0,
-            paceLine: transport.paceLine,
-            handler,
-          })
-        : await startModbusTcpServer({ host: options.host, port: options.port ?? 0, handler });
+  const server = await serveModbus(transport, options, handler);
 
   return {
     port: server.port,

@@ -20,9 +20,8 @@ import {
   exceptionPdu,
   readRegistersAnswer,
 } from './frame';
-import { startModbusRtuSerialServer, startModbusRtuTcpServer } from './rtu-server';
-import type { SunSpecTransport } from './sunspec-server';
-import { startModbusTcpServer, type ModbusHandler } from './tcp-server';
+import { serveModbus, type ModbusTransport } from './serve';
+import type { ModbusHandler } from './tcp-server';
 
 export interface TemplateServer {
   port: number;
@@ -44,7 +43,7 @@ export async function startTemplateServer(options: {
   host?: string;
   port?: number;
   unitIds: readonly number[];
-  transport?: SunSpecTransport;
+  transport?: ModbusTransport;
 }): Promise<TemplateServer> {
   const template = REGISTER_TEMPLATES[options.templateId];
   if (!template) throw new RangeError(`No shipped template ${options.templateId}`);
@@ -92,22 +91,7 @@ export async function startTemplateServer(options: {
     }
     return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
   };
-  const server =
-    transport.kind === 'rtu-serial'
-      ? await startModbusRtuSerialServer({
-          path: transport.path,
-          line: transport.line,
-          paceLine: transport.paceLine,
-          handler,
-        })
-      : transport.kind === 'rtu-tcp'
-        ? await startModbusRtuTcpServer({
-            host: options.host,
-            port: options.port ?? 0,
-            paceLine: transport.paceLine,
-            handler,
-          })
-        : await startModbusTcpServer({ host: options.host, port: options.port ?? 0, handler });
+  const server = await serveModbus(transport, options, handler);
   return {
     port: server.port,
     setValues: (unitId, values) => {
