@@ -32,10 +32,7 @@ export interface PollerOptions {
   onFailure?: () => void;
 }
 
-/**
- * The console's edge signal as the register map reads it. The contract carries no SunSpec scale-factor
- * register, so a signal is read as a plain register: raw × scale.
- */
+/** The console's edge signal as the register map reads it: the same fields the console's poller reads. */
 export const polledSignal = (s: EdgeSignal): PolledSignal => ({
   id: s.id,
   key: s.key,
@@ -44,8 +41,9 @@ export const polledSignal = (s: EdgeSignal): PolledSignal => ({
   address: s.address,
   word_order: s.word_order,
   scale: s.scale,
-  scale_factor_address: null,
-  sunspec_type: null,
+  scale_factor_address: s.scale_factor_address,
+  sunspec_type: s.sunspec_type,
+  value_map: s.value_map,
 });
 
 /** The one client per link; undefined for a device that names no link it can use. */

@@ -176,3 +176,20 @@ export function decodePoll(
   });
   return out;
 }
+
+/**
+ * A signal's value map as the database stores it (JSON text written when a register template is applied),
+ * for the console's poller and the edge agent's configuration alike; one that does not parse maps nothing.
+ */
+export function parseStoredValueMap(json: string | null): Readonly<Record<string, number>> | null {
+  if (json === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, number] => Number.isFinite(e[1])),
+    );
+  } catch {
+    return {};
+  }
+}

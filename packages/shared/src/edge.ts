@@ -25,6 +25,14 @@ export const edgeSignal = z.object({
   address: z.number().int(),
   word_order: z.enum(WORD_ORDERS),
   scale: z.number(),
+  /**
+   * SunSpec: the register holding this point's scale factor (value × 10^sf), and the point's SunSpec type
+   * (its "not implemented" value is no reading). The agent decodes exactly as the console's poller does.
+   */
+  scale_factor_address: z.number().int().nullable(),
+  sunspec_type: z.string().nullable(),
+  /** A vendor's state value → the console's status code (a register template's map); null: as read. */
+  value_map: z.record(z.string(), z.number()).nullable(),
   is_counter: z.boolean(),
 });
 export type EdgeSignal = z.infer<typeof edgeSignal>;

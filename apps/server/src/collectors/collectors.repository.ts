@@ -1,6 +1,6 @@
 import { effectiveBounds, type CommState, type ValueBounds } from '@solar/shared';
 import type { Db } from '../db/database';
-import type { PolledSignal } from '@solar/modbus';
+import { parseStoredValueMap, type PolledSignal } from '@solar/modbus';
 
 const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
@@ -88,7 +88,7 @@ export async function loadModbusDevices(db: Db): Promise<PolledDevice[]> {
   >();
   for (const { device_id, unit, min_value, max_value, value_map, ...s } of signals) {
     const list = byDevice.get(device_id) ?? [];
-    list.push({ ...s, scale: Number(s.scale), value_map: parseValueMap(value_map) });
+    list.push({ ...s, scale: Number(s.scale), value_map: parseStoredValueMap(value_map) });
     byDevice.set(device_id, list);
     limits.set(s.id, { unit, min_value: numberOrNull(min_value), max_value: numberOrNull(max_value) });
   }
@@ -212,18 +212,4 @@ export async function loadTopicDevice(db: Db, id: number): Promise<TopicDevice |
       ]),
     ),
   };
-}
-
-/** A signal's stored value map (JSON written by addLayoutSignals); one that does not parse maps nothing. */
-function parseValueMap(json: string | null): Readonly<Record<string, number>> | null {
-  if (json === null) return null;
-  try {
-    const parsed: unknown = JSON.parse(json);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).filter((e): e is [string, number] => Number.isFinite(e[1])),
-    );
-  } catch {
-    return {};
-  }
 }

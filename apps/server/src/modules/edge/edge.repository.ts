@@ -49,6 +49,9 @@ export async function readEdgeSignals(db: Db, deviceIds: readonly number[]) {
       'address',
       'word_order',
       'scale',
+      'scale_factor_address',
+      'sunspec_type',
+      'value_map',
       'is_counter',
     ])
     .where('device_id', 'in', deviceIds)

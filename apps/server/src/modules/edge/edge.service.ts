@@ -10,6 +10,7 @@ import {
   type EdgeSignal,
 } from '@solar/shared';
 import type { z } from 'zod';
+import { parseStoredValueMap } from '@solar/modbus';
 import type { edgeHealthBody } from '@solar/shared';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/http-errors';
@@ -57,6 +58,9 @@ export class EdgeService {
         // The poller's default for a signal saved without one (packages/modbus/src/register-map.ts).
         word_order: (s.word_order ?? 'big') as EdgeSignal['word_order'],
         scale: Number(s.scale),
+        scale_factor_address: s.scale_factor_address === null ? null : Number(s.scale_factor_address),
+        sunspec_type: s.sunspec_type,
+        value_map: parseStoredValueMap(s.value_map),
         is_counter: s.is_counter === 1,
       });
       signalsOf.set(s.device_id, list);

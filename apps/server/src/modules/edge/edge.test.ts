@@ -6,6 +6,7 @@ import {
   type DataQualityProblemList,
   type EdgeConfigAnswer,
   type EdgeHealthAnswer,
+  REGISTER_TEMPLATES,
 } from '@solar/shared';
 import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
@@ -174,6 +175,9 @@ describe(`edge agent endpoints (${dialectUnderTest})`, () => {
         address: 40093,
         word_order: 'big',
         scale: 0.1,
+        scale_factor_address: null,
+        sunspec_type: null,
+        value_map: null,
         is_counter: true,
       },
     ]);
@@ -207,6 +211,19 @@ describe(`edge agent endpoints (${dialectUnderTest})`, () => {
     const afterDevice = await configOf();
     expect(afterDevice.config_version).not.toBe(afterSignal.config_version);
     expect(afterDevice.devices[1]!.baud_rate).toBe(19200);
+
+    // A register template's state map reaches the agent with its signal, so the agent stores the console's
+    // state, as the console's own poller does (packages/modbus decodes both).
+    const applied = await t.http.post(
+      `/api/devices/${rtu.id}/register-template`,
+      { template: 'huawei-sun2000' },
+      { token: admin.token },
+    );
+    expect(applied.statusCode, applied.body).toBe(200);
+    const status = (await configOf()).devices[1]!.signals.find((s) => s.key === 'status_code')!;
+    const shipped = REGISTER_TEMPLATES['huawei-sun2000']!.signals.find((s) => s.key === 'status_code')!;
+    expect(shipped.value_map).toBeTruthy();
+    expect(status.value_map).toEqual(shipped.value_map);
   });
 
   it('stores the latest report per agent on the console clock and answers the clock offset', async () => {
