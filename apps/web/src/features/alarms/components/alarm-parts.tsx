@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import Tag from 'antd/es/tag';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ALARM_PRIORITY_KEYS, type AlarmPriority, type AlarmRecord, type AlarmState } from '@solar/shared';
 import { isTranslationKey, knownKey } from '../../../lib/i18n-keys';
+import { intlTag } from '../../../lib/intl';
 
 /** Tag colour of each priority: 1 low, 2 medium, 3 high, 4 high and dangerous. */
 export const PRIORITY_COLORS: Record<AlarmPriority, string> = {
@@ -49,16 +51,29 @@ export function PriorityTag({ priority }: { priority: number }) {
   );
 }
 
-/** The alarm's text in the interface language (the server sends an `alarms.msg.*` key and its params). */
-export function useAlarmText(): (alarm: Pick<AlarmRecord, 'message' | 'message_params'>) => string {
-  const { t } = useTranslation();
+type AlarmMessage = Pick<AlarmRecord, 'message' | 'message_params'>;
+
+/**
+ * An alarm's text in `language` (the server sends an `alarms.msg.*` key and its params). Numbers are written
+ * in the reader's notation ("4,2 kWh" in Turkish) and never grouped: a param may be a vendor's alarm code
+ * or a string's number, which a thousands separator would misread ("2.032").
+ */
+export function alarmTextIn(t: TFunction, language: string): (alarm: AlarmMessage) => string {
+  const number = new Intl.NumberFormat(intlTag(language), { maximumFractionDigits: 3, useGrouping: false });
   return (alarm) => {
     const params: Record<string, string | number> = {};
-    for (const [k, v] of Object.entries(alarm.message_params)) params[k] = v ?? '';
+    for (const [k, v] of Object.entries(alarm.message_params))
+      params[k] = typeof v === 'number' ? number.format(v) : (v ?? '');
     return (isTranslationKey(alarm.message) ? t(alarm.message, params) : alarm.message)
       .replace(/\s+\)/g, ')')
       .replace(/\s{2,}/g, ' ');
   };
+}
+
+/** The alarm's text in the interface language (alarmTextIn). */
+export function useAlarmText(): (alarm: AlarmMessage) => string {
+  const { t, i18n } = useTranslation();
+  return alarmTextIn(t, i18n.language);
 }
 
 /** The current time, renewed every `intervalMs` while `enabled` (live durations of active alarms). */
