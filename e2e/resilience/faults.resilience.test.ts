@@ -39,6 +39,8 @@ interface Sent {
   signals: number;
   status: number;
   stored?: number;
+  /** Time from sending to the answer. */
+  ms?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ function sustainedIngest(url: () => string, targets: IngestTarget[], senders: nu
       );
       const record: Sent = { ts, signals: target.signals.length, status: 0 };
       sent.push(record);
+      const started = performance.now();
       try {
         const res = await fetch(`${url()}/api/telemetry`, {
           method: 'POST',
@@ -69,6 +72,7 @@ function sustainedIngest(url: () => string, targets: IngestTarget[], senders: nu
         });
         record.status = res.status;
         const text = await res.text();
+        record.ms = performance.now() - started;
         if (res.ok) record.stored = (JSON.parse(text) as { stored: number }).stored;
       } catch {
         await sleep(50);
@@ -139,7 +143,7 @@ describe('resilience: faults', () => {
   }, 300_000);
 
   it.skipIf(!!process.env.RESILIENCE_DATABASE_URL)(
-    'SQLite held by another process (docs/security.md, hole 9) under ingest: health and reads answer, writes 503 with Retry-After, then recover',
+    'SQLite held by another process (docs/security.md, hole 9) under ingest: health and reads answer, writes wait it out or 503 with Retry-After, then recover',
     async () => {
       // Each refused write logs a warning; the figures say what happened.
       const server = await startConsole({ env: { LOG_LEVEL: 'error' } });
@@ -198,6 +202,10 @@ describe('resilience: faults', () => {
       const statuses = [...new Set(lockedBatches.map((b) => b.status))].sort();
       const slowest = Math.max(...probes.map((p) => p.ms));
       const busy = lockedBatches.filter((b) => b.status === 503).length;
+      // The telemetry writer thread waits out a lock of up to 30 s (WRITER_BUSY_TIMEOUT_MS, batch-writer.ts)
+      // and then stores the batch; past that it is refused with 503. Either way the lock was met: a batch
+      // refused, or one that waited for most of the hold.
+      const waited = lockedBatches.filter((b) => b.status === 200 && (b.ms ?? 0) > holdMs / 2).length;
       report(
         'faults-sqlite-lock',
         {
@@ -205,6 +213,7 @@ describe('resilience: faults', () => {
           slowest_probe_ms: slowest,
           ingest_statuses_while_locked: statuses,
           ingest_503: busy,
+          ingest_waited: waited,
           statuses_after: after,
         },
         { hold_ms: holdMs },
@@ -213,7 +222,7 @@ describe('resilience: faults', () => {
       expect(slowest).toBeLessThan(1_500);
       // While locked, ingest is stored or refused with 503 (never 500), and works again afterwards.
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
-      expect(busy).toBeGreaterThan(0);
+      expect(busy + waited).toBeGreaterThan(0);
       expect(after).toEqual([200, 200, 200, 200]);
     },
     120_000,
