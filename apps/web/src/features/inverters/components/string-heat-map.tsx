@@ -2,6 +2,7 @@ import Alert from 'antd/es/alert';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
 import Spin from 'antd/es/spin';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeviceStringsAnswer } from '@solar/shared';
 import { errorMessageOf } from '../../../lib/api-errors';
@@ -55,6 +56,12 @@ export function StringHeatMap({ deviceId, date, dark }: { deviceId: number; date
   );
 }
 
+/** The first interval in which any string has a reading; -1 when none has. */
+function firstColumnWithData(data: DeviceStringsAnswer): number {
+  const firsts = data.strings.map((s) => s.current_a.findIndex((c) => c !== null)).filter((i) => i >= 0);
+  return firsts.length ? Math.min(...firsts) : -1;
+}
+
 function HeatMap({
   data,
   instants,
@@ -69,9 +76,31 @@ function HeatMap({
   const { t } = useTranslation();
   const times = instants.map((ms) => formatInZone(ms, data.time_zone, language, 'time'));
   const perHour = Math.round(60 / data.interval_minutes);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const firstData = firstColumnWithData(data);
+  // On a phone the map scrolls inside its card: it opens an hour before the day's first reading instead
+  // of at midnight, once it first overflows (a phone, or a window made narrower).
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || firstData <= 0) return undefined;
+    const place = () => {
+      if (el.scrollWidth <= el.clientWidth) return false;
+      const column = el.querySelectorAll<HTMLElement>('thead th')[Math.max(0, firstData - perHour)];
+      const rowHeader = el.querySelector<HTMLElement>('tbody th');
+      if (column) el.scrollLeft = column.offsetLeft - (rowHeader?.offsetWidth ?? 0);
+      return true;
+    };
+    if (place()) return undefined;
+    const observer = new ResizeObserver(() => {
+      if (place()) observer.disconnect();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [firstData, perHour]);
   return (
     <div className={`string-heat-map${dark ? ' string-heat-map-dark' : ''}`}>
       <div
+        ref={scrollRef}
         className="string-heat-map-scroll"
         role="region"
         aria-label={t('devicePages.strings.title')}
