@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { instantOfLocalTime } from '@solar/shared';
 import { collectPageErrors, DEMO, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectPath, expectText, t, tr, withPage } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
@@ -28,6 +29,8 @@ describe('plants list and plant detail', () => {
   let poaSignal: number;
   let energySignal: number;
   let expectedEnergy: string;
+  /** The plant-local day the detail test opens. */
+  let detailDay: string;
   let lastPower: number;
 
   beforeAll(async () => {
@@ -55,7 +58,6 @@ describe('plants list and plant detail', () => {
     const times = Array.from({ length: 12 }, (_, i) => now - (11 - i) * 60_000).filter(
       (ts) => localDay(ts) === localDay(now),
     );
-    expectedEnergy = `${times.length - 1} kWh`;
     const points = times.flatMap((ts, i) => [
       { signal_id: acPowerSignal, ts, value: 50 + i },
       { signal_id: poaSignal, ts, value: 600 + i * 10 },
@@ -64,7 +66,20 @@ describe('plants list and plant detail', () => {
       { signal_id: energySignal, ts, value: 10_000 + i },
     ]);
     lastPower = 50 + times.length - 1;
-    await api.post('telemetry', { points });
+    // The detail's day is yesterday, around the plant's noon: energy produced in the dark (the minutes
+    // before now, whenever the suite runs) is impossible and the KPIs rightly leave it out (docs/kpi.md).
+    detailDay = localDay(now - 86_400_000);
+    const noon = instantOfLocalTime(detailDay, '12:00', plant.time_zone);
+    const daylight = Array.from({ length: 12 }, (_, i) => noon - (11 - i) * 60_000);
+    const detailPoints = daylight.flatMap((ts, i) => [
+      { signal_id: acPowerSignal, ts, value: 50 + i },
+      { signal_id: poaSignal, ts, value: 600 + i * 10 },
+      // The lifetime counter grows 1 kWh a minute (60 kW, within the 100 kW inverter's rating: a larger step
+      // is a counter jump the KPIs do not count, docs/kpi.md); below today's readings.
+      { signal_id: energySignal, ts, value: 9_000 + i },
+    ]);
+    expectedEnergy = `${daylight.length - 1} kWh`;
+    await api.post('telemetry', { points: [...detailPoints, ...points] });
   });
   afterAll(async () => {
     await browser?.close();
@@ -163,18 +178,22 @@ describe('plants list and plant detail', () => {
             },
             { locale, theme },
           );
-          await page.goto(`/santral-detay/${plant.plant_id}`);
+          await page.goto(`/santral-detay/${plant.plant_id}?date=${detailDay}`);
           await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
           await expectText(page.getByTestId('page-title'), t(locale, 'pages.plantDetail'));
           await expectText(page.getByTestId('plant-name'), plant.name);
-          // Eight tiles (the last says how much of the day has data); the energy tile is labelled in the chosen language.
+          // Ten tiles: eight of the day (the last says how much of it has data), then the plant's degradation
+          // and the period's soiling, which a plant of days has too little data for ("–" and the reason).
           await page.getByTestId('plant-kpi-tiles').waitFor();
-          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(8);
+          expect(await page.getByTestId('plant-kpi-tiles').locator(':scope > *').count()).toBe(10);
+          for (const id of ['kpi-degradation', 'kpi-soiling'])
+            expect(await page.getByTestId(id).getAttribute('data-missing'), id).toBe('true');
+          // The energy tile is labelled in the chosen language.
           const energy = page.getByTestId('kpi-energy');
           expect(await energy.textContent()).toContain(t(locale, 'plantView.kpi.energy'));
-          // Today's energy from the posted counter readings, 1 kWh per minute.
+          // The day's energy from the posted counter readings, 1 kWh per minute.
           expect(await energy.textContent()).toContain(expectedEnergy);
-          // Each chart is drawn from data: today's posted readings give power points. The waterfall's few
+          // Each chart is drawn from data: the day's posted readings give power points. The waterfall's few
           // bars are SVG, so that their value labels are text.
           for (const id of charts) {
             const chart = page.getByTestId(id);
