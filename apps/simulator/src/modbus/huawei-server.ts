@@ -2,33 +2,16 @@
  * A Huawei SUN2000 inverter over Modbus TCP: the registers of Huawei's "SUN2000 Modbus Interface
  * Definitions" (32000–32119: status, alarm bit fields 32008–32010, PV inputs from 32016, powers, internal
  * temperature, device status 32089, energy counters), laid out and scaled by the shipped register template
- * (`@solar/shared` REGISTER_TEMPLATES['huawei-sun2000']), so it is a device that does not speak SunSpec.
+ * (`@solar/shared` REGISTER_TEMPLATES['huawei-sun2000']) and served by the template server, so it is a device
+ * that does not speak SunSpec.
  * Values come from a virtual plant's inverter: the same physics the SunSpec server shows, with the
  * simulator's SunSpec-style state and event bits turned into Huawei's device status and alarm bits.
  */
-import {
-  REGISTER_TEMPLATES,
-  SUNSPEC_INVERTER_EVENT1_BITS,
-  SUNSPEC_INVERTER_STATES,
-  encodeRegisters,
-  expandRegisterTemplate,
-  type RegisterTemplateSignal,
-} from '@solar/shared';
+import { SUNSPEC_INVERTER_EVENT1_BITS, SUNSPEC_INVERTER_STATES } from '@solar/shared';
 import type { VirtualPlant } from '../plant';
-import {
-  FUNCTION_READ_HOLDING_REGISTERS,
-  MODBUS_EXCEPTIONS,
-  exceptionPdu,
-  readRegistersAnswer,
-} from './frame';
 import type { SunSpecUnitMapping } from './drive';
-import { serveModbus, type ModbusTransport } from './serve';
-import type { ModbusHandler } from './tcp-server';
+import { startTemplateServer, type TemplateServer, type TemplateServerOptions } from './template-server';
 
-const TEMPLATE = REGISTER_TEMPLATES['huawei-sun2000']!;
-/** The block of the running-information registers a SUN2000 answers (reads in it never fail). */
-const FIRST_REGISTER = 32000;
-const LAST_REGISTER = 32119;
 /** PV inputs the simulated inverter reports: one string on each of its two MPPT inputs. */
 export const HUAWEI_SIMULATED_STRINGS = 2;
 
@@ -117,88 +100,31 @@ export function huaweiValuesOf(readings: Readonly<Record<string, number>>): Reco
   return values;
 }
 
-export interface HuaweiServer {
-  port: number;
-  /** Set register values by the template's signal keys, in our units (kW, kWh, V, A, °C; codes as they are). */
-  setValues(unitId: number, values: Record<string, number>): void;
-  /** false: the unit stops answering, to test communication loss. */
-  setOnline(unitId: number, online: boolean): void;
-  close(): Promise<void>;
-}
+/** A Huawei SUN2000 server: a template server of the shipped Huawei map. */
+export type HuaweiServer = TemplateServer;
 
-interface HuaweiUnit {
-  online: boolean;
-  image: Map<number, number>;
-}
-
-function buildImage(): Map<number, number> {
-  const image = new Map<number, number>();
-  for (let a = FIRST_REGISTER; a <= LAST_REGISTER; a++) image.set(a, 0);
-  return image;
-}
-
-const SIGNALS: ReadonlyMap<string, RegisterTemplateSignal> = new Map(
-  expandRegisterTemplate(TEMPLATE, TEMPLATE.strings!.max).map((s) => [s.key, s]),
-);
-
-function setUnitValues(unit: HuaweiUnit, unitId: number, values: Record<string, number>): void {
-  for (const [key, value] of Object.entries(values)) {
-    const signal = SIGNALS.get(key);
-    if (!signal) throw new RangeError(`The Huawei map of unit ${unitId} has no signal ${key}`);
-    // A value the inverter does not have reads 0, as an unused register of a SUN2000 does.
-    const raw = Number.isFinite(value) ? Math.round(value / signal.scale) : 0;
-    encodeRegisters(raw, signal.data_type, 'big').forEach((r, i) => unit.image.set(signal.address + i, r));
-  }
-}
+/**
+ * What a SUN2000 answers beyond its template: every read in the running-information block 32000–32119
+ * succeeds (an unused register reads 0), and it has holding registers only, so function 04 is refused.
+ */
+const HUAWEI_REGISTER_BLOCKS: TemplateServerOptions['registerBlocks'] = {
+  holding: { first: 32000, last: 32119 },
+  input: null,
+};
 
 /**
  * Starts a Modbus server answering as Huawei SUN2000 inverters at the given unit ids (holding registers
  * only): over Modbus TCP by default, or as RTU frames over TCP or on a serial port (the SUN2000's RS485
  * port, or a SmartLogger's), with the same transports as the SunSpec server.
  */
-export async function startHuaweiServer(options: {
-  host?: string;
-  port?: number;
-  unitIds: readonly number[];
-  transport?: ModbusTransport;
-}): Promise<HuaweiServer> {
-  const units = new Map<number, HuaweiUnit>();
-  for (const unitId of options.unitIds) {
-    if (!Number.isInteger(unitId) || unitId < 0 || unitId > 255 || units.has(unitId)) {
-      throw new RangeError(`Unit id ${unitId} is outside 0…255 or used twice`);
-    }
-    units.set(unitId, { online: true, image: buildImage() });
-  }
-  const unitOf = (unitId: number) => {
-    const unit = units.get(unitId);
-    if (!unit) throw new RangeError(`No unit ${unitId}`);
-    return unit;
-  };
-  const transport = options.transport ?? { kind: 'tcp' };
-  const handler: ModbusHandler = (unitId, pdu) => {
-    const unit = units.get(unitId);
-    const functionCode = pdu.readUInt8(0);
-    // On a serial line a slave that is not there is silent; a TCP gateway answers exception 0x0B.
-    if (!unit) {
-      return transport.kind === 'rtu-serial'
-        ? null
-        : exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
-    }
-    if (!unit.online) return null;
-    if (functionCode !== FUNCTION_READ_HOLDING_REGISTERS) {
-      return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
-    }
-    return readRegistersAnswer(functionCode, pdu, unit.image);
-  };
-  const tcp = await serveModbus(transport, options, handler);
-  return {
-    port: tcp.port,
-    setValues: (unitId, values) => setUnitValues(unitOf(unitId), unitId, values),
-    setOnline: (unitId, online) => {
-      unitOf(unitId).online = online;
-    },
-    close: () => tcp.close(),
-  };
+export function startHuaweiServer(
+  options: Omit<TemplateServerOptions, 'templateId' | 'registerBlocks'>,
+): Promise<HuaweiServer> {
+  return startTemplateServer({
+    ...options,
+    templateId: 'huawei-sun2000',
+    registerBlocks: HUAWEI_REGISTER_BLOCKS,
+  });
 }
 
 /** Samples `plant` every `intervalMs` and shows each mapped inverter on its Huawei unit. */

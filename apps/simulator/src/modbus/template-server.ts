@@ -3,7 +3,9 @@
  * a Janitza meter…) over Modbus: each unit holds the template's registers, holding and input ones apart,
  * zero from the template's first to its last register of each type as an unused register reads, and
  * answers function 03 or 04 for them. Values are set by the template's signal keys in our units, so a test
- * can put a vendor's state or fault code on the wire and see how the console reads it.
+ * can put a vendor's state or fault code on the wire and see how the console reads it. A device whose manual
+ * documents more than its template reads (a whole block that never fails a read, a function it refuses)
+ * says so in `registerBlocks`, as the Huawei SUN2000 does (`huawei-server.ts`).
  */
 import {
   REGISTER_TEMPLATES,
@@ -32,19 +34,42 @@ export interface TemplateServer {
   close(): Promise<void>;
 }
 
-interface TemplateUnit {
-  online: boolean;
-  images: { holding: Map<number, number>; input: Map<number, number> };
+type RegisterType = 'holding' | 'input';
+
+/** The registers a unit answers for one register type, first to last inclusive. */
+export interface RegisterBlock {
+  first: number;
+  last: number;
 }
 
-/** Starts a Modbus server answering as devices of the shipped template `templateId` at the given unit ids. */
-export async function startTemplateServer(options: {
+export interface TemplateServerOptions {
   templateId: string;
   host?: string;
   port?: number;
   unitIds: readonly number[];
   transport?: ModbusTransport;
-}): Promise<TemplateServer> {
+  /**
+   * Per register type, the block a unit answers instead of the template's first to last register of that
+   * type, or null where the device refuses the function (exception 01, illegal function).
+   */
+  registerBlocks?: Partial<Record<RegisterType, RegisterBlock | null>>;
+}
+
+interface TemplateUnit {
+  online: boolean;
+  /** A type without an image is a function the device refuses. */
+  images: Partial<Record<RegisterType, Map<number, number>>>;
+}
+
+/** Zero registers from `first` to `last`, as an unused register reads. */
+function zeroImage({ first, last }: RegisterBlock): Map<number, number> {
+  const image = new Map<number, number>();
+  for (let a = first; a <= last; a++) image.set(a, 0);
+  return image;
+}
+
+/** Starts a Modbus server answering as devices of the shipped template `templateId` at the given unit ids. */
+export async function startTemplateServer(options: TemplateServerOptions): Promise<TemplateServer> {
   const template = REGISTER_TEMPLATES[options.templateId];
   if (!template) throw new RangeError(`No shipped template ${options.templateId}`);
   // A signal read through a value map shares its register with the raw signal, which is the one written.
@@ -53,20 +78,24 @@ export async function startTemplateServer(options: {
       .filter((s) => !s.value_map)
       .map((s) => [s.key, s]),
   );
-  const span = (type: 'holding' | 'input') => {
+  const templateBlock = (type: RegisterType): RegisterBlock => {
     const of = [...signals.values()].filter((s) => s.register_type === type);
-    const first = Math.min(...of.map((s) => s.address));
-    const last = Math.max(...of.map((s) => s.address + registerCount(s.data_type as RegisterValueType) - 1));
-    const image = new Map<number, number>();
-    for (let a = first; a <= last; a++) image.set(a, 0);
-    return image;
+    return {
+      first: Math.min(...of.map((s) => s.address)),
+      last: Math.max(...of.map((s) => s.address + registerCount(s.data_type as RegisterValueType) - 1)),
+    };
+  };
+  const imageOf = (type: RegisterType) => {
+    const block = options.registerBlocks?.[type];
+    if (block === null) return undefined;
+    return zeroImage(block ?? templateBlock(type));
   };
   const units = new Map<number, TemplateUnit>();
   for (const unitId of options.unitIds) {
     if (!Number.isInteger(unitId) || unitId < 0 || unitId > 255 || units.has(unitId)) {
       throw new RangeError(`Unit id ${unitId} is outside 0…255 or used twice`);
     }
-    units.set(unitId, { online: true, images: { holding: span('holding'), input: span('input') } });
+    units.set(unitId, { online: true, images: { holding: imageOf('holding'), input: imageOf('input') } });
   }
   const unitOf = (unitId: number) => {
     const unit = units.get(unitId);
@@ -83,13 +112,14 @@ export async function startTemplateServer(options: {
         : exceptionPdu(functionCode, MODBUS_EXCEPTIONS.GATEWAY_TARGET_FAILED);
     }
     if (!unit.online) return null;
-    if (functionCode === FUNCTION_READ_HOLDING_REGISTERS) {
-      return readRegistersAnswer(functionCode, pdu, unit.images.holding);
-    }
-    if (functionCode === FUNCTION_READ_INPUT_REGISTERS) {
-      return readRegistersAnswer(functionCode, pdu, unit.images.input);
-    }
-    return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
+    const image =
+      functionCode === FUNCTION_READ_HOLDING_REGISTERS
+        ? unit.images.holding
+        : functionCode === FUNCTION_READ_INPUT_REGISTERS
+          ? unit.images.input
+          : undefined;
+    if (!image) return exceptionPdu(functionCode, MODBUS_EXCEPTIONS.ILLEGAL_FUNCTION);
+    return readRegistersAnswer(functionCode, pdu, image);
   };
   const server = await serveModbus(transport, options, handler);
   return {
@@ -99,7 +129,8 @@ export async function startTemplateServer(options: {
       for (const [key, value] of Object.entries(values)) {
         const signal = signals.get(key);
         if (!signal) throw new RangeError(`${template.id} has no signal ${key}`);
-        const image = signal.register_type === 'input' ? unit.images.input : unit.images.holding;
+        const image = unit.images[signal.register_type === 'input' ? 'input' : 'holding'];
+        if (!image) throw new RangeError(`${template.id} refuses the registers of ${key}`);
         const raw = Number.isFinite(value) ? Math.round(value / signal.scale) : 0;
         encodeRegisters(raw, signal.data_type, signal.word_order).forEach((r, i) =>
           image.set(signal.address + i, r),
