@@ -1,30 +1,7 @@
-// Bundles the agent into dist/cli.js. Our own workspace packages (@solar/*) are TypeScript sources and are
-// bundled in; every other package (better-sqlite3, serialport: native) stays an import resolved from
-// node_modules at run time, as in the server's build.
+// Bundles the agent into dist/cli.js, as the server's build does (scripts/bundle-node.mjs: @solar/* bundled
+// in, better-sqlite3 and serialport resolved from node_modules at run time).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from '../../scripts/bundle-node.mjs';
 
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.kind === 'entry-point' || args.path.startsWith('@solar/')
-        ? undefined
-        : { path: args.path, external: true },
-    );
-  },
-};
-
-await build({
-  absWorkingDir: path.dirname(fileURLToPath(import.meta.url)),
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  plugins: [externalPackages],
-});
+await bundleForNode(path.dirname(fileURLToPath(import.meta.url)), { cli: 'src/cli.ts' });

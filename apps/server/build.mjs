@@ -4,40 +4,18 @@
 // (src/modules/data-quality/engine/detection-runner.ts) and dist/history-import-thread.js
 // (src/modules/history-import/history-file-reader.ts). Our own workspace packages (@solar/*) are
 // TypeScript sources and are bundled in; every other package stays an import resolved from node_modules at
-// run time.
+// run time (scripts/bundle-node.mjs, which the edge agent's build shares).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from '../../scripts/bundle-node.mjs';
 
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.kind === 'entry-point' || args.path.startsWith('@solar/')
-        ? undefined
-        : { path: args.path, external: true },
-    );
-  },
-};
-
-await build({
-  absWorkingDir: path.dirname(fileURLToPath(import.meta.url)),
-  entryPoints: {
-    server: 'src/server.ts',
-    'telemetry-writer': 'src/telemetry-store/batch-writer-thread.ts',
-    // The budget file reader's thread (lib/thread-entry.ts finds it beside dist/server.js).
-    'budget-import-thread': 'src/modules/budgets/budget-import-thread.ts',
-    'file-builder': 'src/file-builds/file-build-thread.ts',
-    'data-quality-thread': 'src/modules/data-quality/engine/detection-thread.ts',
-    // The history file reader's thread (modules/history-import/history-file-reader.ts).
-    'history-import-thread': 'src/modules/history-import/history-file-thread.ts',
-  },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  plugins: [externalPackages],
+await bundleForNode(path.dirname(fileURLToPath(import.meta.url)), {
+  server: 'src/server.ts',
+  'telemetry-writer': 'src/telemetry-store/batch-writer-thread.ts',
+  // The budget file reader's thread (lib/thread-entry.ts finds it beside dist/server.js).
+  'budget-import-thread': 'src/modules/budgets/budget-import-thread.ts',
+  'file-builder': 'src/file-builds/file-build-thread.ts',
+  'data-quality-thread': 'src/modules/data-quality/engine/detection-thread.ts',
+  // The history file reader's thread (modules/history-import/history-file-reader.ts).
+  'history-import-thread': 'src/modules/history-import/history-file-thread.ts',
 });
