@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   Device,
@@ -10,14 +9,12 @@ import type {
 } from '@solar/shared';
 import { startHuaweiServer, type HuaweiServer } from '@solar/simulator';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-
-const HUAWEI_JSON = JSON.parse(
-  readFileSync(
-    new URL('../../../../../packages/shared/src/register-templates/huawei-sun2000.json', import.meta.url),
-    'utf8',
-  ),
-) as RegisterTemplate;
+import {
+  HUAWEI_TEMPLATE_JSON as HUAWEI_JSON,
+  openModbusInverterScene,
+  type ModbusInverterScene,
+} from '../../test/modbus-inverter-fixtures';
+import { dialectUnderTest, type TestApp } from '../../test/test-app';
 
 /** The shipped Huawei map copied into a company's own template, as the device pages copy one to edit it. */
 const copyOf = (id: string, changes: Partial<RegisterTemplate> = {}): RegisterTemplate => ({
@@ -28,6 +25,7 @@ const copyOf = (id: string, changes: Partial<RegisterTemplate> = {}): RegisterTe
 });
 
 describe(`company register templates (${dialectUnderTest})`, () => {
+  let scene: ModbusInverterScene<HuaweiServer>;
   let t: TestApp;
   let admin: TestUser;
   let tree: Tree;
@@ -40,29 +38,18 @@ describe(`company register templates (${dialectUnderTest})`, () => {
   let inverter: Device;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 },
+    scene = await openModbusInverterScene({
+      tree: 'TplA',
+      startSimulator: () => startHuaweiServer({ host: '127.0.0.1', port: 0, unitIds: [1] }),
+      inverter: { name: 'TPL INV-01', slave_id: 1, rated_power_kw: 100 },
     });
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'TplA');
+    ({ t, admin, tree, sim, inverter } = scene);
     other = await makeTree(t, admin.token, 'TplB');
     manager = await makeUser(t, { companyId: tree.companyId, permissions: pairs(['device_management']) });
     outsider = await makeUser(t, { companyId: other.companyId, permissions: pairs(['device_management']) });
-    sim = await startHuaweiServer({ host: '127.0.0.1', port: 0, unitIds: [1] });
-    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'TPL INV-01',
-      type: 'inverter',
-      protocol: 'modbus_tcp',
-      ip: '127.0.0.1',
-      port: sim.port,
-      slave_id: 1,
-      rated_power_kw: 100,
-    });
   });
   afterAll(async () => {
-    await sim?.close();
-    await t.close();
+    await scene?.close();
   });
 
   const create = (body: unknown, token = manager.token, query?: Record<string, string>) =>

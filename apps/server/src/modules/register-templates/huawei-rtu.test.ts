@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  AlarmRecord,
-  Device,
-  InverterSummaryAnswer,
-  LatestValue,
-  RegisterTemplateApplyAnswer,
-} from '@solar/shared';
+import type { RegisterTemplateApplyAnswer } from '@solar/shared';
 import { startHuaweiServer, type HuaweiServer } from '@solar/simulator';
-import { startModbusPoller } from '../../collectors/modbus/modbus-poller';
-import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
-
-const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
-  waitUntil(check, timeoutMs, 50);
+import {
+  openModbusInverterScene,
+  untilPolled as until,
+  type ModbusInverterScene,
+} from '../../test/modbus-inverter-fixtures';
+import { dialectUnderTest } from '../../test/test-app';
 
 /** Huawei's device status values (SUN2000 interface definitions, register 32089). */
 const ON_GRID = 0x0200;
@@ -24,40 +17,29 @@ const SMARTLOGGER_COMM_INTERRUPTED = 0xb000;
 const GRID_LOSS_BIT = 1 << 7;
 
 describe(`Huawei SUN2000 over Modbus RTU (RTU over TCP) with the template (${dialectUnderTest})`, () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let tree: Tree;
-  let sim: HuaweiServer;
-  let inverter: Device;
+  let scene: ModbusInverterScene<HuaweiServer>;
 
   beforeAll(async () => {
-    // The engine's timer ticks once an hour: only the stored points raise and clear alarms here.
-    t = await createTestApp(
-      { deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 } },
-      { alarmEngine: { tickMs: 3_600_000 } },
-    );
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'HuaweiRtu');
-    // An RS485 line of SUN2000s behind an RTU-over-TCP gateway; the inverter is unit 3 on it.
-    sim = await startHuaweiServer({ port: 0, unitIds: [3], transport: { kind: 'rtu-tcp' } });
-    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'HW RTU INV',
-      type: 'inverter',
-      protocol: 'modbus_rtu',
-      ip: '127.0.0.1',
-      port: sim.port,
-      baud_rate: 9_600,
-      slave_id: 3,
-      poll_interval_s: 1,
+    scene = await openModbusInverterScene({
+      tree: 'HuaweiRtu',
+      hourlyAlarmTicks: true,
+      // An RS485 line of SUN2000s behind an RTU-over-TCP gateway; the inverter is unit 3 on it.
+      startSimulator: () => startHuaweiServer({ port: 0, unitIds: [3], transport: { kind: 'rtu-tcp' } }),
+      inverter: {
+        name: 'HW RTU INV',
+        protocol: 'modbus_rtu',
+        baud_rate: 9_600,
+        slave_id: 3,
+        poll_interval_s: 1,
+      },
     });
   });
   afterAll(async () => {
-    await sim?.close();
-    await t?.close();
+    await scene?.close();
   });
 
   it("shows the vendor's status as the console's state, and raises and clears the Huawei alarm with its bit", async () => {
+    const { t, admin, sim, inverter, latest, alarms, summary } = scene;
     const applied = await t.http.post(
       `/api/devices/${inverter.id}/register-template`,
       { template: 'huawei-sun2000', strings: 1 },
@@ -76,26 +58,7 @@ describe(`Huawei SUN2000 over Modbus RTU (RTU over TCP) with the template (${dia
       huawei_device_status: ON_GRID,
       huawei_alarm_1: 0,
     });
-    const poller = startModbusPoller(t.ctx, quiet, {
-      timeoutMs: 300,
-      excludeDeviceIds: (id) => id !== inverter.id,
-    });
-    const latest = async () => {
-      const res = await t.http.get('/api/telemetry/latest', {
-        token: admin.token,
-        query: { device_id: String(inverter.id) },
-      });
-      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v]));
-    };
-    const alarms = async () =>
-      (
-        await t.http.get('/api/alarms', { token: admin.token, query: { device_id: String(inverter.id) } })
-      ).json<AlarmRecord[]>();
-    const summary = async () => {
-      const res = await t.http.get(`/api/inverters/${inverter.id}/summary`, { token: admin.token });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json<InverterSummaryAnswer>();
-    };
+    const poller = scene.startPoller();
     try {
       await until(async () => (await latest()).get('status_code')?.value === 4);
       const values = await latest();

@@ -1,14 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@solar/i18n';
-import type {
-  AlarmRecord,
-  Device,
-  LatestValue,
-  RegisterTemplateApplyAnswer,
-  RegisterTemplatesAnswer,
-  SignalList,
-} from '@solar/shared';
+import type { Device, RegisterTemplateApplyAnswer, RegisterTemplatesAnswer, SignalList } from '@solar/shared';
 import {
   createVirtualPlant,
   driveHuaweiFromPlant,
@@ -16,20 +8,14 @@ import {
   startHuaweiServer,
   type HuaweiServer,
 } from '@solar/simulator';
-import { startModbusPoller } from '../../collectors/modbus/modbus-poller';
 import { makeTree, makeUser, pairs, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
-
-const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
-  waitUntil(check, timeoutMs, 50);
-
-const HUAWEI_JSON = JSON.parse(
-  readFileSync(
-    new URL('../../../../../packages/shared/src/register-templates/huawei-sun2000.json', import.meta.url),
-    'utf8',
-  ),
-) as unknown;
+import {
+  HUAWEI_TEMPLATE_JSON as HUAWEI_JSON,
+  openModbusInverterScene,
+  untilPolled as until,
+  type ModbusInverterScene,
+} from '../../test/modbus-inverter-fixtures';
+import { dialectUnderTest, type TestApp } from '../../test/test-app';
 
 /** A template imported with the request: a meter's map that is not shipped (a test fixture). */
 const METER_JSON = {
@@ -66,6 +52,7 @@ const METER_JSON = {
 };
 
 describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnderTest})`, () => {
+  let scene: ModbusInverterScene<HuaweiServer>;
   let t: TestApp;
   let admin: TestUser;
   let tree: Tree;
@@ -73,28 +60,16 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
   let inverter: Device;
 
   beforeAll(async () => {
-    // The engine's timer ticks once an hour: only the stored points raise and clear alarms here.
-    t = await createTestApp(
-      { deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 } },
-      { alarmEngine: { tickMs: 3_600_000 } },
-    );
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Huawei');
-    sim = await startHuaweiServer({ host: '127.0.0.1', port: 0, unitIds: [1] });
-    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'HW INV-01',
-      type: 'inverter',
-      protocol: 'modbus_tcp',
-      ip: '127.0.0.1',
-      port: sim.port,
-      slave_id: 1,
-      poll_interval_s: 1,
+    scene = await openModbusInverterScene({
+      tree: 'Huawei',
+      hourlyAlarmTicks: true,
+      startSimulator: () => startHuaweiServer({ host: '127.0.0.1', port: 0, unitIds: [1] }),
+      inverter: { name: 'HW INV-01', slave_id: 1, poll_interval_s: 1 },
     });
+    ({ t, admin, tree, sim, inverter } = scene);
   });
   afterAll(async () => {
-    await sim?.close();
-    await t.close();
+    await scene?.close();
   });
 
   const post = (path: string, body?: unknown, token = admin.token) => t.http.post(path, body, { token });
@@ -251,21 +226,9 @@ describe(`register-map templates: Huawei SUN2000 over Modbus TCP (${dialectUnder
     const sample = plant.sample(now).find((s) => s.deviceId === 'inv-01')!.readings;
     expect(sample.ac_power).toBeGreaterThan(10);
 
-    const poller = startModbusPoller(t.ctx, quiet, {
-      timeoutMs: 300,
-      excludeDeviceIds: (id) => id !== inverter.id,
-    });
-    const latest = async () => {
-      const res = await t.http.get('/api/telemetry/latest', {
-        token: admin.token,
-        query: { device_id: String(inverter.id) },
-      });
-      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
-    };
-    const alarms = async () =>
-      (
-        await t.http.get('/api/alarms', { token: admin.token, query: { device_id: String(inverter.id) } })
-      ).json<AlarmRecord[]>();
+    const poller = scene.startPoller();
+    const latest = scene.latestValues;
+    const alarms = scene.alarms;
     try {
       await until(async () => (await latest()).has('string2_dc_current'));
       const values = await latest();

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@solar/i18n';
-import type {
-  AlarmRecord,
-  Device,
-  InverterSummaryAnswer,
-  LatestValue,
-  RegisterTemplateApplyAnswer,
-} from '@solar/shared';
+import type { RegisterTemplateApplyAnswer } from '@solar/shared';
 import { startTemplateServer, type TemplateServer } from '@solar/simulator';
-import { startModbusPoller } from '../../collectors/modbus/modbus-poller';
-import { makeTree, makeUser, save, type TestUser, type Tree } from '../../test/org-fixtures';
-import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
-import { quietLog as quiet, until as waitUntil } from '../../test/collector-helpers';
-
-const until = (check: () => boolean | Promise<boolean>, timeoutMs = 15_000) =>
-  waitUntil(check, timeoutMs, 50);
+import {
+  openModbusInverterScene,
+  untilPolled as until,
+  type ModbusInverterScene,
+} from '../../test/modbus-inverter-fixtures';
+import { dialectUnderTest } from '../../test/test-app';
 
 /** Sungrow work state values (register 5038) and fault code 039, low system insulation resistance. */
 const RUN = 0x0000;
@@ -22,37 +15,22 @@ const FAULT = 0x5500;
 const LOW_INSULATION = 39;
 
 describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`, () => {
-  let t: TestApp;
-  let admin: TestUser;
-  let tree: Tree;
-  let sim: TemplateServer;
-  let inverter: Device;
+  let scene: ModbusInverterScene<TemplateServer>;
 
   beforeAll(async () => {
-    t = await createTestApp(
-      { deviceNetworks: { extraAllowed: ['127.0.0.0/8'], cameraDeadlineMs: 1_000, modbusDeadlineMs: 1_000 } },
-      { alarmEngine: { tickMs: 3_600_000 } },
-    );
-    admin = await makeUser(t, { admin: true });
-    tree = await makeTree(t, admin.token, 'Sungrow');
-    sim = await startTemplateServer({ templateId: 'sungrow-sg-cx', port: 0, unitIds: [1] });
-    inverter = await save<Device>(t, admin.token, '/api/devices/0', {
-      plant_id: tree.plantId,
-      name: 'SG110CX-01',
-      type: 'inverter',
-      protocol: 'modbus_tcp',
-      ip: '127.0.0.1',
-      port: sim.port,
-      slave_id: 1,
-      poll_interval_s: 1,
+    scene = await openModbusInverterScene({
+      tree: 'Sungrow',
+      hourlyAlarmTicks: true,
+      startSimulator: () => startTemplateServer({ templateId: 'sungrow-sg-cx', port: 0, unitIds: [1] }),
+      inverter: { name: 'SG110CX-01', slave_id: 1, poll_interval_s: 1 },
     });
   });
   afterAll(async () => {
-    await sim?.close();
-    await t?.close();
+    await scene?.close();
   });
 
   it('reads the input registers, shows the work state as the console’s, and raises and clears the fault code’s alarm', async () => {
+    const { t, admin, sim, inverter, alarms, summary } = scene;
     const applied = await t.http.post(
       `/api/devices/${inverter.id}/register-template`,
       { template: 'sungrow-sg-cx' },
@@ -70,25 +48,8 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
       sungrow_work_state: RUN,
       sungrow_fault_code: 0,
     });
-    const poller = startModbusPoller(t.ctx, quiet, {
-      timeoutMs: 300,
-      excludeDeviceIds: (id) => id !== inverter.id,
-    });
-    const latest = async () => {
-      const res = await t.http.get('/api/telemetry/latest', {
-        token: admin.token,
-        query: { device_id: String(inverter.id) },
-      });
-      return new Map(res.json<{ items: LatestValue[] }>().items.map((v) => [v.key, v.value]));
-    };
-    const alarms = async () =>
-      (
-        await t.http.get('/api/alarms', { token: admin.token, query: { device_id: String(inverter.id) } })
-      ).json<AlarmRecord[]>();
-    const summary = async () =>
-      (
-        await t.http.get(`/api/inverters/${inverter.id}/summary`, { token: admin.token })
-      ).json<InverterSummaryAnswer>();
+    const poller = scene.startPoller();
+    const latest = scene.latestValues;
     try {
       await until(async () => (await latest()).get('status_code') === 4);
       const values = await latest();
