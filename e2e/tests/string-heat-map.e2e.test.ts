@@ -125,6 +125,11 @@ describe('string heat map on the inverter page', () => {
         );
         const fault = page.getByTestId('string-faults').locator(`li[data-string="${OPEN}"]`);
         await expectText(fault, new RegExp(`Dizi ${OPEN}: .*10:00.*13:00`));
+        // The only inverter of its rating with strings on the plant: no plant-wide comparison, and it says why.
+        await expectText(
+          page.getByTestId('string-plant-comparison').locator('p'),
+          tr('devicePages.strings.plantNone'),
+        );
 
         for (const width of [1440, 390]) {
           await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });

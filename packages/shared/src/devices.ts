@@ -39,6 +39,21 @@ export const slaveIdField = () =>
     .min(SLAVE_ID_MIN, { error: V.slaveIdRange })
     .max(SLAVE_ID_MAX, { error: V.slaveIdRange });
 
+/**
+ * Modbus TCP's unit id: 0…247. Over TCP 0 is no broadcast (that is RTU's meaning of address 0): a gateway
+ * answers 0 for itself, as Huawei's SmartLogger ModBus Interface Definitions address the SmartLogger's own
+ * registers (docs/vendor-templates.md, "huawei-smartlogger"); 1…247 are the devices behind it. RTU keeps
+ * 1…247 (`slaveIdField`), where 0 would be a broadcast that no slave answers.
+ */
+export const TCP_UNIT_ID_MIN = 0;
+
+export const tcpUnitIdField = () =>
+  z.coerce
+    .number({ error: V.unitIdRange })
+    .int({ error: V.unitIdRange })
+    .min(TCP_UNIT_ID_MIN, { error: V.unitIdRange })
+    .max(SLAVE_ID_MAX, { error: V.unitIdRange });
+
 export const baudRateField = () =>
   z.coerce
     .number({ error: V.baudRate })
@@ -96,7 +111,7 @@ export const deviceBody = z.discriminatedUnion(
       protocol: z.literal('modbus_tcp'),
       ip: ipField(),
       port: portField(),
-      slave_id: slaveIdField(),
+      slave_id: tcpUnitIdField(),
     }),
     /**
      * RTU on a serial port of the server (`serial_path`), or through a gateway that passes RTU frames over

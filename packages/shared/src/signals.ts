@@ -29,6 +29,28 @@ const boundField = () =>
     .max(SIGNAL_VALUE_LIMIT, { error: V.outOfRange })
     .nullish();
 
+/** Entries a signal's state map may hold: a vendor's state register has tens of states, not thousands. */
+export const VALUE_MAP_MAX_ENTRIES = 256;
+
+/**
+ * A signal's state map (`signals.value_map`, docs/vendor-templates.md): the value read (an integer, after
+ * `scale`, as a decimal string) → the value stored. The Modbus poller and the edge agent store nothing for a
+ * value the map does not hold, so an unknown vendor state is never shown as a wrong one.
+ */
+export const signalValueMap = z
+  .record(
+    z.string().regex(/^-?\d{1,10}$/, { error: V.invalidKey }),
+    z
+      .number({ error: V.invalidNumber })
+      .int({ error: V.invalidNumber })
+      .min(-SIGNAL_VALUE_LIMIT, { error: V.outOfRange })
+      .max(SIGNAL_VALUE_LIMIT, { error: V.outOfRange }),
+    // A bad key is reported on the map's entry (`value_map.<key>`) as a bad key, anything else as a bad map.
+    { error: (issue) => (issue.code === 'invalid_key' ? V.invalidKey : V.invalidValue) },
+  )
+  .refine((m) => Object.keys(m).length <= VALUE_MAP_MAX_ENTRIES, { error: V.tooMany });
+export type SignalValueMap = z.infer<typeof signalValueMap>;
+
 /** POST signals/{id} (0 creates). A signal is one measured quantity of one device (a tag). */
 export const signalBody = z
   .object({
@@ -63,6 +85,11 @@ export const signalBody = z
      */
     min_value: boundField(),
     max_value: boundField(),
+    /**
+     * The state map; null removes it, and leaving it out keeps the stored one (a form without the field
+     * does not wipe a template's map).
+     */
+    value_map: signalValueMap.nullish(),
   })
   .refine((b) => b.min_value == null || b.max_value == null || b.min_value <= b.max_value, {
     error: V.rangeOrder,
@@ -87,6 +114,8 @@ export const signalSchema = z.object({
   is_active: z.boolean(),
   min_value: z.number().nullable(),
   max_value: z.number().nullable(),
+  /** The state map applied after decoding (value read → value stored); null: stored as read. */
+  value_map: z.record(z.string(), z.number()).nullable(),
   ...timestamps,
 });
 export type Signal = z.infer<typeof signalSchema>;

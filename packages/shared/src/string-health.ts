@@ -21,6 +21,11 @@ export const stringSeriesSchema = z.object({
   current_a: z.array(z.number().nullable()),
   /** Current over the siblings' median per interval; null where the interval was not judged (night, low light, no data). */
   ratio: z.array(z.number().nullable()),
+  /**
+   * Current over the median of the plant's strings of the same configuration (`plant_peers`) per interval;
+   * null where not judged, and all null when the inverter has no such peers.
+   */
+  plant_ratio: z.array(z.number().nullable()),
 });
 export type StringSeries = z.infer<typeof stringSeriesSchema>;
 
@@ -50,5 +55,12 @@ export const deviceStringsAnswer = z.object({
   strings: z.array(stringSeriesSchema),
   /** Faults that overlap the day, judged over the day and the day before (a fault may have begun then). */
   faults: z.array(stringFaultSchema),
+  /**
+   * The plant-wide reference: the inverters of this plant with the same rating and string count (this one
+   * among them) and their strings; null when there are fewer than three such inverters.
+   */
+  plant_peers: z.object({ inverters: z.number().int(), strings: z.number().int() }).nullable(),
+  /** Faults against the plant-wide median that overlap the day (the same rule, the other reference). */
+  plant_faults: z.array(stringFaultSchema),
 });
 export type DeviceStringsAnswer = z.infer<typeof deviceStringsAnswer>;

@@ -21,6 +21,8 @@ export const V = {
   longitudeRange: 'validation.longitudeRange',
   invalidTimeZone: 'validation.invalidTimeZone',
   slaveIdRange: 'validation.slaveIdRange',
+  /** A Modbus TCP unit id outside 0…247 (0 is the gateway itself, e.g. a SmartLogger). */
+  unitIdRange: 'validation.unitIdRange',
   baudRate: 'validation.baudRate',
   invalidDate: 'validation.invalidDate',
   /** A date, instant or year outside 2000-01-01 … 2100-12-31 (dates.ts). */

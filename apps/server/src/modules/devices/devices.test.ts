@@ -100,8 +100,14 @@ describe(`devices (${dialectUnderTest})`, () => {
       [{ ...tcp(), ip: undefined }, 'ip', 'validation.required'],
       [{ ...tcp(), port: 65536 }, 'port', 'validation.portRange'],
       [{ ...tcp(), port: -1 }, 'port', 'validation.portRange'],
-      [{ ...tcp(), slave_id: 0 }, 'slave_id', 'validation.slaveIdRange'],
-      [{ ...tcp(), slave_id: 248 }, 'slave_id', 'validation.slaveIdRange'],
+      [{ ...tcp(), slave_id: -1 }, 'slave_id', 'validation.unitIdRange'],
+      [{ ...tcp(), slave_id: 248 }, 'slave_id', 'validation.unitIdRange'],
+      // Over RTU address 0 is a broadcast no slave answers; over TCP it is the gateway itself.
+      [
+        { ...base(), protocol: 'modbus_rtu', slave_id: 0, baud_rate: 9600 },
+        'slave_id',
+        'validation.slaveIdRange',
+      ],
       [
         { ...base(), protocol: 'modbus_rtu', slave_id: 1, baud_rate: 1234 },
         'baud_rate',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '@solar/i18n';
 import type { RegisterTemplateApplyAnswer } from '@solar/shared';
+import { ModbusTcpClient } from '@solar/modbus';
 import { startTemplateServer, type TemplateServer } from '@solar/simulator';
 import {
   openModbusInverterScene,
@@ -8,6 +9,22 @@ import {
   type ModbusInverterScene,
 } from '../../test/modbus-inverter-fixtures';
 import { dialectUnderTest } from '../../test/test-app';
+
+/**
+ * MPPT 4–12 as Sungrow's protocol numbers them (input registers, each voltage then current, 0.1 V and 0.1 A):
+ * 5115–5124 for MPPT 4–8 and 5130–5137 for MPPT 9–12. The protocol address is the number minus one.
+ */
+const SUNGROW_MPPT_VOLTAGE_REGISTER: Record<number, number> = {
+  4: 5115,
+  5: 5117,
+  6: 5119,
+  7: 5121,
+  8: 5123,
+  9: 5130,
+  10: 5132,
+  11: 5134,
+  12: 5136,
+};
 
 /** Sungrow work state values (register 5038) and fault code 039, low system insulation resistance. */
 const RUN = 0x0000;
@@ -29,6 +46,14 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
     await scene?.close();
   });
 
+  /** MPPT n at 600 + n V and n + 0.5 A. */
+  const mpptValues = Object.fromEntries(
+    Object.keys(SUNGROW_MPPT_VOLTAGE_REGISTER).flatMap((n) => [
+      [`mppt${n}_dc_voltage`, 600 + Number(n)],
+      [`mppt${n}_dc_current`, Number(n) + 0.5],
+    ]),
+  );
+
   it('reads the input registers, shows the work state as the console’s, and raises and clears the fault code’s alarm', async () => {
     const { t, admin, sim, inverter, alarms, summary } = scene;
     const applied = await t.http.post(
@@ -37,7 +62,7 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
       { token: admin.token },
     );
     expect(applied.statusCode, applied.body).toBe(200);
-    expect(applied.json<RegisterTemplateApplyAnswer>().created).toHaveLength(20);
+    expect(applied.json<RegisterTemplateApplyAnswer>().created).toHaveLength(38);
     await t.ctx.alarmEngine.reloadRules();
 
     sim.setValues(1, {
@@ -47,6 +72,7 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
       mppt2_dc_voltage: 605.3,
       sungrow_work_state: RUN,
       sungrow_fault_code: 0,
+      ...mpptValues,
     });
     const poller = scene.startPoller();
     const latest = scene.latestValues;
@@ -58,6 +84,14 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
       expect(values.get('daily_energy')).toBeCloseTo(321.4, 1);
       expect(values.get('sungrow_work_state')).toBe(RUN);
       expect((await summary()).mppts.find((m) => m.index === 2)?.dc_voltage_v).toBeCloseTo(605.3, 1);
+      // MPPT 4–12 from their own block of registers, on the inverter page's MPPT table.
+      await until(async () => (await summary()).mppts.length === 12);
+      const mppts = (await summary()).mppts;
+      for (const n of Object.keys(SUNGROW_MPPT_VOLTAGE_REGISTER).map(Number)) {
+        const row = mppts.find((m) => m.index === n);
+        expect(row?.dc_voltage_v, `MPPT ${n}`).toBeCloseTo(600 + n, 1);
+        expect(row?.dc_current_a, `MPPT ${n}`).toBeCloseTo(n + 0.5, 1);
+      }
 
       sim.setValues(1, { ac_power: 0, sungrow_work_state: FAULT, sungrow_fault_code: LOW_INSULATION });
       await until(async () =>
@@ -85,6 +119,21 @@ describe(`Sungrow SG CX over Modbus TCP with the template (${dialectUnderTest})`
       await until(async () => (await latest()).get('status_code') === 4);
     } finally {
       await poller.stop();
+    }
+  });
+
+  it("puts MPPT 4–12 at the registers Sungrow's protocol gives them", async () => {
+    const { sim } = scene;
+    sim.setValues(1, mpptValues);
+    const client = new ModbusTcpClient({ host: '127.0.0.1', port: sim.port, timeoutMs: 2_000 });
+    try {
+      for (const [n, register] of Object.entries(SUNGROW_MPPT_VOLTAGE_REGISTER)) {
+        const [voltage, current] = await client.readRegisters('input', 1, register - 1, 2);
+        expect(voltage, `MPPT ${n} voltage at ${register}`).toBe((600 + Number(n)) * 10);
+        expect(current, `MPPT ${n} current at ${register + 1}`).toBe((Number(n) + 0.5) * 10);
+      }
+    } finally {
+      client.close();
     }
   });
 });

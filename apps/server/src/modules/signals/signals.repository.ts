@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { DATA_TYPES, REGISTER_TYPES, Signal, WORD_ORDERS, signalListQuery } from '@solar/shared';
+import { parseStoredValueMap } from '@solar/modbus';
 import type { Db } from '../../db/database';
 import { bool, iso, pageOf, searchAny } from '../../lib/listing';
 import { reachable, type Scope } from '../../lib/scope';
@@ -21,6 +22,8 @@ export interface SignalValues {
   is_active: boolean;
   min_value: number | null;
   max_value: number | null;
+  /** The state map as stored (JSON) or null; undefined leaves the stored map as it is. */
+  value_map?: string | null;
 }
 
 const SORT_REFS: Record<SignalListFilter['sort']['column'], string> = {
@@ -62,6 +65,7 @@ const toSignal = (r: Row): Signal => ({
   is_active: bool(r.is_active),
   min_value: r.min_value === null ? null : Number(r.min_value),
   max_value: r.max_value === null ? null : Number(r.max_value),
+  value_map: parseStoredValueMap(r.value_map),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });

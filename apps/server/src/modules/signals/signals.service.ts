@@ -23,7 +23,12 @@ const valuesOf = (body: Body): repo.SignalValues => ({
   is_active: body.is_active,
   min_value: body.min_value ?? null,
   max_value: body.max_value ?? null,
+  ...(body.value_map !== undefined && { value_map: storedValueMap(body.value_map) }),
 });
+
+/** The map as `signals.value_map` holds it: JSON, or null for none (an empty map maps nothing, so none). */
+const storedValueMap = (map: Body['value_map']): string | null =>
+  map && Object.keys(map).length > 0 ? JSON.stringify(map) : null;
 
 const duplicateKey = () => conflict(E.duplicate, { key: [V.duplicate] });
 

@@ -76,6 +76,81 @@ describe(`signals (${dialectUnderTest})`, () => {
     expect(plain).toMatchObject({ min_value: null, max_value: null });
   });
 
+  it('keeps a state map, shows it where the signal is readable and edits it where signals are editable', async () => {
+    const stateMap = { '0': 4, '21760': 7, '33024': 5 };
+    const created = await save<Signal>(t, admin.token, '/api/signals/0', {
+      ...body(),
+      key: 'vendor_state',
+      data_type: 'uint16',
+      is_counter: false,
+      value_map: stateMap,
+    });
+    expect(created.value_map).toEqual(stateMap);
+    const path = `/api/signals/${created.id}`;
+    // A form that does not send the map (the signal drawer) keeps it; null removes it.
+    const renamed = await save<Signal>(t, admin.token, path, {
+      ...body(),
+      key: 'vendor_state',
+      name: 'Vendor state',
+      is_counter: false,
+    });
+    expect(renamed.value_map).toEqual(stateMap);
+    expect((await list({ device_id: String(tree.deviceId), q: 'vendor_state' })).items[0]!.value_map).toEqual(
+      stateMap,
+    );
+    // A reader of the company sees the map but cannot change it; another company's editor does not find it.
+    const viewer = await makeUser(t, {
+      companyId: tree.companyId,
+      permissions: [{ page: 'device_signals', method: 'view' }],
+    });
+    expect((await t.http.get(path, { token: viewer.token })).json<Signal>().value_map).toEqual(stateMap);
+    const edit = { ...body(), key: 'vendor_state', is_counter: false, value_map: { '1': 8 } };
+    expect((await t.http.post(path, edit, { token: viewer.token })).statusCode).toBe(403);
+    const other = await makeTree(t, admin.token, 'ValueMapOther');
+    const stranger = await makeUser(t, { companyId: other.companyId });
+    expect((await t.http.get(path, { token: stranger.token })).statusCode).toBe(404);
+    expect((await t.http.post(path, edit, { token: stranger.token })).statusCode).toBe(404);
+    expect((await t.http.get(path, { token: admin.token })).json<Signal>().value_map).toEqual(stateMap);
+    const editor = await makeUser(t, { companyId: tree.companyId });
+    expect((await save<Signal>(t, editor.token, path, edit)).value_map).toEqual({ '1': 8 });
+    const cleared = await save<Signal>(t, admin.token, path, { ...edit, value_map: null });
+    expect(cleared.value_map).toBeNull();
+    const stored = await t.ctx.db
+      .selectFrom('signals')
+      .select('value_map')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.value_map).toBeNull();
+  });
+
+  it('refuses a bad state map with a translatable message (400) and stores nothing', async () => {
+    const tooMany = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [String(i), 1]));
+    const cases: [unknown, string][] = [
+      [{ running: 4 }, 'validation.invalidKey'],
+      [{ '1.5': 4 }, 'validation.invalidKey'],
+      [{ '1': 4.5 }, 'validation.invalidNumber'],
+      [{ '1': 'fault' }, 'validation.invalidNumber'],
+      [{ '1': 1e16 }, 'validation.outOfRange'],
+      [[4, 7], 'validation.invalidValue'],
+      ['{"1":4}', 'validation.invalidValue'],
+      [tooMany, 'validation.tooMany'],
+    ];
+    for (const [valueMap, message] of cases) {
+      const res = await t.http.post(
+        '/api/signals/0',
+        { ...body(), key: 'bad_map', value_map: valueMap },
+        { token: admin.token },
+      );
+      expect(res.statusCode, JSON.stringify(valueMap)).toBe(400);
+      // The map's own errors under `value_map`, an entry's under `value_map.<key>`.
+      const messages = Object.entries(res.json<{ errors: Record<string, string[]> }>().errors)
+        .filter(([field]) => field === 'value_map' || field.startsWith('value_map.'))
+        .flatMap(([, list]) => list);
+      expect(messages, JSON.stringify(valueMap)).toContain(message);
+    }
+    expect((await list({ device_id: String(tree.deviceId), q: 'bad_map' })).total).toBe(0);
+  });
+
   it('keeps keys unique per device (409), but the same key on another device is fine', async () => {
     const dup = await t.http.post('/api/signals/0', { ...body(), key: 'ac_power' }, { token: admin.token });
     expect(dup.statusCode).toBe(409);

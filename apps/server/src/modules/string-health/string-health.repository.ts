@@ -46,9 +46,14 @@ export const POA_KEYS = ['irradiance', 'poa_irradiance', 'poa'];
 
 /**
  * The active signals of active inverters that string health reads: string currents and voltages, DC
- * voltage and AC power; of `deviceIds` only, or of every inverter when omitted (the periodic judgement).
+ * voltage and AC power; of `deviceIds` only, or of every inverter when omitted (the periodic judgement);
+ * of one plant's inverters with `plantId` (an inverter's plant-wide peers).
  */
-export async function inverterSignals(db: Db, deviceIds?: readonly number[]): Promise<StringSignalRow[]> {
+export async function inverterSignals(
+  db: Db,
+  deviceIds?: readonly number[],
+  plantId?: number,
+): Promise<StringSignalRow[]> {
   if (deviceIds?.length === 0) return [];
   let q = db
     .selectFrom('signals')
@@ -61,6 +66,7 @@ export async function inverterSignals(db: Db, deviceIds?: readonly number[]): Pr
       eb.or([eb('signals.key', 'like', STRING_KEY_PATTERN), eb('signals.key', 'in', INVERTER_KEYS)]),
     );
   if (deviceIds) q = q.where('devices.id', 'in', deviceIds);
+  if (plantId !== undefined) q = q.where('devices.plant_id', '=', plantId);
   const rows = await q.orderBy('signals.id').execute();
   return rows.map((r) => ({ signalId: r.id, deviceId: r.device_id, plantId: r.plant_id, key: r.key }));
 }

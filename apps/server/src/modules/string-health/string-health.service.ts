@@ -11,12 +11,16 @@ import { dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { readRollupSeries, type SeriesPoints } from '../../telemetry-store/queries';
 import type { RaiseRequest } from '../alarms';
 import {
+  MIN_PEER_INVERTERS,
   MIN_STRINGS,
   STRING_HEALTH_DEFAULTS,
+  judgePeerStrings,
   judgeStrings,
+  median,
   stringSignal,
   type InverterStrings,
   type StringFault as EngineFault,
+  type StringHealthResult,
 } from './engine/string-health';
 import * as repo from './string-health.repository';
 
@@ -28,6 +32,10 @@ export const STRING_HEALTH_LOOKBACK_MS = DAY_MS;
 export const STRING_ALARM_PREFIX = 'string:';
 export const STRING_FAULT_MESSAGE = 'alarms.msg.stringFault';
 export const STRING_FAULT_NO_VOLTAGE_MESSAGE = 'alarms.msg.stringFaultNoVoltage';
+/** Alarm keys of an inverter whose strings are low against the plant's peers: `strings-plant:{deviceId}`. */
+export const PLANT_STRINGS_ALARM_PREFIX = 'strings-plant:';
+export const PLANT_STRINGS_FAULT_MESSAGE = 'alarms.msg.stringsPlantFault';
+export const PLANT_STRINGS_FAULT_NO_VOLTAGE_MESSAGE = 'alarms.msg.stringsPlantFaultNoVoltage';
 
 /** One inverter's strings read from the store, with the signal of each string's current. */
 interface ReadInverter {
@@ -35,6 +43,40 @@ interface ReadInverter {
   plantId: number;
   input: InverterStrings;
   currentSignal: Map<number, number>;
+}
+
+/**
+ * The plant-wide peer groups (docs/string-health.md, "Plant-wide median"): inverters of one plant with the
+ * same rating and the same number of strings. The data model holds the orientation per plant (tilt and
+ * azimuth) and no module count or peak power per string, so one plant, one rating and one string count is
+ * the nearest it comes to "strings of one configuration"; an inverter without a rating joins no group.
+ * Groups of fewer than MIN_PEER_INVERTERS are left out: there the median cannot tell which one is low.
+ */
+function peerGroups(read: readonly ReadInverter[]): ReadInverter[][] {
+  const groups = new Map<string, ReadInverter[]>();
+  for (const inv of read) {
+    if (!inv.input.ratedKw) continue;
+    const key = `${inv.plantId}|${inv.input.ratedKw}|${inv.input.strings.length}`;
+    let list = groups.get(key);
+    if (!list) groups.set(key, (list = []));
+    list.push(inv);
+  }
+  return [...groups.values()].filter((g) => g.length >= MIN_PEER_INVERTERS);
+}
+
+/** Each inverter's judgement against its plant-wide peers, by device id (none for an inverter without peers). */
+function judgePeers(
+  read: readonly ReadInverter[],
+): Map<number, { result: StringHealthResult; peers: ReadInverter[] }> {
+  const out = new Map<number, { result: StringHealthResult; peers: ReadInverter[] }>();
+  for (const group of peerGroups(read)) {
+    const judged = judgePeerStrings(
+      group.map((inv) => ({ deviceId: inv.deviceId, input: inv.input })),
+      { intervalMs: FIVE_MIN },
+    );
+    for (const [deviceId, result] of judged) out.set(deviceId, { result, peers: group });
+  }
+  return out;
 }
 
 const toMap = (points: SeriesPoints | undefined): Map<number, number> => {
@@ -133,7 +175,14 @@ export class StringHealthService {
     const intervals: number[] = [];
     for (let t = start; t < end; t += step) intervals.push(t);
     // The day before is judged too: a fault that began yesterday is one fault, from its start.
-    const [read] = await this.read(await repo.inverterSignals(this.ctx.db, [id]), start - DAY_MS, end);
+    // The plant's other inverters are read as well: the plant-wide median of strings like these.
+    const plantRead = await this.read(
+      await repo.inverterSignals(this.ctx.db, undefined, inverter.plantId),
+      start - DAY_MS,
+      end,
+    );
+    const read = plantRead.find((inv) => inv.deviceId === id);
+    const plant = read ? judgePeers(plantRead).get(id) : undefined;
     const answer: DeviceStringsAnswer = {
       device_id: id,
       time_zone: inverter.timeZone,
@@ -144,6 +193,13 @@ export class StringHealthService {
       sustain_minutes: STRING_HEALTH_DEFAULTS.sustainMs / 60_000,
       strings: [],
       faults: [],
+      plant_peers: plant
+        ? {
+            inverters: plant.peers.length,
+            strings: plant.peers.reduce((sum, inv) => sum + inv.input.strings.length, 0),
+          }
+        : null,
+      plant_faults: [],
     };
     if (!read) return answer;
     const judged = judgeStrings(read.input, { intervalMs: FIVE_MIN });
@@ -159,23 +215,29 @@ export class StringHealthService {
       };
       for (const [t, v] of s.current) add(current, t, v);
       for (const [t, v] of judged.ratios.get(s.n) ?? []) add(ratio, t, v);
+      const plantRatio = intervals.map(() => [0, 0]);
+      for (const [t, v] of plant?.result.ratios.get(s.n) ?? []) add(plantRatio, t, v);
       const mean = (acc: number[][]) => acc.map(([sum, n]) => (n ? round(sum! / n, 3) : null));
       answer.strings.push({
         n: s.n,
         signal_id: read.currentSignal.get(s.n)!,
         current_a: mean(current),
         ratio: mean(ratio),
+        plant_ratio: mean(plantRatio),
       });
     }
-    answer.faults = judged.faults
-      .filter((f) => f.from < end && (f.to === null || f.to > start))
-      .map((f) => ({
-        n: f.n,
-        from: new Date(f.from).toISOString(),
-        to: f.to === null ? null : new Date(f.to).toISOString(),
-        ratio: round(f.ratio, 3),
-        energy_lost_kwh: f.energyKwh === null ? null : round(f.energyKwh, 2),
-      }));
+    const ofDay = (faults: readonly EngineFault[]) =>
+      faults
+        .filter((f) => f.from < end && (f.to === null || f.to > start))
+        .map((f) => ({
+          n: f.n,
+          from: new Date(f.from).toISOString(),
+          to: f.to === null ? null : new Date(f.to).toISOString(),
+          ratio: round(f.ratio, 3),
+          energy_lost_kwh: f.energyKwh === null ? null : round(f.energyKwh, 2),
+        }));
+    answer.faults = ofDay(judged.faults);
+    answer.plant_faults = ofDay(plant?.result.faults ?? []);
     return answer;
   }
 
@@ -195,17 +257,38 @@ export class StringHealthService {
     );
     const raises: RaiseRequest[] = [];
     const clearedAt = new Map<string, number>();
+    const peers = judgePeers(read);
     for (const inv of read) {
       const { faults } = judgeStrings(inv.input, { intervalMs: FIVE_MIN });
+      const openOwn = new Set<number>();
       for (const f of faults) {
         const key = `${STRING_ALARM_PREFIX}${inv.deviceId}:${f.n}`;
         if (f.to !== null) clearedAt.set(key, f.to);
-        else raises.push(faultRaise(inv, f, key));
+        else {
+          raises.push(faultRaise(inv, f, key));
+          openOwn.add(f.n);
+        }
+      }
+      const plantFaults = peers.get(inv.deviceId)?.result.faults ?? [];
+      // A string low against the plant's peers and not against its own inverter: the inverter's median fell
+      // with it. Those strings make one alarm on the inverter; a string its own inverter already judged
+      // faulty keeps its string alarm only.
+      const open = plantFaults.filter((f) => f.to === null && !openOwn.has(f.n));
+      const key = `${PLANT_STRINGS_ALARM_PREFIX}${inv.deviceId}`;
+      if (open.length > 0) raises.push(plantFaultRaise(inv, open, key));
+      else {
+        const recovered = plantFaults.flatMap((f) => (f.to === null ? [] : [f.to]));
+        if (recovered.length > 0) clearedAt.set(key, Math.max(...recovered));
       }
     }
     // Every string alarm not open now clears: a recovered string at its recovery, any other at `now` (its
     // fault left the window, its data having stopped for a day, or the inverter lost its string signals).
-    await alarms.reconcile({ prefixes: [STRING_ALARM_PREFIX], raises, clearedAt, now });
+    await alarms.reconcile({
+      prefixes: [STRING_ALARM_PREFIX, PLANT_STRINGS_ALARM_PREFIX],
+      raises,
+      clearedAt,
+      now,
+    });
     return { inverters: read.length, open: raises.length };
   }
 }
@@ -228,5 +311,32 @@ function faultRaise(inv: ReadInverter, f: EngineFault, key: string): RaiseReques
       energy: f.energyKwh === null ? null : round(f.energyKwh, 1),
     },
     at: f.from,
+  };
+}
+
+/** One alarm for the inverter's strings that are low against the plant's peers: how many, how low, since when. */
+function plantFaultRaise(inv: ReadInverter, open: readonly EngineFault[], key: string): RaiseRequest {
+  const energies = open.flatMap((f) => (f.energyKwh === null ? [] : [f.energyKwh]));
+  return {
+    key,
+    plant_id: inv.plantId,
+    device_id: inv.deviceId,
+    tag_id: null,
+    source: 'performance',
+    rule_id: null,
+    priority_id: ALARM_PRIORITY.medium,
+    message: energies.length ? PLANT_STRINGS_FAULT_MESSAGE : PLANT_STRINGS_FAULT_NO_VOLTAGE_MESSAGE,
+    message_params: {
+      count: open.length,
+      total: inv.input.strings.length,
+      ratio: Math.round(median(open.map((f) => f.ratio)) * 100),
+      energy: energies.length
+        ? round(
+            energies.reduce((a, b) => a + b, 0),
+            1,
+          )
+        : null,
+    },
+    at: Math.min(...open.map((f) => f.from)),
   };
 }

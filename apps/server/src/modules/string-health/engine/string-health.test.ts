@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeStrings, stringSignal, type InverterStrings } from './string-health';
+import { judgePeerStrings, judgeStrings, stringSignal, type InverterStrings } from './string-health';
 
 const MIN = 60_000;
 const STEP = 5 * MIN;
@@ -102,6 +102,49 @@ describe('string health engine', () => {
     // Without voltage, the energy is unknown rather than zero.
     const noVolts = { ...noSensor, strings: input.strings.map(({ n, current }) => ({ n, current })) };
     expect(judgeStrings(noVolts, { intervalMs: STEP }).faults[0]!.energyKwh).toBeNull();
+  });
+
+  it('finds, against the plant-wide median, an inverter whose strings are all low together', () => {
+    // Three inverters of eight strings under one sky; every string of the second carries 60 % from 09:00
+    // (soiled alike, or a DC fault common to it): its own median falls with its strings and sees nothing.
+    const healthy = day(8);
+    const low = day(8, (_n, t, i) => (t >= at(9) ? 0.6 * i : i));
+    const other = day(8, (n, _t, i) => i * (1 + 0.01 * n));
+    expect(judgeStrings(low, { intervalMs: STEP }).faults).toEqual([]);
+    const group = [
+      { deviceId: 1, input: healthy },
+      { deviceId: 2, input: low },
+      { deviceId: 3, input: other },
+    ];
+    const judged = judgePeerStrings(group, { intervalMs: STEP });
+    expect(judged.get(1)!.faults).toEqual([]);
+    expect(judged.get(3)!.faults).toEqual([]);
+    const faults = judged.get(2)!.faults;
+    expect(faults.map((f) => f.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Judged from the first good-light interval after 09:00 on, still open at the day's end.
+    for (const f of faults) {
+      expect(f.to).toBeNull();
+      expect(f.from).toBeGreaterThanOrEqual(at(9));
+      expect(f.from).toBeLessThanOrEqual(at(9, 30));
+      expect(f.ratio).toBeGreaterThan(0.55);
+      expect(f.ratio).toBeLessThan(0.63);
+      expect(f.energyKwh).toBeGreaterThan(0);
+    }
+    // Two inverters are no majority: one of two gone low is not told from the other gone high.
+    expect(judgePeerStrings(group.slice(0, 2), { intervalMs: STEP }).size).toBe(0);
+  });
+
+  it('sees no plant-wide fault when the whole plant is shaded or soiled alike, nor at night', () => {
+    const shaded = (k: number) =>
+      day(6, (n, t, i) => (t >= at(10) && t < at(13) ? 0.5 * i : i) * (1 + 0.01 * ((n + k) % 3)));
+    const judged = judgePeerStrings(
+      [1, 2, 3, 4].map((deviceId) => ({ deviceId, input: shaded(deviceId) })),
+      { intervalMs: STEP },
+    );
+    for (const result of judged.values()) {
+      expect(result.faults).toEqual([]);
+      expect(result.intervals.find((i) => i.t === at(2))!.median).toBeNull();
+    }
   });
 
   it('reads the string number and kind from a signal key', () => {

@@ -118,12 +118,75 @@ interface Run {
   energyKnown: boolean;
 }
 
-/** Judges one inverter's strings over its intervals. */
+/** Judges one inverter's strings over its intervals, against the median of its own strings. */
 export function judgeStrings(
   input: InverterStrings,
   options: Partial<StringHealthOptions> & Pick<StringHealthOptions, 'intervalMs'>,
 ): StringHealthResult {
   const o: StringHealthOptions = { ...STRING_HEALTH_DEFAULTS, ...options };
+  const reference = (t: number): number | null => {
+    const present = input.strings.filter((s) => Number.isFinite(s.current.get(t)));
+    if (present.length < MIN_STRINGS || !lit(input, t, o)) return null;
+    const m = median(present.map((s) => s.current.get(t)!));
+    return m >= o.minMedianCurrentA ? m : null;
+  };
+  return judgeAgainst(input, reference, o);
+}
+
+/** Inverters a plant-wide peer group needs, so that one whole inverter gone low is a minority of its strings. */
+export const MIN_PEER_INVERTERS = 3;
+
+/** One inverter of a plant-wide peer group: strings of the same configuration under the same sky. */
+export interface PeerInverter {
+  deviceId: number;
+  input: InverterStrings;
+}
+
+/**
+ * Judges the strings of a group of inverters whose strings share one configuration (same plant, so the same
+ * orientation and irradiance; docs/string-health.md, "Plant-wide median") against the median of all the
+ * group's strings, interval by interval. It finds what each inverter's own median cannot: an inverter whose
+ * strings are all low together (soiled alike, or a DC-side fault common to it), since its own median falls
+ * with them. A group of fewer than MIN_PEER_INVERTERS inverters answers nothing. An interval is judged when
+ * the plant's irradiance is good (or, without a sensor, when most of the group's inverters have good power),
+ * with at least MIN_STRINGS strings reporting and a median of at least `minMedianCurrentA`.
+ */
+export function judgePeerStrings(
+  group: readonly PeerInverter[],
+  options: Partial<StringHealthOptions> & Pick<StringHealthOptions, 'intervalMs'>,
+): Map<number, StringHealthResult> {
+  const out = new Map<number, StringHealthResult>();
+  if (group.length < MIN_PEER_INVERTERS) return out;
+  const o: StringHealthOptions = { ...STRING_HEALTH_DEFAULTS, ...options };
+  const cache = new Map<number, number | null>();
+  const reference = (t: number): number | null => {
+    const known = cache.get(t);
+    if (known !== undefined) return known;
+    const litCount = group.filter((g) => lit(g.input, t, o)).length;
+    const currents = group.flatMap((g) =>
+      g.input.strings.map((s) => s.current.get(t)).filter((v): v is number => Number.isFinite(v)),
+    );
+    let m: number | null = null;
+    if (2 * litCount > group.length && currents.length >= MIN_STRINGS) {
+      const candidate = median(currents);
+      if (candidate >= o.minMedianCurrentA) m = candidate;
+    }
+    cache.set(t, m);
+    return m;
+  };
+  for (const g of group) out.set(g.deviceId, judgeAgainst(g.input, reference, o));
+  return out;
+}
+
+/**
+ * The fault rule itself: each string's current over `reference(t)` (null: the interval is not judged),
+ * a low run from under `ratioThreshold`, held under `recoverRatio`, a fault once it holds `sustainMs`.
+ */
+function judgeAgainst(
+  input: InverterStrings,
+  reference: (t: number) => number | null,
+  o: StringHealthOptions,
+): StringHealthResult {
   const times = new Set<number>();
   for (const s of input.strings) for (const t of s.current.keys()) times.add(t);
   const sorted = [...times].sort((a, b) => a - b);
@@ -143,16 +206,12 @@ export function judgeStrings(
   };
   const hours = o.intervalMs / 3_600_000;
   for (const t of sorted) {
-    const present = input.strings.filter((s) => Number.isFinite(s.current.get(t)));
-    let m: number | null = null;
-    if (present.length >= MIN_STRINGS && lit(input, t, o)) {
-      const candidate = median(present.map((s) => s.current.get(t)!));
-      if (candidate >= o.minMedianCurrentA) m = candidate;
-    }
+    const m = reference(t);
     intervals.push({ t, median: m });
     if (m === null) continue; // night, low light or too few strings: no judgement, runs neither grow nor end
-    for (const s of present) {
-      const current = s.current.get(t)!;
+    for (const s of input.strings) {
+      const current = s.current.get(t);
+      if (current === undefined || !Number.isFinite(current)) continue;
       const ratio = current / m;
       ratios.get(s.n)!.set(t, ratio);
       let run = runs.get(s.n);

@@ -339,7 +339,7 @@ export function DeviceForm({ open, device, onClose }: DeviceFormProps) {
             <Form.Item
               name="slave_id"
               label={t('devices.slave_id')}
-              rules={[schemaRule(tcp.shape.slave_id, t, true)]}
+              rules={[schemaRule((protocol === 'modbus_rtu' ? rtu : tcp).shape.slave_id, t, true)]}
             >
               <InputNumber className="full-width" data-testid="device-field-slave_id" />
             </Form.Item>

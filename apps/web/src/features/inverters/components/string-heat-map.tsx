@@ -164,6 +164,7 @@ function HeatMap({
       </div>
       <Legend dark={dark} threshold={data.ratio_threshold} minutes={data.sustain_minutes} />
       <Faults data={data} language={language} />
+      <PlantComparison data={data} language={language} />
     </div>
   );
 }
@@ -220,6 +221,58 @@ function Faults({ data, language }: { data: DeviceStringsAnswer; language: strin
             </li>
           ))}
         </ul>
+      )}
+    </div>
+  );
+}
+
+/** The mean of the inverter's judged ratios to the plant's median over the day; null when none was judged. */
+function meanPlantRatio(data: DeviceStringsAnswer): number | null {
+  const judged = data.strings.flatMap((s) => s.plant_ratio.filter((r): r is number => r !== null));
+  return judged.length ? judged.reduce((a, b) => a + b, 0) / judged.length : null;
+}
+
+/**
+ * The strings against the plant's strings of the same configuration (docs/string-health.md, "Plant-wide
+ * median"): what the heat map's own-median colours cannot show, an inverter whose strings are all low.
+ */
+function PlantComparison({ data, language }: { data: DeviceStringsAnswer; language: string }) {
+  const { t } = useTranslation();
+  const peers = data.plant_peers;
+  const ratio = meanPlantRatio(data);
+  return (
+    <div className="string-heat-map-faults" data-testid="string-plant-comparison">
+      <h4>{t('devicePages.strings.plantTitle')}</h4>
+      {peers === null ? (
+        <p>{t('devicePages.strings.plantNone')}</p>
+      ) : (
+        <>
+          <p data-testid="string-plant-peers">
+            {ratio === null
+              ? t('devicePages.strings.plantPeersNotJudged', { ...peers })
+              : t('devicePages.strings.plantPeers', { ...peers, ratio: pct(ratio) })}
+          </p>
+          {data.plant_faults.length === 0 ? (
+            <p>{t('devicePages.strings.noPlantFaults')}</p>
+          ) : (
+            <ul>
+              {data.plant_faults.map((f) => (
+                <li key={`${f.n}-${f.from}`} data-string={f.n}>
+                  {t('devicePages.strings.plantFault', {
+                    n: f.n,
+                    from: formatPlantTime(f.from, data.time_zone, language, 'dateTime'),
+                    to: f.to
+                      ? formatPlantTime(f.to, data.time_zone, language, 'dateTime')
+                      : t('devicePages.strings.ongoing'),
+                    ratio: pct(f.ratio),
+                  })}
+                  {f.energy_lost_kwh !== null &&
+                    `; ${t('devicePages.strings.energyLost', { energy: formatNumber(f.energy_lost_kwh, language, 1) })}`}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
     </div>
   );
