@@ -40,6 +40,7 @@ import { readAgentReports } from './modules/edge';
 import { DetectionRunner, detectionSourceOf, startDataQualityJob } from './modules/data-quality';
 import { recipientTimeZone } from './modules/companies';
 import { createUploadReadingSlots } from './modules/budgets';
+import { KeptAnalyses } from './modules/performance';
 import {
   createReportScheduleRunner,
   renderScheduledReport,
@@ -412,6 +413,7 @@ async function createContext(config: AppConfig, parts: ContextParts): Promise<Ap
       (error) => log.warn({ err: error }, 'upload reading slots: redis failed; this node counts its own'),
     ),
     dataQualityThread: new DetectionRunner(detectionSourceOf(config.database, handle.sqlite)),
+    performanceAnalyses: new KeptAnalyses(),
   };
   return ctx;
 }

@@ -18,6 +18,7 @@ import type { ReportScheduleRunner } from './modules/report-schedules';
 import type { StreamHub } from './modules/stream';
 import type { UploadReadingSlots } from './modules/budgets';
 import type { DetectionRunner } from './modules/data-quality';
+import type { PerformanceAnalyses } from './modules/performance';
 import type { IngestCounts } from './telemetry-store/ingest-counts';
 import type { TelemetryHub } from './telemetry-store/telemetry-hub';
 
@@ -93,4 +94,9 @@ export interface AppContext {
    * off the event loop (modules/data-quality/engine/detection-runner.ts).
    */
   dataQualityThread: DetectionRunner;
+  /**
+   * The plants' performance analyses kept under the stamp of their stored days, so a KPI call reads three
+   * small rows instead of years of days while nothing changed (modules/performance/kept-analyses.ts).
+   */
+  performanceAnalyses: PerformanceAnalyses;
 }

@@ -411,6 +411,10 @@ export const schemaColumns = {
     date: 'not null',
     marked_at: 'not null',
   },
+  kpi_day_versions: {
+    plant_id: 'not null',
+    version: 'not null',
+  },
   single_line_positions: {
     plant_id: 'not null',
     node_id: 'not null',

@@ -478,6 +478,12 @@ export interface KpiDirtyDaysTable {
   marked_at: number;
 }
 
+/** Per plant, moved on by a trigger at every write of its kpi_daily rows (migration 0138). */
+export interface KpiDayVersionsTable {
+  plant_id: number;
+  version: number;
+}
+
 /** A dragged node of a plant's single-line diagram (node ids as in packages/shared/src/topology.ts). */
 export interface SingleLinePositionsTable {
   plant_id: number;
@@ -611,6 +617,7 @@ export interface Database {
   fault_status_history: FaultStatusHistoryTable;
   kpi_daily: KpiDailyTable;
   kpi_dirty_days: KpiDirtyDaysTable;
+  kpi_day_versions: KpiDayVersionsTable;
   single_line_positions: SingleLinePositionsTable;
   system_settings: SystemSettingsTable;
   site_logo: SiteLogoTable;

@@ -5,6 +5,7 @@ import {
   dayAlignedToHours,
   dayBucket,
   dayRange,
+  datesUntil,
   dayStart,
   floorBucket,
   localDate,
@@ -68,5 +69,15 @@ describe('bucket math', () => {
   it('steps calendar dates across month and leap-year ends', () => {
     expect(nextDate('2028-02-28')).toBe('2028-02-29');
     expect(nextDate('2026-12-31')).toBe('2027-01-01');
+  });
+
+  it('lists the dates of a span as nextDate steps them, across leap years and year ends', () => {
+    const stepped: string[] = [];
+    for (let date = '2027-12-01'; date < '2029-03-02'; date = nextDate(date)) stepped.push(date);
+    expect(datesUntil('2027-12-01', '2029-03-02')).toEqual(stepped);
+    expect(datesUntil('2028-02-29', '2028-03-01')).toEqual(['2028-02-29']);
+    expect(datesUntil('2026-05-01', '2026-05-01')).toEqual([]);
+    expect(datesUntil('9999-12-30', '9999-12-31')).toEqual(['9999-12-30']);
+    expect(() => datesUntil('2020-01-01', '2030-01-01', 366)).toThrow(RangeError);
   });
 });

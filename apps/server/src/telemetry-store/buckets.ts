@@ -96,16 +96,34 @@ export function nextDate(date: string): string {
   return next;
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days of a month of the proleptic Gregorian calendar (month 1–12). */
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
+}
+
 /**
  * The dates from `from` (included) to `toExclusive` (excluded). The count is known before the loop, so it
  * ends whatever the dates; more than `maxDays` dates (by default the API's whole accepted range) is a
  * RangeError, never a loop that runs the process out of time or memory.
  */
 export function datesUntil(from: string, toExclusive: string, maxDays = MAX_SPAN_DAYS): string[] {
-  const count = Math.max(0, Math.round((utcMidnight(toExclusive) - utcMidnight(from)) / DAY_MS));
+  const start = utcMidnight(from);
+  const count = Math.max(0, Math.round((utcMidnight(toExclusive) - start) / DAY_MS));
   if (count > maxDays) throw new RangeError(`${count} days from ${from} is more than ${maxDays}`);
-  const out: string[] = [];
-  for (let i = 0, date = from; i < count; i++, date = nextDate(date)) out.push(date);
+  // Counted on the calendar's numbers, not with nextDate's parse and checks per date: a year's KPI answer
+  // lists its dates three times, and that took 5 ms of a 12 ms call. Every date lies before `toExclusive`,
+  // which utcMidnight checked, so each is a real four-digit date.
+  const out = new Array<string>(count);
+  let [year, month, day] = from.split('-').map(Number) as [number, number, number];
+  for (let i = 0; i < count; i++) {
+    out[i] = `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+    if (day < daysInMonth(year, month)) day++;
+    else if (month < 12) [month, day] = [month + 1, 1];
+    else [year, month, day] = [year + 1, 1, 1];
+  }
   return out;
 }
 

@@ -32,6 +32,7 @@ import { deviceSerialPath } from './2026-11-29-0118-device-serial-path';
 import { edgeAgents } from './2026-11-29-0120-edge-agents';
 import { registerTemplates } from './2026-11-29-0124-register-templates';
 import { signalValueMap } from './2026-11-29-0126-signal-value-map';
+import { kpiDayVersions } from './2026-11-30-0138-kpi-day-versions';
 import type { DialectMigration } from './helpers';
 
 /** Append-only: a new migration gets a later timestamped name; an applied one is never edited. */
@@ -70,4 +71,5 @@ export const migrations: Record<string, DialectMigration> = {
   '2026-11-29-0120-edge-agents': edgeAgents,
   '2026-11-29-0124-register-templates': registerTemplates,
   '2026-11-29-0126-signal-value-map': signalValueMap,
+  '2026-11-30-0138-kpi-day-versions': kpiDayVersions,
 };

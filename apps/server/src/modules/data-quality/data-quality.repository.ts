@@ -373,6 +373,42 @@ export async function readFlagsOfReasons(
   return rows.map(toFlag);
 }
 
+/**
+ * A digest of the plant's flags of `reasons` on local days [fromDay, toDay] that moves whenever one is added,
+ * removed, accepted, unaccepted, re-detected or re-extended: one aggregate row, so a caller that kept what it
+ * built from these flags can tell with one small query whether it still holds (docs/performance.md, "Cost").
+ */
+export async function flagsStamp(
+  db: Db,
+  plantId: number,
+  fromDay: string,
+  toDay: string,
+  reasons: readonly DataQualityReason[],
+): Promise<string> {
+  if (reasons.length === 0) return '';
+  const r = await db
+    .selectFrom('data_quality_flags')
+    .select((eb) => [
+      eb.fn.countAll().as('flags'),
+      eb.fn.max('id').as('last_id'),
+      eb.fn.max('detected_at').as('last_detected'),
+      eb.fn.sum('detected_at').as('detected'),
+      eb.fn.count('accepted_at').as('accepted_count'),
+      eb.fn.sum('accepted_at').as('accepted'),
+      eb.fn.sum('from_ts').as('froms'),
+      eb.fn.sum('to_ts').as('tos'),
+    ])
+    .where('plant_id', '=', plantId)
+    .where('local_day', '>=', fromDay)
+    .where('local_day', '<=', toDay)
+    .where('reason', 'in', reasons)
+    .executeTakeFirstOrThrow();
+  // Each as a string: PostgreSQL answers counts and sums of bigints as strings, SQLite as numbers.
+  return Object.values(r)
+    .map((v) => (v === null ? '-' : String(v)))
+    .join(':');
+}
+
 /** Plants per statement of readFlagsOfReasonsOfPlants: well under either database's bound on parameters. */
 const PLANTS_PER_FLAG_READ = 500;
 

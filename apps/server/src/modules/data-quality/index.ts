@@ -5,6 +5,7 @@
 export { detectGaps, detectPlantDay, detectSignalDay } from './detectors';
 export type * from './detectors/types';
 export {
+  flagsStamp,
   readFlagsOfReasons,
   readFlagsOfReasonsOfPlants,
   upsertReportedFlags,

@@ -353,6 +353,32 @@ export async function upsertKpiDay(db: Db, row: KpiDailyRow): Promise<void> {
     .execute();
 }
 
+/**
+ * The plant's kpi_day_versions counter, which a trigger moves on with every write of its kpi_daily rows
+ * (migration 0138): 0 before its first stored day.
+ */
+export async function readKpiDayVersion(db: Db, plantId: number): Promise<number> {
+  const r = await db
+    .selectFrom('kpi_day_versions')
+    .select('version')
+    .where('plant_id', '=', plantId)
+    .executeTakeFirst();
+  return r ? Number(r.version) : 0;
+}
+
+/** Whether any of the plant's days in [fromDate, toDate) is marked dirty. */
+export async function hasDirtyDays(db: Db, plantId: number, fromDate: string, toDate: string) {
+  const r = await db
+    .selectFrom('kpi_dirty_days')
+    .select('date')
+    .where('plant_id', '=', plantId)
+    .where('date', '>=', fromDate)
+    .where('date', '<', toDate)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 /** Marks (plant, local date) pairs as changed since computed; a repeated mark moves marked_at on. */
 export async function markDirty(db: Db, marks: readonly { plantId: number; date: string }[], now: number) {
   for (let i = 0; i < marks.length; i += 1000) {

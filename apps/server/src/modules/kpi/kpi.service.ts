@@ -12,7 +12,7 @@ import type { Actor } from '../../lib/actor';
 import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { readCounterDeltas, readNewestTs } from '../../telemetry-store/queries';
-import { readFlagsOfReasons, type FlagRow } from '../data-quality';
+import { flagsStamp, readFlagsOfReasons, type FlagRow } from '../data-quality';
 import {
   budgetFigures,
   communicationState,
@@ -152,6 +152,32 @@ export class KpiService {
       rows = await repo.readKpiDays(db, plant.id, from, to);
     }
     return new Map(rows.map((r) => [r.date, figuresOfRow(r)]));
+  }
+
+  /**
+   * A stamp of everything daysBetween(plant, signals, from, to) answers from, read with three small queries:
+   * the plant's kpi_daily version (a trigger moves it with every write of a stored day), its KPI flags of
+   * those days (a flag's change makes a stored day stale), and the plant, its signals and the parameters
+   * the days are computed with. Equal stamps, read before the days, mean equal days. Null when the answer
+   * may not be kept: a day of the range is marked dirty (late data; daysBetween recomputes it first), or
+   * the range reaches today, which is computed live. A caller keeps what it built under the stamp read
+   * before reading: read after, a write in between would be kept under the new stamp. New telemetry counts
+   * from when its day is marked dirty, as for the stored days themselves (docs/performance.md, "Cost").
+   */
+  async finishedDaysStamp(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    from: string,
+    to: string,
+  ): Promise<string | null> {
+    const { db } = this.ctx;
+    if (to > localDate(this.ctx.now(), plant.timeZone)) return null;
+    const version = await repo.readKpiDayVersion(db, plant.id);
+    const flags = await flagsStamp(db, plant.id, from, to, KPI_FLAG_REASONS);
+    if (await repo.hasDirtyDays(db, plant.id, from, to)) return null;
+    // Whole, not paramsKeyOf's (cut at 200 characters): the plant, its signals and the co2 factor in force.
+    const inputs = JSON.stringify([plant, signals, plantConfig(plant, signals, this.co2())]);
+    return `${version}|${flags}|${inputs}`;
   }
 
   /**

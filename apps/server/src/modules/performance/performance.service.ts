@@ -31,6 +31,7 @@ import {
   type SoilingResult,
   type YoyResult,
 } from './engine';
+import type { KeptAnalyses } from './kept-analyses';
 import * as repo from './performance.repository';
 import { nextTurn } from '../../lib/next-turn';
 
@@ -100,6 +101,24 @@ function judge(plant: KpiPlant, days: Map<string, DayFigures>): JudgedDay[] {
 
 /** Signals of a plant as the KPI engine reads them. */
 type PlantSignals = Awaited<ReturnType<typeof loadPlantSignals>> extends Map<number, infer S> ? S : never;
+
+/** What the analysis reads of a plant: its judged days and each inverter's energy per local date. */
+export interface PlantDays {
+  judged: JudgedDay[];
+  inverters: { deviceId: number; name: string; energy: { date: string; kwh: number }[] }[];
+}
+
+/** The analysis of a plant's days (PerformanceService.analyse). */
+export interface Analysis {
+  judged: JudgedDay[];
+  soiling: SoilingResult;
+  normalized: NormalizedDay[];
+  plantYoy: YoyResult;
+  inverters: { deviceId: number; name: string; result: YoyResult }[];
+}
+
+/** The analyses kept per plant for this server (buildApp). */
+export type PerformanceAnalyses = KeptAnalyses<PlantDays, Analysis>;
 
 /** A plant's degradation as the yearly degradation report shows it. */
 export interface PlantDegradation {
@@ -200,7 +219,7 @@ function soilingPeriodOf(
 export class PerformanceService {
   private readonly kpi: KpiService;
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'settings'>) {
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'settings' | 'performanceAnalyses'>) {
     this.kpi = new KpiService(ctx);
   }
 
@@ -215,16 +234,72 @@ export class PerformanceService {
    * The analysis of the plant's days before `end` (a local date, exclusive), five years back: the judged
    * days, the soiling, and the year-on-year degradation of the plant and of each inverter with an energy
    * signal, on the soiling-corrected normalised energy. With `period`, the soiling also answers the loss
-   * of those dates, from the same draws as the whole answer.
+   * of those dates, from the same draws as the whole answer. Kept per plant under the stamp of its stored
+   * days (kept-analyses.ts): while the stamp holds, neither the days are read again nor the analysis made.
    */
   private async analyse(
     plant: KpiPlant,
     signals: PlantSignals,
     end: string,
     period?: { from: string; to: string },
-  ) {
+  ): Promise<Analysis> {
     const from = dateOfDay(dayNumber(end) - HISTORY_DAYS);
+    // Read before the days: a write after it moves the stamp, so what is kept is never older than its stamp.
+    const daysStamp = await this.kpi.finishedDaysStamp(plant, signals, from, end);
+    const stamp = daysStamp === null ? null : `${end}|${daysStamp}`;
+    const periodKey = period ? `${period.from}|${period.to}` : '';
+    const kept = stamp === null ? undefined : this.ctx.performanceAnalyses.get(plant.id, stamp);
+    const keptAnalysis = kept?.analyses.get(periodKey);
+    if (keptAnalysis) {
+      this.ctx.performanceAnalyses.hits++;
+      return keptAnalysis;
+    }
+    const days = kept?.days ?? (await this.readDays(plant, signals, from, end));
+    const analysis = await this.analyseDays(days, period);
+    if (stamp !== null) this.ctx.performanceAnalyses.keep(plant.id, stamp, days, periodKey, analysis);
+    return analysis;
+  }
+
+  /** The judged days in [from, end) and each inverter's daily energy: all the analysis reads. */
+  private async readDays(
+    plant: KpiPlant,
+    signals: PlantSignals,
+    from: string,
+    end: string,
+  ): Promise<PlantDays> {
     const judged = judge(plant, await this.kpi.daysBetween(plant, signals, from, end));
+    const energySignals: repo.InverterEnergySignal[] = [];
+    for (const inv of signals.inverters) {
+      const s = inv.energyTotal ?? inv.energyToday;
+      // A daily counter's day is its last value, whatever its reset makes of the delta.
+      if (s)
+        energySignals.push({
+          deviceId: inv.deviceId,
+          signalId: s.signalId,
+          isCounter: inv.energyTotal ? s.isCounter : false,
+          kwhPerUnit: s.kwhPerUnit,
+        });
+    }
+    const inverterEnergy = await repo.readInverterDailyEnergy(
+      this.ctx.db,
+      energySignals,
+      dayStart(from, plant.timeZone),
+      dayStart(end, plant.timeZone),
+    );
+    const inverters = signals.inverters.flatMap((inv) => {
+      const energy = inverterEnergy.get(inv.deviceId);
+      if (!energy) return [];
+      const byDate = [...energy].map(([bucket, kwh]) => ({ date: localDate(bucket, plant.timeZone), kwh }));
+      return [{ deviceId: inv.deviceId, name: inv.name, energy: byDate }];
+    });
+    return { judged, inverters };
+  }
+
+  /** The soiling and the year-on-year degradations of read days (analyse()). */
+  private async analyseDays(
+    { judged, inverters: inverterDays }: PlantDays,
+    period?: { from: string; to: string },
+  ): Promise<Analysis> {
     const soiling = soilingMemo.get({
       days: judged.map((d) => ({
         date: d.date,
@@ -263,32 +338,11 @@ export class PerformanceService {
 
     // Per inverter: its daily energy over the plant's temperature-corrected reference of the same day
     // (a constant share of it, which the year-on-year ratio cancels), on the plant's usable days.
-    const energySignals: repo.InverterEnergySignal[] = [];
-    for (const inv of signals.inverters) {
-      const s = inv.energyTotal ?? inv.energyToday;
-      // A daily counter's day is its last value, whatever its reset makes of the delta.
-      if (s)
-        energySignals.push({
-          deviceId: inv.deviceId,
-          signalId: s.signalId,
-          isCounter: inv.energyTotal ? s.isCounter : false,
-          kwhPerUnit: s.kwhPerUnit,
-        });
-    }
-    const inverterEnergy = await repo.readInverterDailyEnergy(
-      this.ctx.db,
-      energySignals,
-      dayStart(from, plant.timeZone),
-      dayStart(end, plant.timeZone),
-    );
     const usable = new Map(judged.filter((d) => d.excludedBecause === null).map((d) => [d.date, d]));
     const inverters: { deviceId: number; name: string; result: YoyResult }[] = [];
-    for (const inv of signals.inverters) {
-      const energy = inverterEnergy.get(inv.deviceId);
-      if (!energy) continue;
+    for (const inv of inverterDays) {
       const days: NormalizedDay[] = [];
-      for (const [bucket, kwh] of energy) {
-        const date = localDate(bucket, plant.timeZone);
+      for (const { date, kwh } of inv.energy) {
         const day = usable.get(date);
         const ref = day?.figures.sums.prCorrectedReferenceKwh ?? 0;
         days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? desoiled(date, kwh / ref) : null });

@@ -40,7 +40,7 @@ import { PerformanceService } from '../performance';
 import * as repo from './reports.repository';
 
 /** What building a report needs of the app. */
-export type ReportContext = Pick<AppContext, 'db' | 'now' | 'settings'>;
+export type ReportContext = Pick<AppContext, 'db' | 'now' | 'settings' | 'performanceAnalyses'>;
 
 /** Local dates from `from` to `to`, both inclusive. */
 export function datesInclusive(from: string, to: string): string[] {

@@ -28,15 +28,20 @@ export function budgetFigures(
 ): BudgetFigures {
   let energy: number | null = dates.length ? 0 : null;
   let irradiation: number | null = dates.length ? 0 : null;
+  // The month's length once per month, not per date (a year's answer asks for 365 dates three times).
+  let month = '';
+  let share = 0;
   for (const date of dates) {
-    const month = date.slice(0, 7);
+    if (date.slice(0, 7) !== month) {
+      month = date.slice(0, 7);
+      share = 1 / daysInMonth(month);
+    }
     const b = budgets.get(month);
     if (!b) {
       energy = null;
       irradiation = null;
       break;
     }
-    const share = 1 / daysInMonth(month);
     energy = (energy ?? 0) + b.energyKwh * share;
     irradiation =
       irradiation === null || b.irradiationKwhM2 === null ? null : irradiation + b.irradiationKwhM2 * share;
