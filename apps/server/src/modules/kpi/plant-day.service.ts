@@ -3,6 +3,7 @@
  * intervals (engine/plant-day.ts), and the day's data completeness from the daily rollups. Used live for
  * today and the power chart, and by the refresh job for the days it materialises in kpi_daily.
  */
+import { createHash } from 'node:crypto';
 import {
   EXCLUDED_ENERGY_REASONS,
   EXCLUDED_IRRADIANCE_REASONS,
@@ -233,7 +234,7 @@ export function paramsKeyOf(
   config: PlantKpiConfig,
   signals: repo.PlantSignals,
 ): string {
-  return [
+  const key = [
     // The completeness rule's version: days stored under an older rule are recomputed on their next read.
     COMPLETENESS_RULE,
     // Days stored before energy was judged (counter jumps, impossible days) are recomputed on their next read.
@@ -250,9 +251,22 @@ export function paramsKeyOf(
     plant.tiltDeg,
     plant.azimuthDeg,
     config.inverterRatedAcKw.join(','),
-  ]
-    .join('|')
-    .slice(0, 200);
+  ].join('|');
+  return fitParamsKey(key);
+}
+
+/** The stored key's column length (`kpi_daily.params_key`). */
+export const PARAMS_KEY_LENGTH = 200;
+
+/**
+ * A key that fits the column: as it is when short enough (days stored under it keep it), otherwise its
+ * beginning and a digest of the whole. Cut at the limit instead, a plant with many inverters lost the end
+ * of its ratings list, so a change to a later inverter's rating left its stored days as they were.
+ */
+export function fitParamsKey(key: string): string {
+  if (key.length <= PARAMS_KEY_LENGTH) return key;
+  const digest = createHash('sha256').update(key).digest('base64url');
+  return `${key.slice(0, PARAMS_KEY_LENGTH - digest.length - 1)}#${digest}`;
 }
 
 /** `signal id×factor` of the energy counters that do not count in kWh, as one part of a key (or none). */
