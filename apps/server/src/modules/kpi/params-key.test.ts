@@ -16,7 +16,7 @@ describe('the key a stored KPI day was computed with', () => {
   } as KpiPlant;
   const signals: PlantSignals = { weather: {}, inverters: [] };
   const keyOf = (inverterRatedAcKw: number[]) =>
-    paramsKeyOf(plant, { co2FactorKgPerKwh: 0.44, inverterRatedAcKw } as PlantKpiConfig, signals);
+    paramsKeyOf(plant, { co2FactorKgPerKwh: 0.44, inverterRatedAcKw } as unknown as PlantKpiConfig, signals);
   // A plant of 60 inverters at 100 kW: its ratings alone write 240 characters.
   const ratings = Array.from({ length: 60 }, () => 100);
 
