@@ -175,7 +175,7 @@ export class KpiService {
     const version = await repo.readKpiDayVersion(db, plant.id);
     const flags = await flagsStamp(db, plant.id, from, to, KPI_FLAG_REASONS);
     if (await repo.hasDirtyDays(db, plant.id, from, to)) return null;
-    // Whole, not paramsKeyOf's (cut at 200 characters): the plant, its signals and the co2 factor in force.
+    // Whole, not paramsKeyOf's (a digest once long): the plant, its signals and the co2 factor in force.
     const inputs = JSON.stringify([plant, signals, plantConfig(plant, signals, this.co2())]);
     return `${version}|${flags}|${inputs}`;
   }
