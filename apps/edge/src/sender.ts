@@ -94,6 +94,8 @@ export class Sender {
       if (!failed && !this.stopping.signal.aborted) backlogLeft = this.sendBacklog(liveFrom);
       let waitMs: number;
       if (failed) waitMs = this.backoffMs();
+      // More live readings than a batch (small batches, or an outage shorter than the live window): at once.
+      else if (live.length === this.batchSize) waitMs = 0;
       else if (!backlogLeft || queue.depth === 0) waitMs = idleMs;
       else if (this.inFlight.size < this.backlogInFlight)
         waitMs = Math.min(Math.max(this.nextBacklogAt - Date.now(), 0), idleMs);
