@@ -22,6 +22,7 @@ import {
   startConsole,
   type ConsoleProcess,
 } from '../resilience/harness';
+import { dropSchema } from '../resilience/raw-store';
 import type { ApiClient } from '../src/console';
 import { repoRoot } from '../src/server';
 
@@ -107,6 +108,7 @@ describe('the edge agent while the console process is killed with SIGKILL', () =
     await device?.close();
     await console_?.stop();
     if (console_) removeDataDir(console_.dataDir);
+    await dropSchema(dbEnv);
     if (agentDir) rmSync(agentDir, { recursive: true, force: true });
   });
 
@@ -210,6 +212,6 @@ describe('the edge agent while the console process is killed with SIGKILL', () =
     expect([...rows].sort(), agentLog.slice(-2_000)).toEqual([...journal].sort());
     // Each kill left readings queued behind the batches on the wire: it came in the middle of the stream.
     expect(Math.min(...depthsAtKill), String(depthsAtKill)).toBeGreaterThan(2 * BATCH);
-    expect(journal.length).toBeGreaterThan(SIGNALS * 20);
+    expect(journal.length).toBeGreaterThan(SIGNALS * 10);
   });
 });
