@@ -1,6 +1,6 @@
 /**
  * bench:edge — the edge agent as a process of its own, against the real console (on a fresh SQLite database,
- * in this process) and the simulator's SunSpec Modbus TCP server:
+ * or PostgreSQL with BENCH_PG_URL or DATABASE_URL, in this process) and the simulator's SunSpec Modbus TCP server:
  * 1. live: BENCH_DEVICES (50) devices of BENCH_SIGNALS (20) registers each, polled every 10 s and forwarded,
  *    for BENCH_LIVE_SECONDS (120): the agent's RSS and CPU, read from /proc.
  * 2. backlog: the agent stopped, BENCH_BACKLOG_READINGS (1,296,000) readings put into its queue spread over
@@ -34,6 +34,9 @@ const BACKLOG_HOURS = BACKLOG_DAYS ? BACKLOG_DAYS * 24 : Number(process.env.BENC
 const BACKLOG = BACKLOG_DAYS
   ? ((BACKLOG_DAYS * 86_400) / 10) * DEVICES * SIGNALS
   : Number(process.env.BENCH_BACKLOG_READINGS ?? 1_296_000);
+/** The console on PostgreSQL (a schema of its own, dropped after) when set, else SQLite. */
+const PG_URL = process.env.BENCH_PG_URL || process.env.DATABASE_URL || undefined;
+const DATABASE = PG_URL ? ('postgres' as const) : ('sqlite' as const);
 /** Unset: the agent's own default (src/sender.ts). */
 const BACKLOG_RATE = process.env.BENCH_BACKLOG_RATE;
 /** Polls written to the queue per transaction while filling it: one fsync per 100,000 readings. */
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
     stdio: 'inherit',
   });
   if (built.status !== 0) throw new Error('apps/edge/build.mjs failed');
-  const { app, ctx, dispose } = await benchApp();
+  const { app, ctx, dispose } = await benchApp(PG_URL);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const consolePort = (app.server.address() as AddressInfo).port;
   const [plant] = await seedPlants(ctx.db, 1, DEVICES, SIGNALS);
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
     );
     const params = { devices: DEVICES, signals: SIGNALS, seconds: LIVE_SECONDS };
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_cpu_pct',
       value: Number(cpuPct.toFixed(1)),
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
       params,
     });
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_rss_max',
       value: Number(rssMax.toFixed(0)),
@@ -230,7 +233,7 @@ async function main(): Promise<void> {
       batches_per_s: Number(BACKLOG_RATE ?? DEFAULT_BACKLOG_BATCHES_PER_SECOND),
     };
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'backlog_drain_s',
       value: Math.round(drainS),
@@ -238,7 +241,7 @@ async function main(): Promise<void> {
       params: bparams,
     });
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_lag_during_drain_max_s',
       value: Number((worstLagMs / 1000).toFixed(1)),
