@@ -1,12 +1,14 @@
 /**
  * bench:edge — the edge agent as a process of its own, against the real console (on a fresh SQLite database,
- * in this process) and the simulator's SunSpec Modbus TCP server:
+ * or PostgreSQL with BENCH_PG_URL or DATABASE_URL, in this process) and the simulator's SunSpec Modbus TCP server:
  * 1. live: BENCH_DEVICES (50) devices of BENCH_SIGNALS (20) registers each, polled every 10 s and forwarded,
  *    for BENCH_LIVE_SECONDS (120): the agent's RSS and CPU, read from /proc.
  * 2. backlog: the agent stopped, BENCH_BACKLOG_READINGS (1,296,000) readings put into its queue spread over
- *    BENCH_BACKLOG_HOURS (72) before now, the agent started again at BENCH_BACKLOG_RATE (4) batches a second:
- *    the time until the queue holds only live readings, and the oldest live reading not yet in the console
- *    (what "live data within 30 s" means) sampled every 2 s meanwhile.
+ *    BENCH_BACKLOG_HOURS (72) before now, the agent started again (at BENCH_BACKLOG_RATE batches a second
+ *    when set, else its own default): the time until the queue holds only live readings, and the oldest
+ *    live reading not yet in the console (what "live data within 30 s" means) sampled every 2 s meanwhile.
+ *    BENCH_EDGE_BACKLOG_DAYS=3 queues the whole outage instead: every device's every signal every 10 s for
+ *    3 days (25,920,000 readings at 50 × 20), written straight into the queue file.
  * Prints figures; asserts nothing. The console's configuration endpoints are the stub of
  * src/console-stub.ts, built from the seeded devices.
  */
@@ -22,15 +24,27 @@ import { benchApp, seedPlants } from '../../server/bench/setup';
 import { recordFigure } from '../../server/bench/report';
 import { startConsoleStub } from '../src/console-stub';
 import { ReadingQueue } from '../src/queue';
+import { DEFAULT_BACKLOG_BATCHES_PER_SECOND } from '../src/sender';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 50);
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 20);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 120);
-const BACKLOG = Number(process.env.BENCH_BACKLOG_READINGS ?? 1_296_000);
-const BACKLOG_HOURS = Number(process.env.BENCH_BACKLOG_HOURS ?? 72);
-const BACKLOG_RATE = Number(process.env.BENCH_BACKLOG_RATE ?? 4);
+const BACKLOG_DAYS = Number(process.env.BENCH_EDGE_BACKLOG_DAYS ?? 0);
+const BACKLOG_HOURS = BACKLOG_DAYS ? BACKLOG_DAYS * 24 : Number(process.env.BENCH_BACKLOG_HOURS ?? 72);
+const BACKLOG = BACKLOG_DAYS
+  ? ((BACKLOG_DAYS * 86_400) / 10) * DEVICES * SIGNALS
+  : Number(process.env.BENCH_BACKLOG_READINGS ?? 1_296_000);
+/** The console on PostgreSQL (a schema of its own, dropped after) when set, else SQLite. */
+const PG_URL = process.env.BENCH_PG_URL || process.env.DATABASE_URL || undefined;
+const DATABASE = PG_URL ? ('postgres' as const) : ('sqlite' as const);
+/** Unset: the agent's own default (src/sender.ts). */
+const BACKLOG_RATE = process.env.BENCH_BACKLOG_RATE;
+/** Polls written to the queue per transaction while filling it: one fsync per 100,000 readings. */
+const FILL_POLLS_PER_TRANSACTION = 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = path.join(ROOT, 'apps/edge/dist/cli.js');
+// Node flags for the agent only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a drain spends.
+const AGENT_FLAGS = (process.env.BENCH_AGENT_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU seconds (user + system) and RSS in MiB of a process, from /proc. */
@@ -49,7 +63,7 @@ async function main(): Promise<void> {
     stdio: 'inherit',
   });
   if (built.status !== 0) throw new Error('apps/edge/build.mjs failed');
-  const { app, ctx, dispose } = await benchApp();
+  const { app, ctx, dispose } = await benchApp(PG_URL);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const consolePort = (app.server.address() as AddressInfo).port;
   const [plant] = await seedPlants(ctx.db, 1, DEVICES, SIGNALS);
@@ -99,13 +113,13 @@ async function main(): Promise<void> {
   const startAgent = () => {
     agent = spawn(
       process.execPath,
-      [CLI, '--console', stub.url, '--key', plant!.key, '--data-dir', dataDir],
+      [...AGENT_FLAGS, CLI, '--console', stub.url, '--key', plant!.key, '--data-dir', dataDir],
       {
         cwd: ROOT,
         env: {
           ...process.env,
           EDGE_HEALTH_INTERVAL_S: '2',
-          EDGE_BACKLOG_RATE: String(BACKLOG_RATE),
+          ...(BACKLOG_RATE ? { EDGE_BACKLOG_RATE: BACKLOG_RATE } : {}),
           EDGE_LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -147,7 +161,7 @@ async function main(): Promise<void> {
     );
     const params = { devices: DEVICES, signals: SIGNALS, seconds: LIVE_SECONDS };
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_cpu_pct',
       value: Number(cpuPct.toFixed(1)),
@@ -155,7 +169,7 @@ async function main(): Promise<void> {
       params,
     });
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_rss_max',
       value: Number(rssMax.toFixed(0)),
@@ -171,24 +185,28 @@ async function main(): Promise<void> {
     const polls = Math.ceil(BACKLOG / plant!.signals.length);
     const step = Math.floor((now - 60_000 - from) / polls);
     let put = 0;
-    for (let p = 0; p < polls && put < BACKLOG; p++) {
-      const ts = from + p * step;
-      const batch = plant!.signals
-        .slice(0, BACKLOG - put)
-        .map((signal_id, i) => ({ signal_id, ts, value: i }));
-      queue.push(batch);
-      put += batch.length;
+    const fillFrom = Date.now();
+    for (let p = 0; p < polls && put < BACKLOG; p += FILL_POLLS_PER_TRANSACTION) {
+      const rows = [];
+      for (let q = p; q < Math.min(polls, p + FILL_POLLS_PER_TRANSACTION) && put < BACKLOG; q++) {
+        const ts = from + q * step;
+        for (const [i, signal_id] of plant!.signals.slice(0, BACKLOG - put).entries())
+          rows.push({ signal_id, ts, value: i });
+        put = Math.min(BACKLOG, put + plant!.signals.length);
+      }
+      queue.push(rows);
     }
     queue.close();
     console.log(
-      `backlog: ${put} readings queued over ${BACKLOG_HOURS} h; draining at ${BACKLOG_RATE} batches/s`,
+      `backlog: ${put} readings queued over ${BACKLOG_HOURS} h (${step / 1000} s apart) in ${((Date.now() - fillFrom) / 1000).toFixed(0)} s; draining at ${BACKLOG_RATE ?? "the agent's default"} batches/s`,
     );
     const drainFrom = Date.now();
     const reportsBefore = stub.health.length;
     startAgent();
     let worstLagMs = 0;
     let drainedAt: number | undefined;
-    while (!drainedAt && Date.now() - drainFrom < 3_600_000) {
+    let printedAt = 0;
+    while (!drainedAt && Date.now() - drainFrom < 3 * 3_600_000) {
       await sleep(2_000);
       const newest = await newestStored(drainFrom);
       // The oldest live reading not yet in the console is at most this old.
@@ -197,7 +215,9 @@ async function main(): Promise<void> {
       if (stub.health.length > reportsBefore && report && report.queue_depth <= 3 * DEVICES * SIGNALS) {
         drainedAt = Date.now();
       }
-      if (report) {
+      // Every 2 s for a short drain, every 30 s for a long one.
+      if (report && Date.now() - printedAt >= (put > 2_000_000 ? 30_000 : 0)) {
+        printedAt = Date.now();
         console.log(
           `  ${((Date.now() - drainFrom) / 1000).toFixed(0)} s: queue ${report.queue_depth}, newest live reading ${((Date.now() - (newest ?? drainFrom)) / 1000).toFixed(1)} s old`,
         );
@@ -207,9 +227,13 @@ async function main(): Promise<void> {
     console.log(
       `backlog drained in ${drainS.toFixed(0)} s (${(put / drainS).toFixed(0)} readings/s); live readings at most ${(worstLagMs / 1000).toFixed(1)} s behind, poll interval 10 s included (load ${loadavg()[0]!.toFixed(1)})`,
     );
-    const bparams = { readings: put, hours: BACKLOG_HOURS, batches_per_s: BACKLOG_RATE };
+    const bparams = {
+      readings: put,
+      hours: BACKLOG_HOURS,
+      batches_per_s: Number(BACKLOG_RATE ?? DEFAULT_BACKLOG_BATCHES_PER_SECOND),
+    };
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'backlog_drain_s',
       value: Math.round(drainS),
@@ -217,7 +241,7 @@ async function main(): Promise<void> {
       params: bparams,
     });
     recordFigure({
-      database: 'sqlite',
+      database: DATABASE,
       bench: 'edge',
       name: 'live_lag_during_drain_max_s',
       value: Number((worstLagMs / 1000).toFixed(1)),

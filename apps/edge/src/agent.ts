@@ -25,6 +25,7 @@ export interface AgentOptions {
   maxRows?: number;
   batchSize?: number;
   backlogBatchesPerSecond?: number;
+  backlogInFlight?: number;
   healthIntervalMs?: number;
   /** Keep a journal of every queued reading (tests and bench). */
   journal?: boolean;
@@ -58,6 +59,7 @@ export class Agent {
       log: options.log,
       batchSize: options.batchSize,
       backlogBatchesPerSecond: options.backlogBatchesPerSecond,
+      backlogInFlight: options.backlogInFlight,
     });
   }
 

@@ -1,9 +1,10 @@
 /**
  * The edge agent's command (docs/edge.md):
  *   node apps/edge/dist/cli.js --console https://console.example --key $KEY [--data-dir /var/lib/solar-edge]
- *     [--backlog-rate 2] [--batch-size 5000] [--max-rows 60480000] [--log-level info]
+ *     [--backlog-rate 10] [--backlog-in-flight 2] [--batch-size 10000] [--max-rows 60480000] [--log-level info]
  * Each option also reads from the environment: EDGE_CONSOLE_URL, EDGE_KEY, EDGE_DATA_DIR, EDGE_BACKLOG_RATE,
- * EDGE_BATCH_SIZE, EDGE_MAX_ROWS, EDGE_LOG_LEVEL (a key in the environment stays out of `ps`).
+ * EDGE_BACKLOG_IN_FLIGHT, EDGE_BATCH_SIZE, EDGE_MAX_ROWS, EDGE_LOG_LEVEL (a key in the environment stays out
+ * of `ps`).
  */
 import { parseArgs } from 'node:util';
 import { Agent } from './agent';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     key: { type: 'string' },
     'data-dir': { type: 'string' },
     'backlog-rate': { type: 'string' },
+    'backlog-in-flight': { type: 'string' },
     'batch-size': { type: 'string' },
     'max-rows': { type: 'string' },
     'health-interval': { type: 'string' },
@@ -38,6 +40,7 @@ const agent = new Agent({
   dataDir: values['data-dir'] ?? env.EDGE_DATA_DIR ?? '/var/lib/solar-edge',
   log,
   backlogBatchesPerSecond: number(values['backlog-rate'] ?? env.EDGE_BACKLOG_RATE),
+  backlogInFlight: number(values['backlog-in-flight'] ?? env.EDGE_BACKLOG_IN_FLIGHT),
   batchSize: number(values['batch-size'] ?? env.EDGE_BATCH_SIZE),
   maxRows: number(values['max-rows'] ?? env.EDGE_MAX_ROWS),
   healthIntervalMs: (number(values['health-interval'] ?? env.EDGE_HEALTH_INTERVAL_S) ?? 60) * 1000,

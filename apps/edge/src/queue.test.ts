@@ -34,6 +34,27 @@ describe('the durable reading queue', () => {
     q.close();
   });
 
+  it('reads the batch after a batch still on the wire, without repeating or skipping a reading', () => {
+    const q = new ReadingQueue(fileIn(), { maxRows: 100 });
+    // Two readings of one time, so that the cursor must tell them apart by sequence too.
+    q.push([reading(1000, 1), reading(1000, 2), reading(2000, 1), reading(2000, 2), reading(3000, 1)]);
+    const first = q.oldest(3, 3000);
+    const second = q.oldest(3, 3000, first.at(-1));
+    expect(first.map((r) => [r.ts, r.signal_id])).toEqual([
+      [1000, 1],
+      [1000, 2],
+      [2000, 1],
+    ]);
+    expect(second.map((r) => [r.ts, r.signal_id])).toEqual([[2000, 2]]);
+    expect(q.oldest(3, 3000, second.at(-1))).toEqual([]);
+    // Acknowledged out of order, as two batches on the wire may be.
+    q.ack(second);
+    q.ack(first);
+    expect(q.depth).toBe(1);
+    expect(q.oldest(10).map((r) => r.ts)).toEqual([3000]);
+    q.close();
+  });
+
   it('removes only the acknowledged readings, and counts the ones the console refused', () => {
     const q = new ReadingQueue(fileIn(), { maxRows: 100 });
     q.push([1, 2, 3, 4, 5].map((s) => reading(s * 1000)));

@@ -47,6 +47,7 @@ export class ReadingQueue {
   private readonly journalStmt: Database.Statement;
   private readonly deleteStmt: Database.Statement;
   private readonly oldestStmt: Database.Statement;
+  private readonly oldestTsStmt: Database.Statement;
   private readonly sinceStmt: Database.Statement;
   private readonly dropStmt: Database.Statement;
   private readonly addCounterStmt: Database.Statement;
@@ -74,10 +75,15 @@ export class ReadingQueue {
     `);
     this.insertStmt = this.db.prepare('insert into readings (signal_id, ts, value) values (?, ?, ?)');
     this.journalStmt = this.db.prepare('insert into journal (signal_id, ts) values (?, ?)');
-    this.deleteStmt = this.db.prepare('delete from readings where seq = ?');
+    // One statement for a whole acknowledged batch: 10,000 single-row deletes cost a third more.
+    this.deleteStmt = this.db.prepare('delete from readings where seq in (select value from json_each(?))');
+    // Keyset: the read after (ts, seq) starts where the batch before it ended, so the sender can read the
+    // next backlog batch while the one before is still on the wire (docs/edge.md, "How it keeps readings").
     this.oldestStmt = this.db.prepare(
-      'select seq, signal_id, ts, value from readings where ts < ? order by ts, seq limit ?',
+      `select seq, signal_id, ts, value from readings
+       where ts < ? and ts >= ? and (ts > ? or seq > ?) order by ts, seq limit ?`,
     );
+    this.oldestTsStmt = this.db.prepare('select min(ts) as ts from readings');
     this.sinceStmt = this.db.prepare(
       'select seq, signal_id, ts, value from readings where ts >= ? order by ts, seq limit ?',
     );
@@ -118,9 +124,13 @@ export class ReadingQueue {
     this.rows = Math.min(this.rows + readings.length, this.maxRows);
   }
 
-  /** The oldest readings taken before `before` (epoch ms), in reading-time order; they stay queued. */
-  oldest(limit: number, before = Number.MAX_SAFE_INTEGER): QueuedReading[] {
-    return this.oldestStmt.all(before, limit) as QueuedReading[];
+  /**
+   * The oldest readings taken before `before` (epoch ms), in reading-time order, after the reading `after`
+   * (the last one of a batch read before) when given; they stay queued.
+   */
+  oldest(limit: number, before = Number.MAX_SAFE_INTEGER, after?: QueuedReading): QueuedReading[] {
+    const afterTs = after?.ts ?? Number.MIN_SAFE_INTEGER;
+    return this.oldestStmt.all(before, afterTs, afterTs, after?.seq ?? 0, limit) as QueuedReading[];
   }
 
   /** Readings taken at or after `since`, oldest first: the live ones, sent ahead of a backlog. */
@@ -130,7 +140,7 @@ export class ReadingQueue {
 
   /** Reading time of the oldest reading still queued. */
   oldestTs(): number | null {
-    return (this.db.prepare('select min(ts) as ts from readings').get() as { ts: number | null }).ts;
+    return (this.oldestTsStmt.get() as { ts: number | null }).ts;
   }
 
   /**
@@ -140,7 +150,7 @@ export class ReadingQueue {
   ack(batch: readonly QueuedReading[], rejected = 0): void {
     let removed = 0;
     this.db.transaction(() => {
-      for (const r of batch) removed += this.deleteStmt.run(r.seq).changes;
+      removed = this.deleteStmt.run(JSON.stringify(batch.map((r) => r.seq))).changes;
       if (rejected) this.addCounterStmt.run('rejected_total', rejected);
     })();
     this.rows -= removed;
