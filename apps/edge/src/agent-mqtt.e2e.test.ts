@@ -3,8 +3,10 @@
  * configuration, on a free port; the shared broker on 1883 is never touched): the console's app over HTTP
  * on its database (configuration and health) with its MQTT collectors started from config.mqtt, the
  * simulator's SunSpec Modbus TCP server as the device, and the agent as a child process with `--mqtt-url`.
- * The broker is killed with SIGKILL mid-stream and started again a while later (it loses what it held,
- * sessions and messages in flight), and the agent is killed with SIGKILL too. At the end every reading the
+ * The console's MQTT side goes away while the broker keeps taking (and PUBACKing) the agent's batches, then
+ * the broker is killed with SIGKILL and started again a while later, losing what it held for the console;
+ * the agent is killed with SIGKILL too. An agent that took the broker's PUBACK for an acknowledgement
+ * would lose those batches. At the end every reading the
  * agent queued (its journal) is in the console's raw telemetry exactly once, the queue is empty, and the
  * readings came over MQTT: a batch leaves the queue only on the console's ack, sent after commit.
  */
@@ -19,6 +21,8 @@ import { edgeConfigAnswer, type Device, type EdgeConfigAnswer, type Signal } fro
 import { startSunSpecServer, type SunSpecServer } from '@solar/simulator';
 import { makeTree, makeUser, save, type TestUser } from '../../server/src/test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../server/src/test/test-app';
+import { startEdgeMqtt } from '../../server/src/background';
+import type { EdgeReadingsCollector } from '../../server/src/collectors/mqtt/edge-readings';
 import { mosquittoAvailable, startOwnMosquitto, type OwnBroker } from '../../server/src/test/mosquitto';
 import { ReadingQueue } from './queue';
 
@@ -40,6 +44,9 @@ const skip = !mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES;
 describe.skipIf(skip)(`the edge agent forwarding over MQTT (${dialectUnderTest})`, () => {
   let broker: OwnBroker;
   let t: TestApp;
+  let mqttConfig: { url: string; clientId: string; connections: number; shareGroup: string };
+  /** The console's edge collector started again after the broker's crash. */
+  let edgeAgain: EdgeReadingsCollector | undefined;
   let admin: TestUser;
   let device: SunSpecServer;
   let consolePort: number;
@@ -60,9 +67,8 @@ describe.skipIf(skip)(`the edge agent forwarding over MQTT (${dialectUnderTest})
     });
     expect(built.status, built.stderr).toBe(0);
     broker = await startOwnMosquitto();
-    t = await createTestApp({
-      mqtt: { url: broker.url, clientId: 'solar-console', connections: 2, shareGroup: 'solar' },
-    });
+    mqttConfig = { url: broker.url, clientId: 'solar-console', connections: 2, shareGroup: 'solar' };
+    t = await createTestApp({ mqtt: mqttConfig });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     consolePort = (t.app.server.address() as AddressInfo).port;
     admin = await makeUser(t, { admin: true });
@@ -111,6 +117,7 @@ describe.skipIf(skip)(`the edge agent forwarding over MQTT (${dialectUnderTest})
 
   afterAll(async () => {
     agent?.kill('SIGKILL');
+    await edgeAgain?.stop();
     await device?.close();
     if (t && !t.app.server.listening) {
       await new Promise<void>((resolve) => t.app.server.listen(consolePort, '127.0.0.1', resolve));
@@ -185,13 +192,18 @@ describe.skipIf(skip)(`the edge agent forwarding over MQTT (${dialectUnderTest})
     await polling();
     await until(async () => (await storedCount()) > 4 * 4, 60_000, 'readings after the restart');
 
-    // The broker dies mid-stream and is away for a while: the agent keeps polling into its queue.
-    await broker.crash();
+    // The console's MQTT side goes away: the broker keeps taking the agent's batches (PUBACK) and queues
+    // them for the console's session. Then the broker dies with them and is away for a while.
+    const edgeFirst = t.background()!.edgeMqtt!;
+    await edgeFirst.stop();
     const before = await storedCount();
     const outageFrom = Date.now();
+    await sleep(4_000);
+    await broker.crash();
     await sleep(6_000);
     const outageTo = Date.now();
     await broker.start();
+    edgeAgain = startEdgeMqtt(t.ctx, t.app.log, mqttConfig);
     await until(async () => (await storedCount()) > before + 4 * 6, 90_000, 'the backlog after the outage');
 
     // The device stops answering: nothing new is queued, and the agent empties its queue.
@@ -234,9 +246,10 @@ describe.skipIf(skip)(`the edge agent forwarding over MQTT (${dialectUnderTest})
     });
     expect(duringOutage.length, agentLog).toBeGreaterThanOrEqual(4 * 4);
     // They came over MQTT, each point through the console's edge collector (resends count again there).
-    const edge = t.background()!.edgeMqtt!.stats();
-    expect(edge.points).toBeGreaterThanOrEqual(queued.length);
-    expect(edge.unauthorised + edge.invalid + edge.rejected).toBe(0);
+    const [first, again] = [edgeFirst.stats(), edgeAgain.stats()];
+    expect(first.points + again.points).toBeGreaterThanOrEqual(queued.length);
+    expect(first.unauthorised + first.invalid + first.rejected).toBe(0);
+    expect(again.unauthorised + again.invalid + again.rejected).toBe(0);
     expect(agentLog).toContain('"readingsOver":"mqtt"');
     const rows = await agentRows();
     expect(rows.map((r) => r.plant_id)).toEqual([config.plant_id]);

@@ -137,7 +137,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
 }
 
 /** The edge agents' MQTT way in: signed by the plant's ingest key, stored as that key's HTTPS ingest is. */
-function startEdgeMqtt(
+export function startEdgeMqtt(
   ctx: AppContext,
   log: FastifyBaseLogger,
   mqtt: NonNullable<AppContext['config']['mqtt']>,
