@@ -112,7 +112,8 @@ export class MqttTransport implements ReadingTransport {
     const expected = Buffer.from(macOf(this.secret, payload), 'hex');
     const given = typeof mac === 'string' && /^[0-9a-f]{64}$/.test(mac) ? Buffer.from(mac, 'hex') : undefined;
     if (!given || !timingSafeEqual(expected, given)) {
-      this.options.log('warn', 'mqtt: an ack not signed with the plant key: ignored', {
+      // Also what an agent holding a rotated (revoked) key sees: the console signs with the live key.
+      this.options.log('warn', "mqtt: an ack not signed with this agent's key: ignored (a rotated key?)", {
         topic: packet.topic,
       });
       return;
