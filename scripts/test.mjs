@@ -58,12 +58,12 @@ const suites = [
   { name: 'web', root: 'apps/web' },
   { name: 'simulator', root: 'apps/simulator' },
   { name: 'edge', root: 'apps/edge', env: { TEST_DATABASE_URL: '' } },
-  // The agent's end-to-end test against a console on PostgreSQL too (its ingest acknowledges there).
+  // The agent's end-to-end tests (HTTPS and MQTT) against a console on PostgreSQL too (it acknowledges there).
   {
     name: 'edge-postgres',
     root: 'apps/edge',
     env: { TEST_DATABASE_URL: PG_URL },
-    args: ['src/agent.e2e.test.ts'],
+    args: ['src/agent.e2e.test.ts', 'src/agent-mqtt.e2e.test.ts'],
     skip: async () => ((await postgresReachable()) ? null : `no PostgreSQL answering at ${PG_URL}`),
   },
   { name: 'server-sqlite', root: 'apps/server', env: { TEST_DATABASE_URL: '' } },

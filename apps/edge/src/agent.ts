@@ -8,10 +8,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { edgeConfigAnswer, type EdgeConfigAnswer, type EdgeHealthBody } from '@solar/shared';
 import { ConsoleAnswerError, ConsoleClient } from './console-client';
+import { HttpsTransport } from './https-transport';
 import type { Log } from './log';
 import { Poller } from './poller';
 import { DEFAULT_MAX_ROWS, ReadingQueue } from './queue';
+import { MqttTransport } from './mqtt-transport';
 import { Sender } from './sender';
+import type { ReadingTransport } from './transport';
 
 export const AGENT_VERSION = '0.1.0';
 /** A clock further off the console's than this is logged: readings carry the agent's clock. */
@@ -29,6 +32,14 @@ export interface AgentOptions {
   healthIntervalMs?: number;
   /** Keep a journal of every queued reading (tests and bench). */
   journal?: boolean;
+  /** Readings over MQTT through this broker instead of the HTTPS ingest (configuration and health stay on HTTPS). */
+  mqtt?: {
+    url: string;
+    username?: string;
+    password?: string;
+    ca?: Buffer;
+    ackTimeoutMs?: number;
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,6 +48,7 @@ export class Agent {
   readonly queue: ReadingQueue;
   readonly agentId: string;
   private readonly client: ConsoleClient;
+  private readonly transport: ReadingTransport;
   private readonly sender: Sender;
   private poller: Poller | undefined;
   private config: EdgeConfigAnswer | undefined;
@@ -53,9 +65,18 @@ export class Agent {
       journal: options.journal,
     });
     this.client = new ConsoleClient({ url: options.consoleUrl, key: options.key });
+    this.transport = options.mqtt
+      ? new MqttTransport({
+          ...options.mqtt,
+          agentId: this.agentId,
+          key: options.key,
+          plantId: () => this.config?.plant_id,
+          log: options.log,
+        })
+      : new HttpsTransport(this.client);
     this.sender = new Sender({
       queue: this.queue,
-      client: this.client,
+      transport: this.transport,
       log: options.log,
       batchSize: options.batchSize,
       backlogBatchesPerSecond: options.backlogBatchesPerSecond,
@@ -181,6 +202,7 @@ export class Agent {
     clearTimeout(this.healthTimer);
     await this.poller?.stop();
     await this.sender.stop();
+    await this.transport.close();
     this.queue.close();
   }
 }

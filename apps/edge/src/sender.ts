@@ -1,6 +1,6 @@
 /**
- * Sends the queue to the console through the ordinary ingest (POST /api/telemetry) and removes a batch
- * only once the console answered 2xx for it (docs/edge.md, "How it keeps readings").
+ * Sends the queue to the console through a transport (HTTPS ingest or MQTT, transport.ts) and removes a
+ * batch only once the console acknowledged it as stored (docs/edge.md, "How it keeps readings").
  *
  * Live readings go first: each round sends the readings of the last `liveWindowMs` (after an outage, what
  * the devices said just now), then at most one batch of the backlog, oldest first, no more than
@@ -9,17 +9,17 @@
  * while the console stores the one before, because one at a time left both sides idle half of the drain
  * (docs/edge.md, "Tests and bench").
  * A 5xx, a refused key or no answer at all keeps the batch and waits, exponentially longer with jitter, up
- * to `maxBackoffMs`. A 400 refuses the batch as a whole (it cannot become valid by waiting): it leaves the
- * queue, counted with the points the console refused one by one.
+ * to `maxBackoffMs`. A batch refused as a whole (a 400, an `invalid` ack: it cannot become valid by waiting)
+ * leaves the queue, counted with the points the console refused one by one.
  */
 import { TELEMETRY_MAX_POINTS } from '@solar/shared';
-import { ConsoleAnswerError, type ConsoleClient } from './console-client';
+import { BatchRefusedError, type ReadingTransport } from './transport';
 import type { Log } from './log';
 import type { QueuedReading, ReadingQueue } from './queue';
 
 export interface SenderOptions {
   queue: ReadingQueue;
-  client: ConsoleClient;
+  transport: ReadingTransport;
   log: Log;
   /** Points per batch, at most the ingest's limit. */
   batchSize?: number;
@@ -146,9 +146,9 @@ export class Sender {
 
   /** One batch; true when the console acknowledged it (or refused it for good). */
   private async send(batch: QueuedReading[]): Promise<boolean> {
-    const { queue, client, log } = this.options;
+    const { queue, transport, log } = this.options;
     try {
-      const answer = await client.ingest(
+      const answer = await transport.send(
         batch.map((r) => ({ signal_id: r.signal_id, ts: r.ts, value: r.value })),
       );
       queue.ack(batch, answer.rejected.length);
@@ -163,11 +163,11 @@ export class Sender {
       this.failuresInARow = 0;
       return true;
     } catch (error) {
-      if (error instanceof ConsoleAnswerError && error.status === 400) {
+      if (error instanceof BatchRefusedError) {
         queue.ack(batch, batch.length);
         log('error', 'console refused a batch as a whole: dropped', {
           count: batch.length,
-          answer: error.body.slice(0, 500),
+          answer: error.detail.slice(0, 500),
         });
         this.failuresInARow = 0;
         return true;

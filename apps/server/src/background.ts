@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { modbusCollectorStatus, startLeasedModbusPoller } from './collectors/modbus/leased-poller';
 import { startModbusPoller, type ModbusPoller } from './collectors/modbus/modbus-poller';
+import { startEdgeReadingsCollector, type EdgeReadingsCollector } from './collectors/mqtt/edge-readings';
 import { startMqttCollector, type MqttCollector } from './collectors/mqtt/mqtt-collector';
 import { runWhileLeader } from './cluster/lease';
 import type { AppContext } from './context';
 import { startAlarmNotifications, type AlarmNotifications } from './notifications/alarm-digest';
 import { startStringHealthJob, type StringHealthJob } from './modules/string-health';
+import { IngestKeysService, TelemetryService } from './modules/telemetry';
 import { seedDemoFaults } from './seed/demo-faults';
 import { startInProcessSimulator, type InProcessSimulator } from './simulator/in-process-simulator';
 import { loadSimulator, type Simulator } from './simulator/load-simulator';
@@ -17,6 +19,8 @@ import { loadSimulator, type Simulator } from './simulator/load-simulator';
 export interface BackgroundWork {
   simulator: InProcessSimulator | undefined;
   mqtt: MqttCollector | undefined;
+  /** Edge agents' batches over MQTT, on the same broker (collectors/mqtt/edge-readings.ts). */
+  edgeMqtt: EdgeReadingsCollector | undefined;
   modbus: ModbusPoller | undefined;
   /**
    * The live alarm engine's run on the lease holder (ctx.alarmEngine): begins once the simulator's
@@ -61,6 +65,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
     : undefined;
   const mqtt = config.mqtt ? startMqttCollector(ctx, log) : undefined;
   const detachMqtt = mqtt && ctx.collectors.attach('mqtt', mqtt);
+  const edgeMqtt = config.mqtt ? startEdgeMqtt(ctx, log, config.mqtt) : undefined;
   // The simulator feeds its devices directly; polling their (fictional) addresses would only time out.
   // Polling runs on the lease holder alone, so several nodes poll each device once.
   const modbus = config.modbusPoller
@@ -109,6 +114,7 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
   return {
     simulator,
     mqtt,
+    edgeMqtt,
     modbus,
     alarms,
     alarmNotifications,
@@ -121,10 +127,30 @@ export async function startBackground(ctx: AppContext, log: FastifyBaseLogger): 
       await engine.stop();
       await modbus?.stop();
       await mqtt?.stop();
+      await edgeMqtt?.stop();
       detachMqtt?.();
       detachModbus?.();
       // Last, so that what is raised while the rest shuts down is still mailed.
       await alarmNotifications.stop();
     },
   };
+}
+
+/** The edge agents' MQTT way in: signed by the plant's ingest key, stored as that key's HTTPS ingest is. */
+export function startEdgeMqtt(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  mqtt: NonNullable<AppContext['config']['mqtt']>,
+): EdgeReadingsCollector {
+  const keys = new IngestKeysService(ctx);
+  const telemetry = new TelemetryService(ctx);
+  return startEdgeReadingsCollector(
+    {
+      plantKey: (plantId) => keys.plantKey(plantId),
+      markUsed: (key) => keys.markUsed(key),
+      ingest: (principal, points) => telemetry.ingest({ key: principal }, { points }),
+    },
+    log,
+    { url: mqtt.url, clientId: `${mqtt.clientId}-edge`, shareGroup: mqtt.shareGroup },
+  );
 }

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DATA_TYPES, REGISTER_TYPES, WORD_ORDERS } from './signals';
 import { DEVICE_TYPES } from './devices';
 import { instantField, nullableInstantField } from './dates';
+import { TELEMETRY_MAX_POINTS, telemetryIngestAnswer, telemetryPointInput } from './telemetry';
 
 /** The protocols an agent polls itself; devices on MQTT or HTTP push to the console directly. */
 export const EDGE_PROTOCOLS = ['modbus_tcp', 'modbus_rtu'] as const;
@@ -65,10 +66,13 @@ export const edgeConfigAnswer = z.object({
 });
 export type EdgeConfigAnswer = z.infer<typeof edgeConfigAnswer>;
 
+/** An agent id as health reports carry it; also a topic level (no `+`, `#` or `/`). */
+export const EDGE_AGENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** POST /api/edge/health: what the agent knows about itself, every minute. */
 export const edgeHealthBody = z.object({
   /** Stable per installation (the agent makes one on first start and keeps it in its data directory). */
-  agent_id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  agent_id: z.string().regex(EDGE_AGENT_ID),
   version: z.string().min(1).max(40),
   /** The agent's clock when it sent this report: the console compares it with its own. */
   sent_at: instantField(),
@@ -125,3 +129,54 @@ export const edgeAgentHealthItem = z.object({
   clock_problem: z.boolean(),
 });
 export type EdgeAgentHealthItem = z.infer<typeof edgeAgentHealthItem>;
+
+/**
+ * Readings over MQTT (docs/edge.md, "Forwarding over MQTT"), beside the HTTPS ingest: configuration and
+ * health stay on HTTPS.
+ *
+ * The agent publishes a batch at QoS 1 on `solar/{plant_id}/edge/{agent_id}/readings`; the console stores
+ * it as POST /api/telemetry stores a batch of the plant's ingest key (the same checks, the same refusals)
+ * and, once the transaction holding it has committed, publishes an `EdgeAck` at QoS 1 on
+ * `solar/{plant_id}/edge/{agent_id}/ack`. The agent removes a batch from its queue on that ack only: a
+ * broker's PUBACK says the broker has the batch, not that the console stored it.
+ *
+ * Both directions are signed, since the key itself never goes over MQTT (any client the broker lets read
+ * the topic would learn it): each message carries the MQTT 5 user property `mac`, the hex HMAC-SHA256 of
+ * the exact payload bytes, keyed with the hex SHA-256 of the plant's ingest key, which is what the console
+ * stores of a key. A batch whose mac does not match the plant's live key is not stored (`unauthorised`);
+ * an ack whose mac does not match is ignored by the agent.
+ */
+export const EDGE_MQTT_READINGS_TOPIC = 'solar/+/edge/+/readings';
+/** The user property holding a message's signature (see above). */
+export const EDGE_MQTT_MAC_PROPERTY = 'mac';
+export const EDGE_MQTT_QOS = 1;
+
+/** Where an agent publishes its batches. */
+export const edgeReadingsTopic = (plantId: number, agentId: string, root = 'solar') =>
+  `${root}/${plantId}/edge/${agentId}/readings`;
+/** Where the console answers them. */
+export const edgeAckTopic = (plantId: number, agentId: string, root = 'solar') =>
+  `${root}/${plantId}/edge/${agentId}/ack`;
+
+/** One batch of readings, as the agent publishes it. */
+export const edgeReadingsBatch = z.object({
+  /** Chosen by the agent, unique per publish (a resend gets a new one): the ack names it. */
+  batch_id: z.string().regex(/^[A-Za-z0-9._-]{1,80}$/),
+  points: z.array(telemetryPointInput).min(1).max(TELEMETRY_MAX_POINTS),
+});
+export type EdgeReadingsBatch = z.input<typeof edgeReadingsBatch>;
+
+/**
+ * What became of a batch: `stored` (committed; `rejected` lists the points refused one by one, as the
+ * ingest's answer does), `invalid` (a malformed batch: it cannot become valid by waiting, the agent drops it
+ * and counts it) or `unauthorised` (no live ingest key of the plant signs it: the agent keeps it and waits).
+ */
+export const EDGE_BATCH_OUTCOMES = ['stored', 'invalid', 'unauthorised'] as const;
+export const edgeAck = z.object({
+  batch_id: z.string(),
+  outcome: z.enum(EDGE_BATCH_OUTCOMES),
+  stored: z.number().int().min(0),
+  duplicates: z.number().int().min(0),
+  rejected: telemetryIngestAnswer.shape.rejected,
+});
+export type EdgeAck = z.infer<typeof edgeAck>;

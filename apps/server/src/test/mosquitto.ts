@@ -25,6 +25,10 @@ export interface OwnBroker {
   dir: string;
   /** Stops the broker as a service manager does (SIGTERM: it saves its sessions) and starts it again. */
   restart(): Promise<void>;
+  /** Kills the broker with SIGKILL, as a power cut would: what it held in memory since its last save is gone. */
+  crash(): Promise<void>;
+  /** Starts it again on the same port and directory after `crash`. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +104,11 @@ export async function startOwnMosquitto(extra: string[] = []): Promise<OwnBroker
       await halt();
       await start();
     },
+    async crash() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    start,
     async stop() {
       await halt();
       rmSync(dir, { recursive: true, force: true });

@@ -4,4 +4,4 @@
  */
 export { IngestKeysService } from './ingest-keys.service';
 export type { ExportSeriesPart } from './telemetry.export';
-export { TELEMETRY_MAX_ANSWER_POINTS } from './telemetry.service';
+export { TELEMETRY_MAX_ANSWER_POINTS, TelemetryService } from './telemetry.service';

@@ -67,3 +67,15 @@ export async function findKeyByHash(db: Db, hash: string) {
 export async function touchKey(db: Db, id: number, now: number): Promise<void> {
   await db.updateTable('ingest_keys').set({ last_used_at: now }).where('id', '=', id).execute();
 }
+
+/** The live key of a plant that still exists, with its hash (what signs the plant's edge batches over MQTT). */
+export async function findLivePlantKeyHash(db: Db, plantId: number) {
+  return db
+    .selectFrom('ingest_keys')
+    .innerJoin('plants', 'plants.id', 'ingest_keys.plant_id')
+    .select(['ingest_keys.id', 'ingest_keys.key_hash', 'ingest_keys.last_used_at'])
+    .where('ingest_keys.plant_id', '=', plantId)
+    .where('ingest_keys.revoked_at', 'is', null)
+    .orderBy('ingest_keys.id', 'desc')
+    .executeTakeFirst();
+}

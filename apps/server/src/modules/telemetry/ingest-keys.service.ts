@@ -103,4 +103,28 @@ export class IngestKeysService {
     }
     return { keyId: row.id, deviceId: row.device_id, plantId: row.plant_id };
   }
+
+  /**
+   * The live key of a plant, as its owner and its SHA-256: an edge agent signs its MQTT batches with that
+   * hash (packages/shared/src/edge.ts), since the key itself never goes over MQTT. Undefined without one.
+   */
+  async plantKey(
+    plantId: number,
+  ): Promise<{ principal: IngestPrincipal; keyHash: string; lastUsedAt: number | null } | undefined> {
+    const row = await keys.findLivePlantKeyHash(this.ctx.db, plantId);
+    if (!row) return undefined;
+    return {
+      principal: { keyId: row.id, deviceId: null, plantId },
+      keyHash: row.key_hash,
+      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    };
+  }
+
+  /** A key of `plantKey` signed a batch: its last use is written, at most once a minute as `verify` does. */
+  async markUsed(key: { principal: IngestPrincipal; lastUsedAt: number | null }): Promise<void> {
+    const now = this.ctx.now();
+    if (key.lastUsedAt === null || now - key.lastUsedAt > TOUCH_EVERY_MS) {
+      await keys.touchKey(this.ctx.db, key.principal.keyId, now);
+    }
+  }
 }
