@@ -38,3 +38,24 @@ export function buildAll() {
   console.log('→ building web and server…');
   run('npm', ['run', 'build', '--silent']);
 }
+
+/**
+ * Names of the failed tests in a vitest JSON report, each with its file and the first line of its error, so
+ * the summary (the part of a long CI log people read) says what failed without scrolling back.
+ */
+export function failedTests(json) {
+  const out = [];
+  for (const file of json.testResults ?? []) {
+    const rel = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failed) {
+      const first = String(t.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 200);
+      out.push(`${rel} > ${t.fullName}${first ? `: ${first}` : ''}`);
+    }
+    if (!failed.length && file.status === 'failed')
+      out.push(`${rel}: ${String(file.message ?? '').split('\n')[0]}`);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildAll, ensureInstalled, root, runStatus } from './lib.mjs';
+import { buildAll, ensureInstalled, failedTests, root, runStatus } from './lib.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -82,27 +82,6 @@ const suites = [
     before: buildAll,
   },
 ];
-
-/**
- * Names of the failed tests in a vitest JSON report, each with its file and the first line of its error, so
- * the summary (the part of a long CI log people read) says what failed without scrolling back.
- */
-function failedTests(json) {
-  const out = [];
-  for (const file of json.testResults ?? []) {
-    const rel = path.relative(root, file.name);
-    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-    for (const t of failed) {
-      const first = String(t.failureMessages?.[0] ?? '')
-        .split('\n')[0]
-        .slice(0, 200);
-      out.push(`${rel} > ${t.fullName}${first ? `: ${first}` : ''}`);
-    }
-    if (!failed.length && file.status === 'failed')
-      out.push(`${rel}: ${String(file.message ?? '').split('\n')[0]}`);
-  }
-  return out;
-}
 
 const reportDir = mkdtempSync(path.join(tmpdir(), 'solar-test-report-'));
 const results = [];

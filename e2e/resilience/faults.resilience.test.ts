@@ -41,6 +41,9 @@ interface Sent {
   stored?: number;
   /** Time from sending to the answer. */
   ms?: number;
+  /** Wall-clock epoch ms when it was sent and answered, comparable with another process's `Date.now()`. */
+  sentAt?: number;
+  answeredAt?: number;
 }
 
 /**
@@ -54,34 +57,37 @@ function sustainedIngest(url: () => string, targets: IngestTarget[], senders: nu
   let running = true;
   // Whole seconds: the store keeps timestamps as sent, and the check looks rows up by them.
   const base = Math.floor(Date.now() / 1000) * 1000 - 10 * 86_400_000;
-  const loop = async (i: number) => {
-    for (let n = i; running; n += senders) {
-      const target = targets[n % targets.length]!;
-      const ts = Array.from({ length: steps }, () => base + second++ * 1000);
-      const points = ts.flatMap((t) =>
-        target.signals.map((signal_id) => ({ signal_id, ts: t, value: t / 1e9 })),
-      );
-      const record: Sent = { ts, signals: target.signals.length, status: 0 };
-      sent.push(record);
-      const started = performance.now();
-      try {
-        const res = await fetch(`${url()}/api/telemetry`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': target.key },
-          body: JSON.stringify({ points }),
-        });
-        record.status = res.status;
-        const text = await res.text();
-        record.ms = performance.now() - started;
-        if (res.ok) record.stored = (JSON.parse(text) as { stored: number }).stored;
-      } catch {
-        await sleep(50);
-      }
+  const post = async (target: IngestTarget) => {
+    const ts = Array.from({ length: steps }, () => base + second++ * 1000);
+    const points = ts.flatMap((t) =>
+      target.signals.map((signal_id) => ({ signal_id, ts: t, value: t / 1e9 })),
+    );
+    const record: Sent = { ts, signals: target.signals.length, status: 0, sentAt: Date.now() };
+    sent.push(record);
+    const started = performance.now();
+    try {
+      const res = await fetch(`${url()}/api/telemetry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': target.key },
+        body: JSON.stringify({ points }),
+      });
+      record.status = res.status;
+      const text = await res.text();
+      record.ms = performance.now() - started;
+      record.answeredAt = Date.now();
+      if (res.ok) record.stored = (JSON.parse(text) as { stored: number }).stored;
+    } catch {
+      await sleep(50);
     }
+  };
+  const loop = async (i: number) => {
+    for (let n = i; running; n += senders) await post(targets[n % targets.length]!);
   };
   const loops = Array.from({ length: senders }, (_, i) => loop(i));
   return {
     sent,
+    /** Posts one batch beside the loops (they may all be waiting on answers), answered or not. */
+    postOne: (n: number) => post(targets[n % targets.length]!),
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -155,13 +161,18 @@ describe('resilience: faults', () => {
       const targets = await ingestTargets(admin, 2);
       const ingest = sustainedIngest(() => server.url, targets, 2, 2);
       await sleep(1_000);
+      // The holder prints its own clock when it has the lock and just before it lets go, so that a batch's
+      // send and answer times (same machine clock) place it inside or outside the hold exactly.
       const script = `
         const Database = require('better-sqlite3');
         const db = new Database(process.argv[1]);
         db.exec('BEGIN EXCLUSIVE');
         db.prepare("insert into companies (name, created_at, updated_at) values ('holder', 0, 0)").run();
-        process.stdout.write('locked\\n');
-        setTimeout(() => { db.exec('ROLLBACK'); db.close(); process.exit(0); }, Number(process.argv[2]));
+        process.stdout.write('locked ' + Date.now() + '\\n');
+        setTimeout(() => {
+          process.stdout.write('released ' + Date.now() + '\\n');
+          db.exec('ROLLBACK'); db.close(); process.exit(0);
+        }, Number(process.argv[2]));
       `;
       const holdMs = 8_000;
       const holder = spawn(
@@ -172,8 +183,15 @@ describe('resilience: faults', () => {
           stdio: ['ignore', 'pipe', 'inherit'],
         },
       );
-      await new Promise<void>((resolve) => holder.stdout.on('data', () => resolve()));
-      const lockedAt = ingest.sent.length;
+      let holderOut = '';
+      holder.stdout.on('data', (chunk: Buffer) => (holderOut += chunk.toString()));
+      const holderTime = (word: string) => Number(new RegExp(`${word} (\\d+)`).exec(holderOut)?.[1]);
+      const holderExited = once(holder, 'exit');
+      while (!holderOut.includes('locked')) await sleep(10);
+      // The two loops may both be inside a request that started before the lock and is now waiting on
+      // it, and send nothing new until the hold ends; so batches are also sent from here, one per probe
+      // round, each certain to start inside the hold.
+      const heldBatches: Promise<void>[] = [];
       const probes: { what: string; status: number; ms: number; retryAfter: string | null }[] = [];
       const probe = async (what: string, init?: RequestInit, pathName = what) => {
         const start = performance.now();
@@ -190,31 +208,60 @@ describe('resilience: faults', () => {
         });
       };
       for (let i = 0; i < 5; i++) {
+        heldBatches.push(ingest.postOne(i));
         await probe('health');
         await probe('plants/overview');
         await sleep(500);
       }
-      await once(holder, 'exit');
+      await holderExited;
+      await Promise.all(heldBatches);
       await sleep(1_000);
-      const lockedBatches = ingest.sent.slice(lockedAt);
       await ingest.stop();
+      const lockedAt = holderTime('locked');
+      const releasedAt = holderTime('released');
+      // Every batch whose request overlapped the hold, and those sent while it lasted.
+      const overlapping = ingest.sent.filter(
+        (b) => b.sentAt! < releasedAt && (b.answeredAt ?? Infinity) > lockedAt,
+      );
+      const sentInside = ingest.sent.filter((b) => b.sentAt! > lockedAt && b.sentAt! < releasedAt);
       const after = ingest.sent.slice(-4).map((b) => b.status);
-      const statuses = [...new Set(lockedBatches.map((b) => b.status))].sort();
+      const statuses = [...new Set(overlapping.map((b) => b.status))].sort();
       const slowest = Math.max(...probes.map((p) => p.ms));
-      const busy = lockedBatches.filter((b) => b.status === 503).length;
+      const busy = sentInside.filter((b) => b.status === 503);
       // The telemetry writer thread waits out a lock of up to 30 s (WRITER_BUSY_TIMEOUT_MS, batch-writer.ts)
-      // and then stores the batch; past that it is refused with 503. Either way the lock was met: a batch
-      // refused, or one that waited for most of the hold.
-      const waited = lockedBatches.filter((b) => b.status === 200 && (b.ms ?? 0) > holdMs / 2).length;
+      // and then stores the batch; past that it is refused with 503. Either way a batch sent during the
+      // hold meets the lock: it is refused, or stored whole and answered only once the holder let go.
+      await server.stop();
+      const rows = await rawRowsByTs(
+        server.dataDir,
+        {},
+        targets.flatMap((t) => t.signals),
+      );
+      const rowsOf = (b: Sent) => b.ts.reduce((n, t) => n + (rows.get(t) ?? 0), 0);
+      const waited = sentInside.filter(
+        (b) => b.status === 200 && b.answeredAt! >= releasedAt && rowsOf(b) === b.stored,
+      );
       report(
         'faults-sqlite-lock',
         {
           probes: probes.length,
           slowest_probe_ms: slowest,
           ingest_statuses_while_locked: statuses,
-          ingest_503: busy,
-          ingest_waited: waited,
+          batches_overlapping_hold: overlapping.length,
+          batches_sent_inside_hold: sentInside.length,
+          ingest_503: busy.length,
+          ingest_waited: waited.length,
           statuses_after: after,
+          // Times from the moment the lock was taken.
+          hold_ms_measured: releasedAt - lockedAt,
+          inside: sentInside.map((b) => ({
+            sent_ms: b.sentAt! - lockedAt,
+            answered_ms: (b.answeredAt ?? NaN) - lockedAt,
+            status: b.status,
+            stored: b.stored,
+            rows: rowsOf(b),
+          })),
+          probe_ms: probes.map((p) => `${p.what} ${p.ms}`),
         },
         { hold_ms: holdMs },
       );
@@ -222,7 +269,8 @@ describe('resilience: faults', () => {
       expect(slowest).toBeLessThan(1_500);
       // While locked, ingest is stored or refused with 503 (never 500), and works again afterwards.
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
-      expect(busy + waited).toBeGreaterThan(0);
+      expect(sentInside.length).toBeGreaterThanOrEqual(heldBatches.length);
+      expect(busy.length + waited.length).toBe(sentInside.length);
       expect(after).toEqual([200, 200, 200, 200]);
     },
     120_000,

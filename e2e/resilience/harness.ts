@@ -151,6 +151,17 @@ export function processRssMiB(pid: number): number {
   }
 }
 
+/** CPU seconds (user and system, all threads) a process has used so far, from /proc. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The demo admin signed in. */
 export const adminClient = (url: string) => ApiClient.login(url, ADMIN.email, ADMIN.password);
 

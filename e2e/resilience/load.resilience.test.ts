@@ -6,6 +6,7 @@
  * call, and records the server's memory over time.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/console';
@@ -15,6 +16,7 @@ import {
   envInt,
   ingestTargets,
   percentile,
+  processCpuSeconds,
   removeDataDir,
   report,
   sleep,
@@ -33,6 +35,7 @@ const POLL_MS = envInt('RESILIENCE_POLL_MS', 30_000);
 const USER_PROCESSES = 2;
 const INGEST_PROCESSES = 2;
 const BATCH_POINTS = envInt('RESILIENCE_BATCH_POINTS', 1000);
+const METRICS_TOKEN = 'resilience-load-metrics';
 
 function forkClient(): ChildProcess {
   return fork(fileURLToPath(new URL('./load-client.ts', import.meta.url)), [], {
@@ -41,12 +44,28 @@ function forkClient(): ChildProcess {
   });
 }
 
-function runClient(task: UsersTask | IngestTask): Promise<LoadResult> {
+/** A forked load client that has loaded and sent 'ready'; `run` hands it its task. */
+interface ReadyClient {
+  run(task: UsersTask | IngestTask): Promise<LoadResult>;
+}
+
+function readyClient(): Promise<ReadyClient> {
   const child = forkClient();
-  return new Promise((resolve, reject) => {
-    child.once('message', (result) => resolve(result as LoadResult));
-    child.once('exit', (code) => (code ? reject(new Error(`load client exited with ${code}`)) : undefined));
-    child.send(task);
+  return new Promise((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`load client exited with ${code} before it was ready`)));
+    child.once('message', () => {
+      child.removeAllListeners('exit');
+      ready({
+        run: (task) =>
+          new Promise((resolve, reject) => {
+            child.once('message', (result) => resolve(result as LoadResult));
+            child.once('exit', (code) =>
+              code ? reject(new Error(`load client exited with ${code}`)) : undefined,
+            );
+            child.send(task);
+          }),
+      });
+    });
   });
 }
 
@@ -54,7 +73,7 @@ describe('resilience: load', () => {
   let server: ConsoleProcess;
   const dbEnv = databaseEnv();
   beforeAll(async () => {
-    server = await startConsole({ env: dbEnv });
+    server = await startConsole({ env: { ...dbEnv, METRICS_TOKEN } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -76,6 +95,27 @@ describe('resilience: load', () => {
       for (const client of [admin, operator])
         for (const path of ['plants/overview', `plants/${plantIds[0]}/power`, 'alarms'])
           await client.get(path).catch(() => undefined);
+      // All clients are started and loaded before the clock starts: four Node processes compiling the
+      // client at once take seconds of CPU on two cores, which the first measured calls would wait for.
+      const clients = await Promise.all(
+        Array.from({ length: USER_PROCESSES + INGEST_PROCESSES }, () => readyClient()),
+      );
+      // What the server itself did during the run, beside the machine's load: a p99 over the bound while the
+      // server used a fraction of a core and its event loop stayed free is the machine's, not the server's.
+      const eventLoop = async () => {
+        const text = await (
+          await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text();
+        const metric = (name: string) =>
+          Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000);
+        return {
+          p99_ms: metric('solar_event_loop_delay_p99_seconds'),
+          max_ms: metric('solar_event_loop_delay_max_seconds'),
+        };
+      };
+      await eventLoop();
+      const cpuBefore = processCpuSeconds(server.child.pid!);
+      const loadBefore = loadavg()[0]!;
       const durationMs = SECONDS * 1000;
       const rss: { s: number; mib: number }[] = [];
       const started = Date.now();
@@ -88,7 +128,7 @@ describe('resilience: load', () => {
       const base = Date.now() - 60 * 86_400_000;
       const results = await Promise.all([
         ...Array.from({ length: USER_PROCESSES }, (_, i) =>
-          runClient({
+          clients[i]!.run({
             kind: 'users',
             url: server.url,
             // Half the users are the administrator (every plant), half the operator (one company).
@@ -100,7 +140,7 @@ describe('resilience: load', () => {
           }),
         ),
         ...Array.from({ length: INGEST_PROCESSES }, (_, i) =>
-          runClient({
+          clients[USER_PROCESSES + i]!.run({
             kind: 'ingest',
             url: server.url,
             targets: targets.filter((_, n) => n % INGEST_PROCESSES === i),
@@ -112,6 +152,9 @@ describe('resilience: load', () => {
         ),
       ]);
       clearInterval(sampler);
+      const serverCpuS = processCpuSeconds(server.child.pid!) - cpuBefore;
+      const runS = (Date.now() - started) / 1000;
+      const loop = await eventLoop();
       await sleep(500);
       rss.push({ s: Math.round((Date.now() - started) / 1000), mib: server.rssMiB() });
 
@@ -140,6 +183,10 @@ describe('resilience: load', () => {
         ingest_points_per_s: Math.round(points / SECONDS),
         calls,
         rss_mib: { start: mibs[0], max: Math.max(...mibs), end: mibs.at(-1) },
+        server_cpu_s: Math.round(serverCpuS * 10) / 10,
+        server_cores_used: Math.round((serverCpuS / runS) * 100) / 100,
+        server_event_loop: loop,
+        load_average_1m: { before: loadBefore, after: loadavg()[0] },
         rss_over_time: rss,
       };
       report('load', summary, { users: USERS, seconds: SECONDS, ingest_pps: INGEST_PPS, poll_ms: POLL_MS });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, type TestUser } from '../test/org-fixtures';
+import { makeTree, makeUser, type TestUser } from '../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../test/test-app';
 
 /**
@@ -92,6 +92,64 @@ describe.skipIf(dialectUnderTest !== 'sqlite')('SQLite held by another process',
       // Once the lock is gone, writes go through again.
       const after = await t.http.post('/api/companies/0', { name: 'After the lock' }, { token: admin.token });
       expect(after.statusCode, after.body).toBe(200);
+    },
+  );
+  it(
+    'keeps health, reads and other writes answering while a telemetry batch waits for the lock',
+    { timeout: 60_000 },
+    async () => {
+      const config = t.ctx.config.database;
+      if (config.dialect !== 'sqlite') throw new Error('SQLite only');
+      const tree = await makeTree(t, admin.token, 'Lock wait');
+      const key = (
+        await t.http.post(`/api/plants/${tree.plantId}/ingest-key`, {}, { token: admin.token })
+      ).json<{ key: string }>().key;
+      const ingest = (ts: number) =>
+        t.http.post(
+          '/api/telemetry',
+          { points: [{ signal_id: tree.signalId, ts, value: 1 }] },
+          { headers: { 'x-api-key': key }, xsrf: false },
+        );
+      // A key's first batch also writes on the event loop's connection (the key's first use); not this one.
+      expect((await ingest(Date.now() - 120_000)).statusCode).toBe(200);
+      const { child, locked } = holdLock(config.file, 20_000);
+      await locked;
+      try {
+        // The writer thread takes the batch and waits out the lock; the answer comes once it is gone.
+        let answered = '';
+        const batch = ingest(Date.now() - 60_000).then((res) => {
+          answered = `${res.statusCode} ${res.body}`;
+          return res;
+        });
+        await new Promise((r) => setTimeout(r, 1_000));
+        expect(answered).toBe('');
+        const timed = async <T>(work: () => Promise<T>) => {
+          const start = performance.now();
+          const result = await work();
+          return { result, ms: performance.now() - start };
+        };
+        // A write of the event loop's own connection meets the lock itself and is refused at once; it
+        // does not queue behind the waiting batch, and neither do health and reads.
+        const write = await timed(() =>
+          t.http.post('/api/companies/0', { name: 'Beside the batch' }, { token: admin.token }),
+        );
+        expect(write.result.statusCode, write.result.body).toBe(503);
+        expect(write.ms).toBeLessThan(1_000);
+        const health = await timed(() => t.http.get('/api/health'));
+        expect(health.result.statusCode).toBe(200);
+        expect(health.ms).toBeLessThan(1_000);
+        const read = await timed(() => t.http.get('/api/companies', { token: admin.token }));
+        expect(read.result.statusCode).toBe(200);
+        expect(read.ms).toBeLessThan(1_000);
+        expect(answered).toBe('');
+        child.stdin!.end();
+        const stored = await batch;
+        expect(stored.statusCode, stored.body).toBe(200);
+        expect(stored.json()).toMatchObject({ stored: 1 });
+      } finally {
+        child.stdin!.end();
+        if (child.exitCode === null) await once(child, 'exit');
+      }
     },
   );
 });

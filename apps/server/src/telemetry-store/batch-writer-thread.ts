@@ -18,11 +18,21 @@ import type { PointToStore } from './telemetry-hub';
 import type { WriterReply, WriterRequest, WriterStart } from './batch-writer';
 
 const start = workerData as WriterStart;
+
+/**
+ * How long one try at the write lock waits, in SQLite's busy handler, with this thread's turn taken. While
+ * it waits, the main connection's next write waits too (db/sqlite-writer-gate.ts), and it holds Kysely's
+ * one connection while it does, so every read of the event loop, `/api/health` included, queues behind it.
+ * A lock another process holds for seconds (docs/security.md, hole 9) is therefore waited out in short
+ * tries with the turn given back between them: the main connection's writes meet that lock themselves and
+ * answer 503 at once, and its reads go on.
+ */
+const LOCK_TRY_MS = 50;
 const sqlite = new SQLite(start.file, { fileMustExist: true });
 sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('foreign_keys = ON');
-// Waiting for the main connection's short transactions blocks only this thread.
-sqlite.pragma(`busy_timeout = ${start.busyTimeoutMs}`);
+// Each try at the lock is short; `writeBatch` tries again until `start.busyTimeoutMs` has passed.
+sqlite.pragma(`busy_timeout = ${LOCK_TRY_MS}`);
 // The checkpoint thread copies the WAL (db/wal-checkpointer.ts); this connection's commits must not. If
 // that thread stops, the main thread says so and this goes back to SQLite's default ('autocheckpoint').
 sqlite.pragma('wal_autocheckpoint = 0');
@@ -33,20 +43,36 @@ const store = new TelemetryStore({ db, dialect: 'sqlite', sqlite });
 
 type BatchReply = Extract<WriterReply, { type: 'batch' }>;
 
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Writes one batch in its turn (not while the main connection wants to write; db/sqlite-writer-gate.ts),
+ * trying again while the lock is held elsewhere, until `start.busyTimeoutMs`. A try that met the lock
+ * wrote nothing (its transaction rolled back), so the next try writes the whole batch.
+ */
+async function writeInTurns(known: PointToStore[], meta: Map<number, SignalMeta>) {
+  const deadline = Date.now() + start.busyTimeoutMs;
+  for (;;) {
+    writerEnters(start.gate);
+    try {
+      return await store.writeBatch(known, meta);
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    } finally {
+      writerLeaves(start.gate);
+    }
+  }
+}
+
 async function writeBatch(request: Extract<WriterRequest, { type: 'batch' }>): Promise<BatchReply> {
   const known = new Array<PointToStore>(request.signal.length);
   for (let i = 0; i < known.length; i++)
     known[i] = { signal_id: request.signal[i]!, ts: request.ts[i]!, value: request.value[i]! };
   const meta = new Map<number, SignalMeta>(request.meta);
-  // Its turn: not while the main connection wants to write (db/sqlite-writer-gate.ts).
-  writerEnters(start.gate);
-  let written;
-  try {
-    written = await store.writeBatch(known, meta);
-  } finally {
-    writerLeaves(start.gate);
-  }
-  const { rows, conflictingByDevice } = written;
+  const { rows, conflictingByDevice } = await writeInTurns(known, meta);
   let inserted: Uint32Array<ArrayBuffer> | undefined;
   if (rows.length < known.length) {
     // The inserted rows are the given objects, in order: one walk finds their positions.
