@@ -2,9 +2,15 @@
  * The agent's MQTT transport against a real broker (a Mosquitto of the test's own), with the test in the
  * console's place on the other side of the topics: a batch counts as sent only on an ack signed with the
  * plant's key and naming it; acks of several batches in flight come back in any order and each resolves
- * its own; a forged ack is ignored; `invalid` refuses the batch for good.
+ * its own; a forged ack is ignored; `invalid` refuses the batch for good. Over `mqtts://` it talks TLS and
+ * trusts the broker's certificate only through the CA it was given.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeAckTopic, edgeReadingsTopic, type EdgeAck } from '@solar/shared';
@@ -15,6 +21,7 @@ import { BatchRefusedError } from './transport';
 const KEY = 'sk_test-key-of-the-plant';
 const PLANT = 42;
 const AGENT = 'edge-transport-test';
+const point = (i: number) => ({ signal_id: 1, ts: 1_790_000_000_000 + i, value: i });
 const macWith = (key: string, payload: Buffer) =>
   createHmac('sha256', createHash('sha256').update(key).digest('hex')).update(payload).digest('hex');
 
@@ -66,7 +73,6 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)('MQTT tr
     expect(batches.length).toBeGreaterThanOrEqual(n);
     return batches.splice(0, n);
   };
-  const point = (i: number) => ({ signal_id: 1, ts: 1_790_000_000_000 + i, value: i });
 
   it('resolves each of several batches in flight on its own signed ack, in any order', async () => {
     const first = transport.send([point(1)]);
@@ -100,5 +106,152 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)('MQTT tr
     const error = await unauthorised;
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(BatchRefusedError);
+  });
+});
+
+/** A CA and a certificate for 127.0.0.1 signed by it, made with openssl for this run only. */
+function makeCertificates(dir: string) {
+  const file = (name: string) => path.join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=Edge test CA',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.crt'),
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    file('broker.key'),
+    '-out',
+    file('broker.csr'),
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('broker.csr'),
+    '-CA',
+    file('ca.crt'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    file('san.cnf'),
+    '-out',
+    file('broker.crt'),
+  );
+  // Mosquitto started as root reads them as the `mosquitto` user.
+  for (const name of ['ca.crt', 'broker.crt', 'broker.key']) chmodSync(file(name), 0o644);
+  return { ca: file('ca.crt'), cert: file('broker.crt'), key: file('broker.key') };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)('MQTT transport over TLS', () => {
+  let dir: string;
+  let broker: OwnBroker;
+  let tlsUrl: string;
+  let ca: Buffer;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'edge-tls-'));
+    chmodSync(dir, 0o755);
+    writeFileSync(path.join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+    const files = makeCertificates(dir);
+    ca = readFileSync(files.ca);
+    const tlsPort = await freePort();
+    // A second listener of the same broker, with TLS: the agent's side; the test stays on the plain one.
+    broker = await startOwnMosquitto([
+      `listener ${tlsPort} 127.0.0.1`,
+      `cafile ${files.ca}`,
+      `certfile ${files.cert}`,
+      `keyfile ${files.key}`,
+    ]);
+    tlsUrl = `mqtts://127.0.0.1:${tlsPort}`;
+  }, 30_000);
+  afterAll(async () => {
+    await broker?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const transportTo = (options: { ca?: Buffer }, logged: string[] = []) =>
+    new MqttTransport({
+      url: tlsUrl,
+      agentId: `edge-tls-${options.ca ? 'trusting' : 'doubting'}`,
+      key: KEY,
+      plantId: () => PLANT,
+      ackTimeoutMs: 4_000,
+      log: (_level, msg, fields) => logged.push(`${msg} ${JSON.stringify(fields ?? {})}`),
+      ...options,
+    });
+  /** True once the transport is connected, false when it is not within `ms`. */
+  const connects = async (transport: MqttTransport, ms: number) => {
+    const client = (transport as unknown as { client: MqttClient }).client;
+    const end = Date.now() + ms;
+    while (!client.connected && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    return client.connected;
+  };
+
+  it('sends a batch over TLS to a broker whose certificate its CA signed, and takes the ack', async () => {
+    const consoleSide = await mqtt.connectAsync(broker.url, { clientId: 'console-tls', protocolVersion: 5 });
+    const transport = transportTo({ ca });
+    try {
+      consoleSide.on('message', (_topic, payload) => {
+        const { batch_id } = JSON.parse(payload.toString('utf8')) as { batch_id: string };
+        const ack = Buffer.from(
+          JSON.stringify({ batch_id, outcome: 'stored', stored: 1, duplicates: 0, rejected: [] }),
+        );
+        void consoleSide.publishAsync(edgeAckTopic(PLANT, 'edge-tls-trusting'), ack, {
+          qos: 1,
+          properties: { userProperties: { mac: macWith(KEY, ack) } },
+        });
+      });
+      await consoleSide.subscribeAsync(edgeReadingsTopic(PLANT, 'edge-tls-trusting'), { qos: 1 });
+      expect(await connects(transport, 10_000)).toBe(true);
+      expect(await transport.send([point(1)])).toEqual({ rejected: [] });
+    } finally {
+      await transport.close();
+      await consoleSide.endAsync();
+    }
+  });
+
+  it('does not connect to a broker whose certificate it cannot trust', async () => {
+    const logged: string[] = [];
+    const transport = transportTo({}, logged);
+    try {
+      // Long enough for several attempts (one a second).
+      expect(await connects(transport, 3_000)).toBe(false);
+      expect(logged.join('\n')).toMatch(/connection error.*(self-signed|unable to (get|verify))/i);
+      const sent = await transport.send([point(2)]).catch((e: unknown) => e);
+      expect(sent).toBeInstanceOf(Error);
+      expect(sent).not.toBeInstanceOf(BatchRefusedError);
+    } finally {
+      await transport.close();
+    }
   });
 });
