@@ -197,31 +197,57 @@ function Legend({ dark, threshold, minutes }: { dark: boolean; threshold: number
   );
 }
 
+/**
+ * A list of string faults, or a line saying there are none: the faults against the inverter's own median
+ * and those against the plant's strings read alike, only their wording differs.
+ */
+function FaultList({
+  faults,
+  messageKey,
+  noneKey,
+  data,
+  language,
+}: {
+  faults: DeviceStringsAnswer['faults'];
+  messageKey: 'devicePages.strings.fault' | 'devicePages.strings.plantFault';
+  noneKey: 'devicePages.strings.noFaults' | 'devicePages.strings.noPlantFaults';
+  data: DeviceStringsAnswer;
+  language: string;
+}) {
+  const { t } = useTranslation();
+  if (faults.length === 0) return <p>{t(noneKey)}</p>;
+  return (
+    <ul>
+      {faults.map((f) => (
+        <li key={`${f.n}-${f.from}`} data-string={f.n}>
+          {t(messageKey, {
+            n: f.n,
+            from: formatPlantTime(f.from, data.time_zone, language, 'dateTime'),
+            to: f.to
+              ? formatPlantTime(f.to, data.time_zone, language, 'dateTime')
+              : t('devicePages.strings.ongoing'),
+            ratio: pct(f.ratio),
+          })}
+          {f.energy_lost_kwh !== null &&
+            `; ${t('devicePages.strings.energyLost', { energy: formatNumber(f.energy_lost_kwh, language, 1) })}`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Faults({ data, language }: { data: DeviceStringsAnswer; language: string }) {
   const { t } = useTranslation();
   return (
     <div className="string-heat-map-faults" data-testid="string-faults">
       <h4>{t('devicePages.strings.faults')}</h4>
-      {data.faults.length === 0 ? (
-        <p>{t('devicePages.strings.noFaults')}</p>
-      ) : (
-        <ul>
-          {data.faults.map((f) => (
-            <li key={`${f.n}-${f.from}`} data-string={f.n}>
-              {t('devicePages.strings.fault', {
-                n: f.n,
-                from: formatPlantTime(f.from, data.time_zone, language, 'dateTime'),
-                to: f.to
-                  ? formatPlantTime(f.to, data.time_zone, language, 'dateTime')
-                  : t('devicePages.strings.ongoing'),
-                ratio: pct(f.ratio),
-              })}
-              {f.energy_lost_kwh !== null &&
-                `; ${t('devicePages.strings.energyLost', { energy: formatNumber(f.energy_lost_kwh, language, 1) })}`}
-            </li>
-          ))}
-        </ul>
-      )}
+      <FaultList
+        faults={data.faults}
+        messageKey="devicePages.strings.fault"
+        noneKey="devicePages.strings.noFaults"
+        data={data}
+        language={language}
+      />
     </div>
   );
 }
@@ -252,26 +278,13 @@ function PlantComparison({ data, language }: { data: DeviceStringsAnswer; langua
               ? t('devicePages.strings.plantPeersNotJudged', { ...peers })
               : t('devicePages.strings.plantPeers', { ...peers, ratio: pct(ratio) })}
           </p>
-          {data.plant_faults.length === 0 ? (
-            <p>{t('devicePages.strings.noPlantFaults')}</p>
-          ) : (
-            <ul>
-              {data.plant_faults.map((f) => (
-                <li key={`${f.n}-${f.from}`} data-string={f.n}>
-                  {t('devicePages.strings.plantFault', {
-                    n: f.n,
-                    from: formatPlantTime(f.from, data.time_zone, language, 'dateTime'),
-                    to: f.to
-                      ? formatPlantTime(f.to, data.time_zone, language, 'dateTime')
-                      : t('devicePages.strings.ongoing'),
-                    ratio: pct(f.ratio),
-                  })}
-                  {f.energy_lost_kwh !== null &&
-                    `; ${t('devicePages.strings.energyLost', { energy: formatNumber(f.energy_lost_kwh, language, 1) })}`}
-                </li>
-              ))}
-            </ul>
-          )}
+          <FaultList
+            faults={data.plant_faults}
+            messageKey="devicePages.strings.plantFault"
+            noneKey="devicePages.strings.noPlantFaults"
+            data={data}
+            language={language}
+          />
         </>
       )}
     </div>
