@@ -1,6 +1,6 @@
 // Helpers shared by the start, dev and test scripts. Plain Node: they run before any package is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,27 @@ export function buildAll() {
  * Names of the failed tests in a vitest JSON report, each with its file and the first line of its error, so
  * the summary (the part of a long CI log people read) says what failed without scrolling back.
  */
+/**
+ * What one vitest run did, from its JSON report (absent when it ended before writing one) and its exit
+ * status: counts of passed, failed and skipped tests, and the failed tests named. A run that failed without
+ * a failed test (a suite that did not load, a crash) counts one failure.
+ */
+export function runOutcome(reportFile, status) {
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  let failures = [];
+  if (existsSync(reportFile)) {
+    const json = JSON.parse(readFileSync(reportFile, 'utf8'));
+    counts = {
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + (json.numFailedTestSuites > 0 && json.numFailedTests === 0 ? 1 : 0),
+      skipped: json.numPendingTests + json.numTodoTests,
+    };
+    failures = failedTests(json);
+  }
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  return { ...counts, failures };
+}
+
 export function failedTests(json) {
   const out = [];
   for (const file of json.testResults ?? []) {

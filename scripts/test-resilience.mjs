@@ -3,10 +3,10 @@
 // CI runs after `npm test`: every case that proves a hole stays closed, at smaller but still meaningful sizes
 // (e2e/resilience/harness.ts, `FAST`). It ends with a summary in the form `npm test` prints, so that CI's
 // "Summaries" show it beside the other runs.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildAll, failedTests, runStatus } from './lib.mjs';
+import { buildAll, runOutcome, runStatus } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const fast = args.includes('--fast') || process.env.RESILIENCE_FAST === '1';
@@ -31,18 +31,7 @@ const status = runStatus(
   { env: { ...process.env, RESILIENCE_FAST: fast ? '1' : '' } },
 );
 const seconds = Math.round((Date.now() - started) / 1000);
-let counts = { passed: 0, failed: status === 0 ? 0 : 1, skipped: 0 };
-let failures = [];
-if (existsSync(report)) {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  counts = {
-    passed: json.numPassedTests,
-    failed: json.numFailedTests + (json.numFailedTestSuites > 0 && json.numFailedTests === 0 ? 1 : 0),
-    skipped: json.numPendingTests + json.numTodoTests,
-  };
-  failures = failedTests(json);
-}
-if (status !== 0 && counts.failed === 0) counts.failed = 1;
+const { failures, ...counts } = runOutcome(report, status);
 rmSync(reportDir, { recursive: true, force: true });
 
 console.log('\n──────── summary ────────');

@@ -1,10 +1,10 @@
 // `npm test`: every test suite, in order, with one summary at the end. Suites that need something this
 // machine lacks (PostgreSQL, Chromium) are reported as skipped, never silently dropped.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildAll, ensureInstalled, failedTests, root, runStatus } from './lib.mjs';
+import { buildAll, ensureInstalled, root, runOutcome, runStatus } from './lib.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -116,19 +116,7 @@ for (const suite of suites) {
     ],
     { env: { ...process.env, ...suite.env } },
   );
-  let counts = { passed: 0, failed: 0, skipped: 0 };
-  let failures = [];
-  if (existsSync(report)) {
-    const json = JSON.parse(readFileSync(report, 'utf8'));
-    counts = {
-      passed: json.numPassedTests,
-      failed: json.numFailedTests + (json.numFailedTestSuites > 0 && json.numFailedTests === 0 ? 1 : 0),
-      skipped: json.numPendingTests + json.numTodoTests,
-    };
-    failures = failedTests(json);
-  } else if (status !== 0) counts.failed = 1;
-  if (status !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ name: suite.name, ...counts, failures });
+  results.push({ name: suite.name, ...runOutcome(report, status) });
 }
 rmSync(reportDir, { recursive: true, force: true });
 
