@@ -1,11 +1,20 @@
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import mqtt from 'mqtt';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgeReadingsTopic, type CollectorsHealth } from '@solar/shared';
+import { startOwnMosquitto, type OwnBroker } from '../../apps/server/src/test/mosquitto';
 import { DEMO, launchBrowser, screenshot } from '../src/browser';
 import { ApiClient, expectText, openAs, t } from '../src/console';
 import { startServer, type RunningServer } from '../src/server';
 
-/** The admin panel's collection health lists the plants' edge agents, a clock off by more than 5 s marked. */
+/**
+ * The admin panel's collection health lists the plants' edge agents, a clock off by more than 5 s marked,
+ * and what agents forwarded over MQTT (through a broker of the test's own): a batch refused whole marks the
+ * MQTT state as a problem.
+ */
 describe('edge agents on the admin panel', () => {
+  let broker: OwnBroker;
   let server: RunningServer;
   let browser: Browser;
   let plantName: string;
@@ -30,9 +39,39 @@ describe('edge agents on the admin panel', () => {
     expect(res.status, await res.text()).toBe(200);
   };
 
+  /** Batches as an agent publishes them, signed with `signingKey` (docs/edge.md, "Forwarding over MQTT"). */
+  const publishBatches = async (plantId: number, batches: { signingKey: string; signalId: number }[]) => {
+    const client = await mqtt.connectAsync(broker.url, { clientId: 'edge-e2e', protocolVersion: 5 });
+    try {
+      for (const { signingKey, signalId } of batches) {
+        const payload = Buffer.from(
+          JSON.stringify({
+            batch_id: randomUUID(),
+            points: [{ signal_id: signalId, ts: Date.now() - 60_000, value: 1 }],
+          }),
+        );
+        const keyHash = createHash('sha256').update(signingKey).digest('hex');
+        await client.publishAsync(edgeReadingsTopic(plantId, 'edge-good'), payload, {
+          qos: 1,
+          properties: {
+            userProperties: { mac: createHmac('sha256', keyHash).update(payload).digest('hex') },
+          },
+        });
+      }
+    } finally {
+      await client.endAsync();
+    }
+  };
+
   beforeAll(async () => {
+    broker = await startOwnMosquitto();
     [server, browser] = await Promise.all([
-      startServer({ SIMULATOR: 'false', MODBUS_POLLER: 'false' }),
+      startServer({
+        SIMULATOR: 'false',
+        MODBUS_POLLER: 'false',
+        MQTT_URL: broker.url,
+        MQTT_CONNECTIONS: '1',
+      }),
       launchBrowser(),
     ]);
     const api = await ApiClient.login(server.url, DEMO.admin.email, DEMO.admin.password);
@@ -42,10 +81,24 @@ describe('edge agents on the admin panel', () => {
     const { key } = await api.post<{ key: string }>(`plants/${plant.id}/ingest-key`, undefined);
     await report(key, 'edge-good', 200);
     await report(key, 'edge-skewed', 9_000);
+    // One batch signed with the plant's key whose point names no signal of the plant (refused one by one),
+    // and one signed with another key (refused whole).
+    await publishBatches(plant.id, [
+      { signingKey: key, signalId: 2_000_000_000 },
+      { signingKey: 'sk_not-the-plants-key', signalId: 2_000_000_000 },
+    ]);
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const { edgeMqtt } = await api.get<CollectorsHealth>('health/collectors');
+      if (edgeMqtt?.stored === 1 && edgeMqtt.unauthorised === 1) break;
+      if (Date.now() > end) throw new Error(`the batches were not handled: ${JSON.stringify(edgeMqtt)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await broker?.stop();
   });
 
   for (const [width, locale] of [
@@ -76,6 +129,16 @@ describe('edge agents on the admin panel', () => {
           page.getByTestId('edge-agents').locator('.ant-alert-title'),
           t(locale, 'admin.health.agents.summary').replace('{{agents}}', '2').replace('{{problems}}', '1'),
         );
+        // What agents forwarded over MQTT, in the MQTT state, marked as a problem for the unsigned batch.
+        const edgeLine = t(locale, 'admin.health.mqtt.edge')
+          .replace('{{state}}', t(locale, 'admin.health.mqtt.edgeConnected'))
+          .replace('{{batches}}', '1')
+          .replace('{{points}}', '0')
+          .replace('{{rejected}}', '1')
+          .replace('{{invalid}}', '0')
+          .replace('{{unauthorised}}', '1');
+        await expectText(page.getByTestId('edge-mqtt-health'), edgeLine);
+        expect(await page.getByTestId('mqtt-health').getAttribute('class')).toContain('ant-alert-error');
         const head = (await table.locator('thead').textContent()) ?? '';
         for (const column of [
           'agent',

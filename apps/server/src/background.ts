@@ -144,7 +144,7 @@ export function startEdgeMqtt(
 ): EdgeReadingsCollector {
   const keys = new IngestKeysService(ctx);
   const telemetry = new TelemetryService(ctx);
-  return startEdgeReadingsCollector(
+  const collector = startEdgeReadingsCollector(
     {
       plantKey: (plantId) => keys.plantKey(plantId),
       markUsed: (key) => keys.markUsed(key),
@@ -153,4 +153,12 @@ export function startEdgeMqtt(
     log,
     { url: mqtt.url, clientId: `${mqtt.clientId}-edge`, shareGroup: mqtt.shareGroup },
   );
+  const detach = ctx.collectors.attach('edgeMqtt', collector);
+  return {
+    ...collector,
+    async stop() {
+      detach();
+      await collector.stop();
+    },
+  };
 }

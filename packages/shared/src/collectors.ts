@@ -44,6 +44,25 @@ export const mqttCollectorHealth = z.object({
 });
 export type MqttCollectorHealth = z.infer<typeof mqttCollectorHealth>;
 
+/**
+ * The console's side of edge agents forwarding over MQTT (docs/edge.md, "Forwarding over MQTT"): whether it
+ * is connected to the broker, and since the server started: messages received, batches stored and
+ * acknowledged with the points in them (new or already there), and what it refused: points one by one,
+ * malformed batches, batches not signed with their plant's live key, messages on other topics.
+ */
+export const edgeMqttCollectorHealth = z.object({
+  connected: z.boolean(),
+  received: z.number().int(),
+  stored: z.number().int(),
+  points: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.number().int(),
+  invalid: z.number().int(),
+  unauthorised: z.number().int(),
+  badTopics: z.number().int(),
+});
+export type EdgeMqttCollectorHealth = z.infer<typeof edgeMqttCollectorHealth>;
+
 /** Polls missed in a row after which a device is in communication loss. */
 export const COMM_LOSS_MISSED_POLLS = 3;
 export const COMM_STATES = ['online', 'lost', 'unknown'] as const;
@@ -87,11 +106,12 @@ export const modbusCollectorHealth = z.object({
 export type ModbusCollectorHealth = z.infer<typeof modbusCollectorHealth>;
 
 /**
- * GET /api/health/collectors: the collectors that run; `mqtt` is null when no broker is configured, `modbus`
- * when the poller is turned off (MODBUS_POLLER=false).
+ * GET /api/health/collectors: the collectors that run; `mqtt` and `edgeMqtt` are null when no broker is
+ * configured, `modbus` when the poller is turned off (MODBUS_POLLER=false).
  */
 export const collectorsHealthAnswer = z.object({
   mqtt: mqttCollectorHealth.nullable(),
+  edgeMqtt: edgeMqttCollectorHealth.nullable(),
   modbus: modbusCollectorHealth.nullable(),
 });
 export type CollectorsHealth = z.infer<typeof collectorsHealthAnswer>;

@@ -9,7 +9,7 @@ const mqttReporting = (received: number) => ({
 describe('RunningCollectors', () => {
   it('reports a collector while it is attached, and a late detach of a replaced one keeps its successor', () => {
     const collectors = new RunningCollectors();
-    expect(collectors.health()).toEqual({ mqtt: null, modbus: null });
+    expect(collectors.health()).toEqual({ mqtt: null, edgeMqtt: null, modbus: null });
     const detachFirst = collectors.attach('mqtt', mqttReporting(1));
     expect(collectors.health().mqtt).toEqual({ received: 1 });
     // A restarted collector attaches before the old one's stop has run.
@@ -17,6 +17,6 @@ describe('RunningCollectors', () => {
     detachFirst();
     expect(collectors.health().mqtt).toEqual({ received: 2 });
     detachSecond();
-    expect(collectors.health()).toEqual({ mqtt: null, modbus: null });
+    expect(collectors.health()).toEqual({ mqtt: null, edgeMqtt: null, modbus: null });
   });
 });

@@ -1,8 +1,9 @@
-import type { ModbusCollectorHealth, MqttCollectorHealth } from '@solar/shared';
+import type { EdgeMqttCollectorHealth, ModbusCollectorHealth, MqttCollectorHealth } from '@solar/shared';
 
 /** What each kind of collector reports to the health route. */
 export interface CollectorHealthSources {
   mqtt: { health(): MqttCollectorHealth };
+  edgeMqtt: { health(): EdgeMqttCollectorHealth };
   modbus: { health(): ModbusCollectorHealth };
 }
 
@@ -23,9 +24,14 @@ export class RunningCollectors {
   }
 
   /** Each kind's health, null for a kind that does not run here. */
-  health(): { mqtt: MqttCollectorHealth | null; modbus: ModbusCollectorHealth | null } {
+  health(): {
+    mqtt: MqttCollectorHealth | null;
+    edgeMqtt: EdgeMqttCollectorHealth | null;
+    modbus: ModbusCollectorHealth | null;
+  } {
     return {
       mqtt: this.sources.mqtt?.health() ?? null,
+      edgeMqtt: this.sources.edgeMqtt?.health() ?? null,
       modbus: this.sources.modbus?.health() ?? null,
     };
   }

@@ -1,7 +1,13 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeAck, edgeAckTopic, edgeReadingsTopic, type EdgeAck } from '@solar/shared';
+import {
+  collectorsHealthAnswer,
+  edgeAck,
+  edgeAckTopic,
+  edgeReadingsTopic,
+  type EdgeAck,
+} from '@solar/shared';
 import { until } from '../../test/collector-helpers';
 import { startOwnMosquitto, mosquittoAvailable, type OwnBroker } from '../../test/mosquitto';
 import { makeTree, makeUser, type TestUser, type Tree } from '../../test/org-fixtures';
@@ -133,6 +139,24 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)(
       await publish({ batch_id: next, points: [{ signal_id: tree.signalId, ts, value: 7 }] });
       expect(await ackOf(next)).toMatchObject({ outcome: 'stored', stored: 1 });
       expect((await rawOf(tree.signalId)).find((r) => r.ts === ts)?.value).toBe(7);
+    });
+
+    it("shows what it stored and refused in the administrator's collectors health", async () => {
+      const res = await t.http.get('/api/health/collectors', { token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      const { edgeMqtt } = collectorsHealthAnswer.parse(res.json());
+      // The batches of the tests above: four stored (one with a refused point), one forged, two malformed.
+      expect(edgeMqtt).toEqual({
+        connected: true,
+        received: 7,
+        stored: 4,
+        points: 7,
+        duplicates: 3,
+        rejected: 1,
+        invalid: 2,
+        unauthorised: 1,
+        badTopics: 0,
+      });
     });
   },
 );

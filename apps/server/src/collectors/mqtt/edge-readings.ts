@@ -13,6 +13,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import {
+  type EdgeMqttCollectorHealth,
   EDGE_AGENT_ID,
   EDGE_MQTT_MAC_PROPERTY,
   EDGE_MQTT_QOS,
@@ -76,6 +77,8 @@ export interface EdgeReadingsStats {
 export interface EdgeReadingsCollector {
   ready(): Promise<void>;
   stats(): EdgeReadingsStats;
+  /** The stats and the broker connection, for GET /api/health/collectors. */
+  health(): EdgeMqttCollectorHealth;
   stop(): Promise<void>;
 }
 
@@ -246,6 +249,7 @@ export function startEdgeReadingsCollector(
   return {
     ready: () => readyPromise,
     stats: () => ({ ...stats }),
+    health: () => ({ connected: client.connected, ...stats }),
     async stop() {
       await client.endAsync();
     },

@@ -7,9 +7,9 @@ import { plantNames } from '../plants';
 import { CollectionHealthService } from './collection-health.service';
 
 /**
- * GET /api/health/collectors: the MQTT collector's connections, counters and the broker's dropped count, and
- * the Modbus poller's devices with their poll times, for the admin only (they describe the whole
- * installation, not one company). GET /api/admin/collection-health: per device, what arrived and what was
+ * GET /api/health/collectors: the MQTT collector's connections, counters and the broker's dropped count, the
+ * edge agents' MQTT side (connected, batches and refusals), and the Modbus poller's devices with their poll
+ * times, for the admin only (they describe the whole installation, not one company). GET /api/admin/collection-health: per device, what arrived and what was
  * refused, scoped to the caller's devices (a company user given the admin_panel page sees their own).
  */
 export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx }) => {
@@ -27,11 +27,11 @@ export const collectorsHealthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> 
       },
     },
     async () => {
-      const { mqtt, modbus } = ctx.collectors.health();
+      const { mqtt, edgeMqtt, modbus } = ctx.collectors.health();
       // Device names repeat across plants (every plant has its INV-01): each device carries its plant's name.
       const names = await plantNames(ctx.db, [...new Set(modbus?.devices.map((d) => d.plant_id))]);
       for (const d of modbus?.devices ?? []) d.plant_name = names.get(d.plant_id) ?? null;
-      const health: CollectorsHealth = { mqtt, modbus };
+      const health: CollectorsHealth = { mqtt, edgeMqtt, modbus };
       return health;
     },
   );

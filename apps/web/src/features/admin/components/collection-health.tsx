@@ -7,6 +7,7 @@ import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import type {
   CollectionHealthItem,
+  EdgeMqttCollectorHealth,
   ModbusCollectorHealth,
   ModbusDevicePolling,
   MqttCollectorHealth,
@@ -16,12 +17,26 @@ import { DataQualityProblems } from '../../data-quality';
 import { useCollectionHealth, useCollectorsHealth } from '../api/fleet';
 import { EdgeAgents, agentProblem } from './edge-agents';
 
-/** A broker connection down, or messages the broker dropped: a problem of the whole collection. */
-const mqttProblem = (m: MqttCollectorHealth) =>
-  m.connected < m.connections || (m.brokerDroppedMessages ?? 0) > 0;
+/**
+ * A broker connection down, messages the broker dropped, or agents' batches refused whole (malformed, or not
+ * signed with their plant's live key: an agent left with a rotated key): a problem of the whole collection.
+ */
+const mqttProblem = (m: MqttCollectorHealth, edge: EdgeMqttCollectorHealth | null) =>
+  m.connected < m.connections ||
+  (m.brokerDroppedMessages ?? 0) > 0 ||
+  (edge !== null && (!edge.connected || edge.invalid + edge.unauthorised > 0));
 
-/** The MQTT collector: connections up, the broker's dropped count, and what it received. */
-function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
+/**
+ * The MQTT collectors: connections up, the broker's dropped count, what devices sent, and what edge agents
+ * forwarded (docs/edge.md, "Forwarding over MQTT").
+ */
+function MqttState({
+  mqtt,
+  edge,
+}: {
+  mqtt: MqttCollectorHealth | null;
+  edge: EdgeMqttCollectorHealth | null;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language.replace('_', '-');
   const n = (value: number) => value.toLocaleString(locale);
@@ -31,7 +46,7 @@ function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
     );
   return (
     <Alert
-      type={mqttProblem(mqtt) ? 'error' : 'success'}
+      type={mqttProblem(mqtt, edge) ? 'error' : 'success'}
       showIcon
       data-testid="mqtt-health"
       message={t('admin.health.mqtt.connected', { connected: mqtt.connected, connections: mqtt.connections })}
@@ -49,6 +64,20 @@ function MqttState({ mqtt }: { mqtt: MqttCollectorHealth | null }) {
               rejected: n(mqtt.rejected + mqtt.badMessages),
             })}
           </div>
+          {edge && (
+            <div data-testid="edge-mqtt-health">
+              {t('admin.health.mqtt.edge', {
+                state: t(
+                  edge.connected ? 'admin.health.mqtt.edgeConnected' : 'admin.health.mqtt.edgeDisconnected',
+                ),
+                batches: n(edge.stored),
+                points: n(edge.points),
+                rejected: n(edge.rejected),
+                invalid: n(edge.invalid),
+                unauthorised: n(edge.unauthorised),
+              })}
+            </div>
+          )}
         </>
       }
     />
@@ -159,9 +188,13 @@ export function CollectionHealth() {
   const query = useCollectionHealth();
   const isAdmin = useIsAdmin();
   const collectors = useCollectorsHealth(isAdmin);
-  const mqtt = collectors.data ? <MqttState mqtt={collectors.data.mqtt} /> : null;
+  const mqtt = collectors.data ? (
+    <MqttState mqtt={collectors.data.mqtt} edge={collectors.data.edgeMqtt} />
+  ) : null;
   // Problems first: a broken broker connection above the devices, a healthy one below them.
-  const mqttFirst = collectors.data?.mqtt ? mqttProblem(collectors.data.mqtt) : false;
+  const mqttFirst = collectors.data?.mqtt
+    ? mqttProblem(collectors.data.mqtt, collectors.data.edgeMqtt)
+    : false;
   const modbus = collectors.data ? <ModbusState modbus={collectors.data.modbus} /> : null;
   const modbusFirst = collectors.data?.modbus?.devices.some(pollingProblem) ?? false;
   const locale = i18n.language.replace('_', '-');
