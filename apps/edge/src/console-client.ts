@@ -29,6 +29,18 @@ export interface ConsoleClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * fetch's own message is "fetch failed" whatever went wrong; the reason (a refused connection, a name not
+ * found, a certificate the machine does not trust) is in its cause, and it is what an installer reading the
+ * log needs (docs/edge.md, "What the installer checks on site").
+ */
+function withCause(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const reason = [cause?.code, cause?.message].find((r): r is string => typeof r === 'string');
+  return reason === undefined ? error : new Error(`${error.message}: ${reason}`, { cause });
+}
+
 export class ConsoleClient {
   private readonly base: string;
   constructor(private readonly options: ConsoleClientOptions) {
@@ -36,16 +48,21 @@ export class ConsoleClient {
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        'X-Api-Key': this.options.key,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-    });
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          'X-Api-Key': this.options.key,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw withCause(error);
+    }
     const text = await res.text();
     if (!res.ok) throw new ConsoleAnswerError(res.status, text);
     return JSON.parse(text) as unknown;

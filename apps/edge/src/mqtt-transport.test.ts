@@ -5,9 +5,8 @@
  * its own; a forged ack is ignored; `invalid` refuses the batch for good. Over `mqtts://` it talks TLS and
  * trusts the broker's certificate only through the CA it was given.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeAckTopic, edgeReadingsTopic, type EdgeAck } from '@solar/shared';
 import { mosquittoAvailable, startOwnMosquitto, type OwnBroker } from '../../server/src/test/mosquitto';
 import { MqttTransport } from './mqtt-transport';
+import { makeCertificates } from './test/certificates';
 import { BatchRefusedError } from './transport';
 
 const KEY = 'sk_test-key-of-the-plant';
@@ -109,59 +109,6 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)('MQTT tr
   });
 });
 
-/** A CA and a certificate for 127.0.0.1 signed by it, made with openssl for this run only. */
-function makeCertificates(dir: string) {
-  const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Edge test CA',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.crt'),
-  );
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-keyout',
-    file('broker.key'),
-    '-out',
-    file('broker.csr'),
-  );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('broker.csr'),
-    '-CA',
-    file('ca.crt'),
-    '-CAkey',
-    file('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    file('san.cnf'),
-    '-out',
-    file('broker.crt'),
-  );
-  // Mosquitto started as root reads them as the `mosquitto` user.
-  for (const name of ['ca.crt', 'broker.crt', 'broker.key']) chmodSync(file(name), 0o644);
-  return { ca: file('ca.crt'), cert: file('broker.crt'), key: file('broker.key') };
-}
-
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer();
@@ -181,7 +128,6 @@ describe.skipIf(!mosquittoAvailable && !process.env.REQUIRE_ALL_SUITES)('MQTT tr
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'edge-tls-'));
     chmodSync(dir, 0o755);
-    writeFileSync(path.join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
     const files = makeCertificates(dir);
     ca = readFileSync(files.ca);
     const tlsPort = await freePort();

@@ -104,7 +104,11 @@ export async function openEdgeScene(options: {
 
   let agent: ChildProcess | undefined;
   let agentLog = '';
-  const startAgent = () => {
+  /**
+   * Starts the agent against the console (or `console.url`, a proxy in front of it), `env` added to its
+   * environment.
+   */
+  const startAgent = (start: { url?: string; env?: Record<string, string> } = {}) => {
     agent = spawn(
       process.execPath,
       [
@@ -112,7 +116,7 @@ export async function openEdgeScene(options: {
         'tsx',
         CLI,
         '--console',
-        `http://127.0.0.1:${consolePort}`,
+        start.url ?? `http://127.0.0.1:${consolePort}`,
         '--key',
         key,
         '--data-dir',
@@ -124,7 +128,7 @@ export async function openEdgeScene(options: {
       ],
       {
         cwd: ROOT,
-        env: { ...process.env, EDGE_JOURNAL: '1', EDGE_LOG_LEVEL: 'info' },
+        env: { ...process.env, EDGE_JOURNAL: '1', EDGE_LOG_LEVEL: 'info', ...start.env },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
@@ -143,10 +147,11 @@ export async function openEdgeScene(options: {
     /** The agent last started, and everything it logged since the scene opened. */
     agent: () => agent!,
     agentLog: () => agentLog,
+    startAgent,
     /** Starts the agent and resolves once it polls (its configuration read from the console or its disk). */
-    async polling() {
+    async polling(start: Parameters<typeof startAgent>[0] = {}) {
       const before = agentLog.split('"msg":"polling"').length;
-      startAgent();
+      startAgent(start);
       await until(() => agentLog.split('"msg":"polling"').length > before, 60_000, 'the agent polling');
     },
     /** Kills the agent with SIGKILL, as a power cut would, and waits for it to be gone. */
