@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlantKpisAnswer, PlantPerformanceAnswer } from '@solar/shared';
 import { makeTree, makeUser, type TestUser, type Tree } from '../../test/org-fixtures';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { completeKpiDay, insertKpiDays, storedParamsKey } from '../../test/kpi-days';
 import { dateOfDay, dayNumber } from './engine';
 
 /** Days of the synthetic history: enough for the soiling's intervals, few enough to recompute quickly. */
@@ -20,58 +21,17 @@ describe(`the kept performance analysis (${dialectUnderTest})`, () => {
   let tree: Tree;
   let url: string;
 
-  /** The plant's KPI parameters key, as the KPI engine writes it: one far day marked dirty and computed. */
-  async function paramsKey(): Promise<string> {
-    await t.ctx.db
-      .insertInto('kpi_dirty_days')
-      .values({ plant_id: tree.plantId, date: '2020-01-01', marked_at: 1 })
-      .execute();
-    const res = await t.http.get(`${url}/kpis`, {
-      token: admin.token,
-      query: { period: 'day', date: '2020-01-01' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const row = await t.ctx.db
-      .selectFrom('kpi_daily')
-      .select('params_key')
-      .where('plant_id', '=', tree.plantId)
-      .executeTakeFirstOrThrow();
-    await t.ctx.db.deleteFrom('kpi_daily').where('plant_id', '=', tree.plantId).execute();
-    return row.params_key;
-  }
-
   /** A finished KPI day: 100 kWp, soiling 0.3 %/day washed every 30 days, complete. */
   function dayRow(i: number, key: string) {
     const reference = 500 + 100 * Math.sin(i / 7);
     const expected = 0.86 * reference;
-    const energy = expected * (1 - 0.003 * (i % 30));
-    return {
-      plant_id: tree.plantId,
+    return completeKpiDay(tree.plantId, key, {
       date: dateOfDay(dayNumber(FIRST) + i),
-      energy_kwh: energy,
-      energy_source: 'inverters',
-      irradiation_kwh_m2: reference / 97,
-      irradiance_source: 'poa',
-      expected_energy_kwh: expected,
-      loss_downtime_kwh: 0,
-      loss_communication_gap_kwh: 0,
-      loss_clipping_kwh: 0,
-      loss_grid_curtailment_kwh: 0,
-      loss_underperformance_kwh: expected - energy,
-      pr_energy_kwh: energy,
-      pr_irradiation_kwh_m2: reference / 97,
-      pr_corrected_reference_kwh: reference,
-      available_rated_kw_intervals: 0,
-      assessed_rated_kw_intervals: 0,
-      co2_avoided_kg: null,
-      expected_samples: 288,
-      received_samples: 288,
-      excluded_counter_jump_kwh: 0,
-      excluded_day_energy_impossible_kwh: 0,
-      excluded_replayed_day_kwh: 0,
-      params_key: key,
-      computed_at: Date.now(),
-    };
+      energyKwh: expected * (1 - 0.003 * (i % 30)),
+      expectedEnergyKwh: expected,
+      irradiationKwhM2: reference / 97,
+      correctedReferenceKwh: reference,
+    });
   }
 
   /** The performance answer and the year's KPI answer, and how many analyses came from what was kept. */
@@ -111,11 +71,11 @@ describe(`the kept performance analysis (${dialectUnderTest})`, () => {
       .set({ dc_capacity_kwp: 100, ac_capacity_kw: 90 })
       .where('id', '=', tree.plantId)
       .execute();
-    const key = await paramsKey();
-    await t.ctx.db
-      .insertInto('kpi_daily')
-      .values(Array.from({ length: DAYS }, (_, i) => dayRow(i, key)))
-      .execute();
+    const key = await storedParamsKey(t, admin.token, tree.plantId);
+    await insertKpiDays(
+      t,
+      Array.from({ length: DAYS }, (_, i) => dayRow(i, key)),
+    );
   });
   afterAll(() => t.close());
 

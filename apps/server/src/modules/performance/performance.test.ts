@@ -8,17 +8,10 @@ import type {
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
 import { istanbulInstant, makePlantWithDay, type TelemetryPoint } from '../../test/plant-day';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { completeKpiDay, insertKpiDays, storedParamsKey, type SyntheticKpiDay } from '../../test/kpi-days';
 import { dateOfDay, dayNumber, normalDraw, seededRandom } from './engine';
 
 /** A day of a plant with known truth, as the KPI engine stores it in kpi_daily. */
-interface SyntheticDay {
-  date: string;
-  energyKwh: number;
-  irradiationKwhM2: number;
-  correctedReferenceKwh: number;
-  expectedEnergyKwh: number;
-}
-
 describe(`performance (${dialectUnderTest})`, () => {
   let t: TestApp;
   let admin: TestUser;
@@ -27,61 +20,13 @@ describe(`performance (${dialectUnderTest})`, () => {
   let short: Tree;
   let other: Tree;
 
-  /** The plant's KPI parameters key, as the KPI engine writes it: one day marked dirty and read. */
-  async function paramsKey(plantId: number): Promise<string> {
-    await t.ctx.db
-      .insertInto('kpi_dirty_days')
-      .values({ plant_id: plantId, date: '2020-01-01', marked_at: 1 })
-      .execute();
-    const res = await t.http.get(`/api/plants/${plantId}/kpis`, {
-      token: admin.token,
-      query: { period: 'day', date: '2020-01-01' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const row = await t.ctx.db
-      .selectFrom('kpi_daily')
-      .selectAll()
-      .where('plant_id', '=', plantId)
-      .executeTakeFirstOrThrow();
-    await t.ctx.db.deleteFrom('kpi_daily').where('plant_id', '=', plantId).execute();
-    return row.params_key;
-  }
-
   /** Stores the days as finished KPI days of the plant, complete and judged. */
-  async function storeDays(plantId: number, days: readonly SyntheticDay[]) {
-    const key = await paramsKey(plantId);
-    const rows = days.map((d) => ({
-      plant_id: plantId,
-      date: d.date,
-      energy_kwh: d.energyKwh,
-      energy_source: 'inverters',
-      irradiation_kwh_m2: d.irradiationKwhM2,
-      irradiance_source: 'poa',
-      expected_energy_kwh: d.expectedEnergyKwh,
-      loss_downtime_kwh: 0,
-      loss_communication_gap_kwh: 0,
-      loss_clipping_kwh: 0,
-      loss_grid_curtailment_kwh: 0,
-      loss_underperformance_kwh: d.expectedEnergyKwh - d.energyKwh,
-      pr_energy_kwh: d.energyKwh,
-      pr_irradiation_kwh_m2: d.irradiationKwhM2,
-      pr_corrected_reference_kwh: d.correctedReferenceKwh,
-      available_rated_kw_intervals: 0,
-      assessed_rated_kw_intervals: 0,
-      co2_avoided_kg: null,
-      expected_samples: 288,
-      received_samples: 288,
-      excluded_counter_jump_kwh: 0,
-      excluded_day_energy_impossible_kwh: 0,
-      excluded_replayed_day_kwh: 0,
-      params_key: key,
-      computed_at: Date.now(),
-    }));
-    for (let i = 0; i < rows.length; i += 200)
-      await t.ctx.db
-        .insertInto('kpi_daily')
-        .values(rows.slice(i, i + 200))
-        .execute();
+  async function storeDays(plantId: number, days: readonly SyntheticKpiDay[]) {
+    const key = await storedParamsKey(t, admin.token, plantId);
+    await insertKpiDays(
+      t,
+      days.map((d) => completeKpiDay(plantId, key, d)),
+    );
   }
 
   /**
@@ -305,7 +250,7 @@ describe(`performance (${dialectUnderTest})`, () => {
     const rates = [-1, -2];
     const counters = [1000, 1000];
     const points: TelemetryPoint[] = [];
-    const days: SyntheticDay[] = [];
+    const days: SyntheticKpiDay[] = [];
     for (let i = 0; i < 3 * 365; i++) {
       const date = dateOfDay(start + i);
       const h = 5 + 1.5 * Math.sin((2 * Math.PI * i) / 365.25);
@@ -378,7 +323,7 @@ describe(`performance (${dialectUnderTest})`, () => {
   it('fits the loss and γ on clear days, applies them to the KPIs and audits it', async () => {
     const random = seededRandom(8);
     const gamma0 = -0.0037;
-    const days: SyntheticDay[] = Array.from({ length: 40 }, (_, i) => {
+    const days: SyntheticKpiDay[] = Array.from({ length: 40 }, (_, i) => {
       const h = i % 5 === 4 ? 2 : 6 + random();
       const referenceKwh = 100 * h;
       const temperatureTermKwhK = referenceKwh * (5 + 20 * random());

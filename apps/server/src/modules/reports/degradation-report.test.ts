@@ -3,6 +3,7 @@ import type { DegradationReportAnswer, PlantPerformanceAnswer } from '@solar/sha
 import { makeTree, makeUser, pairs, type TestUser, type Tree } from '../../test/org-fixtures';
 import { parseCsv, pdfText, strictXlsxProblems } from '../../test/report-readers';
 import { createTestApp, dialectUnderTest, type TestApp } from '../../test/test-app';
+import { completeKpiDay, insertKpiDays, storedParamsKey } from '../../test/kpi-days';
 
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
@@ -33,71 +34,27 @@ describe(`degradation report (${dialectUnderTest})`, () => {
   const DAYS = 3 * 365;
   const year = { from: '2024-01-01', to: '2024-12-31' };
 
-  /** The plant's KPI parameters key, as the KPI engine writes it: one day marked dirty and read. */
-  async function paramsKey(plantId: number): Promise<string> {
-    await t.ctx.db
-      .insertInto('kpi_dirty_days')
-      .values({ plant_id: plantId, date: '2020-01-01', marked_at: 1 })
-      .execute();
-    const res = await t.http.get(`/api/plants/${plantId}/kpis`, {
-      token: admin.token,
-      query: { period: 'day', date: '2020-01-01' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const row = await t.ctx.db
-      .selectFrom('kpi_daily')
-      .selectAll()
-      .where('plant_id', '=', plantId)
-      .executeTakeFirstOrThrow();
-    await t.ctx.db.deleteFrom('kpi_daily').where('plant_id', '=', plantId).execute();
-    return row.params_key;
-  }
-
   /**
    * Finished, complete KPI days of a 100 kWp plant losing 1 %/yr with 1 % day-to-day noise, seasonal
    * irradiation; stored as the KPI engine stores them.
    */
   async function storeDegradingDays(plantId: number, first: string, count: number) {
-    const key = await paramsKey(plantId);
+    const key = await storedParamsKey(t, admin.token, plantId);
     const draw = normalDraws(4);
     const rows = Array.from({ length: count }, (_, i) => {
       const h = 5 + 1.5 * Math.sin((2 * Math.PI * i) / 365.25);
       const reference = 100 * h * 0.97;
       const expected = 0.86 * reference;
       const energy = expected * 0.99 ** (i / 365) * (1 + 0.01 * draw());
-      return {
-        plant_id: plantId,
+      return completeKpiDay(plantId, key, {
         date: dateOfDay(dayNumber(first) + i),
-        energy_kwh: energy,
-        energy_source: 'inverters',
-        irradiation_kwh_m2: h,
-        irradiance_source: 'poa',
-        expected_energy_kwh: expected,
-        loss_downtime_kwh: 0,
-        loss_communication_gap_kwh: 0,
-        loss_clipping_kwh: 0,
-        loss_grid_curtailment_kwh: 0,
-        loss_underperformance_kwh: expected - energy,
-        pr_energy_kwh: energy,
-        pr_irradiation_kwh_m2: h,
-        pr_corrected_reference_kwh: reference,
-        available_rated_kw_intervals: 0,
-        assessed_rated_kw_intervals: 0,
-        co2_avoided_kg: null,
-        expected_samples: 288,
-        received_samples: 288,
-        excluded_counter_jump_kwh: 0,
-        excluded_day_energy_impossible_kwh: 0,
-        excluded_replayed_day_kwh: 0,
-        params_key: key,
-        computed_at: Date.now(),
-      };
+        energyKwh: energy,
+        expectedEnergyKwh: expected,
+        irradiationKwhM2: h,
+        correctedReferenceKwh: reference,
+      });
     });
-    for (let i = 0; i < rows.length; i += 200)
-      await t.ctx.db
-        .insertInto('kpi_daily')
-        .values(rows.slice(i, i + 200))
-        .execute();
+    await insertKpiDays(t, rows);
   }
 
   const get = async (query: Record<string, string>, token = admin.token) => {
