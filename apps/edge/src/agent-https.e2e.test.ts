@@ -6,12 +6,12 @@
  * configuration, polls, forwards, and every reading it queued is stored once.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passThrough } from './console-stub';
 import { makeCertificates } from './test/certificates';
 import { openEdgeScene, POLLED_SIGNALS, sleep, until, type EdgeScene } from './test/edge-scene';
 
@@ -28,25 +28,8 @@ describe('the edge agent forwarding over HTTPS', () => {
     const files = makeCertificates(dir);
     ca = files.ca;
     // TLS ends here; the request goes on to the console as it came.
-    proxy = https.createServer(
-      { key: readFileSync(files.key), cert: readFileSync(files.cert) },
-      (req, res) => {
-        const upstream = http.request(
-          {
-            host: '127.0.0.1',
-            port: scene.consolePort,
-            path: req.url,
-            method: req.method,
-            headers: req.headers,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.writeHead(502).end());
-        req.pipe(upstream);
-      },
+    proxy = https.createServer({ key: readFileSync(files.key), cert: readFileSync(files.cert) }, (req, res) =>
+      passThrough(scene.consolePort, req, res),
     );
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     proxyUrl = `https://127.0.0.1:${(proxy.address() as AddressInfo).port}`;

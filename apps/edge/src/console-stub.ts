@@ -7,6 +7,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { edgeHealthBody, type EdgeConfigAnswer, type EdgeHealthBody } from '@solar/shared';
 
+/** Passes a request on to the console on `port` as it came, and its answer back (a proxy's one job). */
+export function passThrough(port: number, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const upstream = http.request(
+    { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => res.destroy());
+  req.pipe(upstream);
+}
+
 export interface ConsoleStub {
   url: string;
   /** Every health report received, oldest first. */
@@ -44,21 +57,7 @@ export async function startConsoleStub(options: {
       });
       return;
     }
-    const upstream = http.request(
-      {
-        host: '127.0.0.1',
-        port: options.consolePort,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    passThrough(options.consolePort, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
