@@ -1,7 +1,7 @@
 // `npm run test:resilience [-- --fast] [vitest arguments…]`: the resilience suites (e2e/resilience/) against
-// the built server. The full run takes 10 minutes and more; `--fast` (or RESILIENCE_FAST=1) runs the subset
-// CI runs after `npm test`: every case that proves a hole stays closed, at smaller but still meaningful sizes
-// (e2e/resilience/harness.ts, `FAST`). It ends with a summary in the form `npm test` prints, so that CI's
+// the built server. The full run takes 10 minutes and more; `--fast` (or RESILIENCE_FAST=1) runs every case
+// at smaller but still meaningful sizes (e2e/resilience/harness.ts, `FAST`); CI runs five of its files this
+// way after `npm test` (.ci/run). It ends with a summary in the form `npm test` prints, so that CI's
 // "Summaries" show it beside the other runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
