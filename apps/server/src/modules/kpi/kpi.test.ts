@@ -366,6 +366,16 @@ describe(`kpi (${dialectUnderTest})`, () => {
         date: d1,
       });
       expect(k.irradiation_kwh_m2).toBeCloseTo(irradiationKwhM2 + (2 * 600 * INTERVAL_H) / 1000, 9);
+
+      // A day a read recomputed is marked again by its next late sample: the read cleared the mark, so the
+      // job must not take the day for marked still.
+      await ingest([{ signal_id: sig.poa!, ts: utcOf(d1, 12, 20) + 30_000, value: 600 }]);
+      await refresh.flushed();
+      const again = await get<PlantKpisAnswer>(`/api/plants/${tree.plantId}/kpis`, admin.token, {
+        period: 'day',
+        date: d1,
+      });
+      expect(again.irradiation_kwh_m2).toBeCloseTo(irradiationKwhM2 + (3 * 600 * INTERVAL_H) / 1000, 9);
     } finally {
       await refresh.stop();
     }

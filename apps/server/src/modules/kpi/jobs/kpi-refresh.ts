@@ -35,7 +35,12 @@ export function startKpiRefresh(
   const batch = options.batch ?? 50;
   const service = new KpiService(ctx);
   const zones = new Map<number, string>();
-  /** Marks written and not yet computed: a busy plant's today is written once, not per batch. */
+  /**
+   * Today's marks written and not yet computed: a busy plant's today is written once, not per batch. Only
+   * today's: a read recomputes a dirty finished day and clears its mark (kpi.service.ts, finishedDays), on
+   * this node or another, so a later point of a past day must write its mark again or the stored day would
+   * miss it. No read clears today's mark (today is computed live), so skipping it is safe.
+   */
   const marked = new Set<string>();
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -65,20 +70,28 @@ export function startKpiRefresh(
     }
     const fresh = new Map<string, { plantId: number; date: string }>();
     const slotDate = new Map<string, string>();
+    const now = ctx.now();
+    const todayOf = new Map<string, string>();
+    const todays: string[] = [];
     for (const [plantId, slots] of slotsByPlant) {
       const tz = zones.get(plantId);
       if (!tz) continue;
+      let today = todayOf.get(tz);
+      if (today === undefined) todayOf.set(tz, (today = localDate(now, tz)));
       for (const slot of slots) {
         const slotKey = `${tz}:${slot}`;
         let date = slotDate.get(slotKey);
         if (date === undefined) slotDate.set(slotKey, (date = localDate(slot, tz)));
         const key = `${plantId}:${date}`;
-        if (!marked.has(key) && !fresh.has(key)) fresh.set(key, { plantId, date });
+        // Yesterday's mark taken at 23:59 is no reason to skip a point stored after midnight.
+        if (fresh.has(key) || (date === today && marked.has(key))) continue;
+        fresh.set(key, { plantId, date });
+        if (date === today) todays.push(key);
       }
     }
     if (fresh.size === 0) return;
-    await repo.markDirty(ctx.db, [...fresh.values()], ctx.now());
-    for (const k of fresh.keys()) marked.add(k);
+    await repo.markDirty(ctx.db, [...fresh.values()], now);
+    for (const k of todays) marked.add(k);
   };
   const unsubscribe = ctx.telemetry.onStored((points) => {
     writing = writing
