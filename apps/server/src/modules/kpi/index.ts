@@ -19,6 +19,6 @@ export {
   readBudgets,
   type KpiPlant,
 } from './kpi.repository';
-export { KpiService } from './kpi.service';
+export { KpiService, type PlantWithSignals } from './kpi.service';
 export { FleetLossesService, type PlantPeriodLosses } from './fleet-losses.service';
 export { periodValuesOf, type DayFigures } from './plant-day.service';

@@ -97,13 +97,14 @@ export const kpiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = (app, { ctx
     },
     async (request) => {
       const actor = actorOf(request);
-      const kpis = await service.kpis(actor, request.params.id, request.query.period, request.query.date);
+      // Checked and loaded once for both parts of the answer.
+      const target = await service.plantOf(actor, request.params.id);
+      const kpis = await service.kpis(target, request.query.period, request.query.date);
       // The period's first and last local date (its end is exclusive): the performance module's soiling
       // period. Composed here, not in the kpi service: the performance module reads the kpi module.
       const last = Date.parse(kpis.to) - 1;
       const figures = await performance.kpiFigures(
-        actor,
-        request.params.id,
+        target,
         localDate(Date.parse(kpis.from), kpis.time_zone),
         localDate(last, kpis.time_zone),
       );

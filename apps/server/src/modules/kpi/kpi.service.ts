@@ -44,6 +44,12 @@ import { INVERTER_KEYS, MPPT_KEY } from './signal-map';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A plant with the signals its KPIs are computed from. */
+export interface PlantWithSignals {
+  plant: repo.KpiPlant;
+  signals: repo.PlantSignals;
+}
+
 /** Dates from `from` (inclusive) to `to` (exclusive); counted, so it ends whatever the dates. */
 const datesBetween = (from: string, to: string): string[] => datesUntil(from, to);
 
@@ -58,10 +64,7 @@ export class KpiService {
    * 5-minute rollups again. Keyed by date and model parameters, so a new day or an edited plant misses; a
    * late sample older than the newest one shows with the next new sample (every 30 s on the demo).
    */
-  private readonly live = new Map<
-    number,
-    { key: string; day: Awaited<ReturnType<typeof computePlantDay>> }
-  >();
+  private readonly live = new Map<number, { key: string; day: ReturnType<typeof computePlantDay> }>();
 
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'now' | 'settings'>) {}
 
@@ -78,12 +81,18 @@ export class KpiService {
     const key = `${date}|${newest}|${paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals)}|${daySignalIds(signals).join(',')}`;
     const cached = this.live.get(plant.id);
     if (cached?.key === key) return cached.day;
-    const day = await computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
+    // Kept while it is computed, too: a plant page asks for the day's, month's and year's KPIs and the power
+    // chart at once, and all four share one computation instead of making four.
+    const day = computePlantDay(this.ctx.db, plant, signals, date, now, this.co2());
     this.live.set(plant.id, { key, day });
+    day.catch(() => {
+      if (this.live.get(plant.id)?.day === day) this.live.delete(plant.id);
+    });
     return day;
   }
 
-  private async plant(actor: Actor, id: number) {
+  /** The plant `actor` may see, with its signals; 404 otherwise. */
+  async plantOf(actor: Actor, id: number): Promise<PlantWithSignals> {
     const [plant] = await repo.findKpiPlants(this.ctx.db, scopeOf(actor), id);
     if (!plant) throw notFound();
     const signals = (await repo.loadPlantSignals(this.ctx.db, [id])).get(id)!;
@@ -155,6 +164,21 @@ export class KpiService {
   }
 
   /**
+   * Computes and stores the dirty and stale finished days in [from, to), as a read of them would: for a
+   * caller that keeps what it builds on the stored days under finishedDaysStamp, which is null while a day
+   * of the range is dirty.
+   */
+  async refreshFinishedDays(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    from: string,
+    to: string,
+  ): Promise<void> {
+    const today = localDate(this.ctx.now(), plant.timeZone);
+    await this.finishedDays(plant, signals, from, to < today ? to : today);
+  }
+
+  /**
    * A stamp of everything daysBetween(plant, signals, from, to) answers from, read with three small queries:
    * the plant's kpi_daily version (a trigger moves it with every write of a stored day), its KPI flags of
    * those days (a flag's change makes a stored day stale), and the plant, its signals and the parameters
@@ -203,14 +227,12 @@ export class KpiService {
     return days;
   }
 
-  /** GET plants/{id}/kpis */
+  /** GET plants/{id}/kpis, of a plant plantOf has checked and loaded (the route reuses it for `performance`). */
   async kpis(
-    actor: Actor,
-    id: number,
+    { plant, signals }: PlantWithSignals,
     period: KpiPeriod,
     date?: string,
   ): Promise<Omit<PlantKpisAnswer, 'performance'>> {
-    const { plant, signals } = await this.plant(actor, id);
     const now = this.ctx.now();
     const today = localDate(now, plant.timeZone);
     const day = date ?? today;
@@ -275,7 +297,7 @@ export class KpiService {
 
   /** GET plants/{id}/power */
   async power(actor: Actor, id: number, date?: string): Promise<PlantPowerAnswer> {
-    const { plant, signals } = await this.plant(actor, id);
+    const { plant, signals } = await this.plantOf(actor, id);
     const now = this.ctx.now();
     const day = date ?? localDate(now, plant.timeZone);
     const { result, config } = await this.liveDay(plant, signals, day, now);
