@@ -124,6 +124,11 @@ describe(`the kept performance analysis (${dialectUnderTest})`, () => {
     const after = await answers();
     expect(after.hits).toBe(0);
     expect(after.performance.excluded_days.no_energy).toBe(before.performance.excluded_days.no_energy + 1);
+    // ...and the analysis made then is kept: the day was stored first, so a plant catching up on its
+    // history is not analysed again on every call.
+    const again = await answers();
+    expect(again.hits).toBe(2);
+    expect(again.performance).toEqual(after.performance);
     await steady();
   });
 

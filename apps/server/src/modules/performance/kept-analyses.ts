@@ -10,6 +10,8 @@
  */
 export class KeptAnalyses<Days, Analysis> {
   private readonly plants = new Map<number, { stamp: string; days: Days; analyses: Map<string, Analysis> }>();
+  /** Analyses being made now, by the key their caller gives (once). */
+  private readonly making = new Map<string, Promise<Analysis>>();
   /** Analyses handed out without reading the plant's days: what the tests and the bench look at. */
   hits = 0;
 
@@ -39,6 +41,19 @@ export class KeptAnalyses<Days, Analysis> {
     kept.analyses.set(period, analysis);
     if (kept.analyses.size > this.periodsPerPlant) kept.analyses.delete(kept.analyses.keys().next().value!);
     if (this.plants.size > this.capacity) this.plants.delete(this.plants.keys().next().value!);
+  }
+
+  /**
+   * The analysis under `key`, made by `make` unless one is being made now: then every caller shares it. A
+   * plant page asks for its day's, month's and year's KPIs at once, and several users open the same plant;
+   * an analysis begun a moment before a call is as current as the call.
+   */
+  once(key: string, make: () => Promise<Analysis>): Promise<Analysis> {
+    const making = this.making.get(key);
+    if (making) return making;
+    const made = make().finally(() => this.making.delete(key));
+    this.making.set(key, made);
+    return made;
   }
 
   get size(): number {

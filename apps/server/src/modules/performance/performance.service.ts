@@ -14,7 +14,14 @@ import { notFound } from '../../lib/http-errors';
 import { scopeOf } from '../../lib/scope';
 import { dayStart, localDate, nextDate } from '../../telemetry-store/buckets';
 import { recordAudit } from '../audit';
-import { findKpiPlants, KpiService, loadPlantSignals, type DayFigures, type KpiPlant } from '../kpi';
+import {
+  findKpiPlants,
+  KpiService,
+  loadPlantSignals,
+  type DayFigures,
+  type KpiPlant,
+  type PlantWithSignals,
+} from '../kpi';
 import {
   calibrationDayOf,
   cleaningPayback,
@@ -33,12 +40,14 @@ import {
 } from './engine';
 import type { KeptAnalyses } from './kept-analyses';
 import * as repo from './performance.repository';
-import { nextTurn } from '../../lib/next-turn';
+import { turnsEvery } from '../../lib/next-turn';
 
 /** The costly estimates by their input (engine/input-memo.ts): one per process, pure, so shared by all. */
 const soilingMemo = new InputMemo((input: { days: SoilingDay[]; options: SoilingOptions }) =>
   soilingStochasticRateRecovery(input.days, input.options),
 );
+/** The longest the analysis holds the event loop between estimates (one estimate is not divided). */
+const ANALYSIS_SLICE_MS = 10;
 const yoyMemo = new InputMemo((days: NormalizedDay[]) => yearOnYearDegradation(days, { seed: SEED }));
 
 /** How far back the analysis reads: five years of days (the year-on-year pairs need two). */
@@ -237,17 +246,36 @@ export class PerformanceService {
    * of those dates, from the same draws as the whole answer. Kept per plant under the stamp of its stored
    * days (kept-analyses.ts): while the stamp holds, neither the days are read again nor the analysis made.
    */
-  private async analyse(
+  private analyse(
     plant: KpiPlant,
     signals: PlantSignals,
     end: string,
     period?: { from: string; to: string },
   ): Promise<Analysis> {
+    const periodKey = period ? `${period.from}|${period.to}` : '';
+    return this.ctx.performanceAnalyses.once(`${plant.id}|${end}|${periodKey}`, () =>
+      this.analyseNow(plant, signals, end, periodKey, period),
+    );
+  }
+
+  private async analyseNow(
+    plant: KpiPlant,
+    signals: PlantSignals,
+    end: string,
+    periodKey: string,
+    period?: { from: string; to: string },
+  ): Promise<Analysis> {
     const from = dateOfDay(dayNumber(end) - HISTORY_DAYS);
     // Read before the days: a write after it moves the stamp, so what is kept is never older than its stamp.
-    const daysStamp = await this.kpi.finishedDaysStamp(plant, signals, from, end);
+    let daysStamp = await this.kpi.finishedDaysStamp(plant, signals, from, end);
+    if (daysStamp === null) {
+      // Late data marked days dirty (there is no stamp while it has not reached the stored days): compute
+      // them first, as reading them would, so that the analysis made now is kept under the stamp they then
+      // have. Otherwise a plant that is catching up on its history is analysed again on every call.
+      await this.kpi.refreshFinishedDays(plant, signals, from, end);
+      daysStamp = await this.kpi.finishedDaysStamp(plant, signals, from, end);
+    }
     const stamp = daysStamp === null ? null : `${end}|${daysStamp}`;
-    const periodKey = period ? `${period.from}|${period.to}` : '';
     const kept = stamp === null ? undefined : this.ctx.performanceAnalyses.get(plant.id, stamp);
     const keptAnalysis = kept?.analyses.get(periodKey);
     if (keptAnalysis) {
@@ -300,6 +328,9 @@ export class PerformanceService {
     { judged, inverters: inverterDays }: PlantDays,
     period?: { from: string; to: string },
   ): Promise<Analysis> {
+    // An estimate computed for the first time takes up to a few hundred ms: other requests go between
+    // them then, but not between estimates that were kept.
+    const turn = turnsEvery(ANALYSIS_SLICE_MS);
     const soiling = soilingMemo.get({
       days: judged.map((d) => ({
         date: d.date,
@@ -333,7 +364,7 @@ export class PerformanceService {
       normalizedEnergy: desoiled(d.date, d.normalizedEnergy),
       excluded: d.excludedBecause !== null,
     }));
-    await nextTurn();
+    await turn();
     const plantYoy = yoyMemo.get(normalized);
 
     // Per inverter: its daily energy over the plant's temperature-corrected reference of the same day
@@ -347,8 +378,7 @@ export class PerformanceService {
         const ref = day?.figures.sums.prCorrectedReferenceKwh ?? 0;
         days.push({ date, normalizedEnergy: day && ref > 0 && kwh > 0 ? desoiled(date, kwh / ref) : null });
       }
-      // Each inverter's bootstrap is up to a few hundred ms the first time: other requests go between.
-      await nextTurn();
+      await turn();
       inverters.push({ deviceId: inv.deviceId, name: inv.name, result: yoyMemo.get(days) });
     }
     return { judged, soiling, normalized, plantYoy, inverters };
@@ -383,7 +413,15 @@ export class PerformanceService {
     id: number,
     query: PlantPerformanceQuery = {},
   ): Promise<PlantPerformanceAnswer> {
-    const { plant, signals } = await this.plant(actor, id);
+    return this.performanceOf(await this.plant(actor, id), query);
+  }
+
+  /** GET plants/{id}/performance of a plant its caller has checked and loaded. */
+  private async performanceOf(
+    { plant, signals }: PlantWithSignals,
+    query: PlantPerformanceQuery,
+  ): Promise<PlantPerformanceAnswer> {
+    const id = plant.id;
     const today = localDate(this.ctx.now(), plant.timeZone);
     const period = query.from && query.to ? { from: query.from, to: query.to } : undefined;
     const { judged, soiling, plantYoy, inverters } = await this.analyse(plant, signals, today, period);
@@ -447,8 +485,8 @@ export class PerformanceService {
    * period's soiling loss, taken from this module's one answer (performance()), so the plant page's KPIs
    * and its performance card can never disagree.
    */
-  async kpiFigures(actor: Actor, id: number, from: string, to: string): Promise<KpiPerformance> {
-    const answer = await this.performance(actor, id, { from, to });
+  async kpiFigures(target: PlantWithSignals, from: string, to: string): Promise<KpiPerformance> {
+    const answer = await this.performanceOf(target, { from, to });
     const s = answer.soiling;
     return {
       degradation: answer.degradation.plant,
