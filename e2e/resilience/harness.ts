@@ -82,7 +82,9 @@ export async function startConsole(
       PORT: String(port),
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
+      // RESILIENCE_SERVER_LOG_LEVEL=info logs every request with its server-side time (Fastify's
+      // `responseTime`), to tell a wait inside the server from one in the load clients or the machine.
+      LOG_LEVEL: process.env.RESILIENCE_SERVER_LOG_LEVEL ?? 'warn',
       SIMULATOR: 'false',
       MODBUS_POLLER: 'false',
       MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
