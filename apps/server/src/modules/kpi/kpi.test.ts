@@ -358,24 +358,25 @@ describe(`kpi (${dialectUnderTest})`, () => {
         .executeTakeFirstOrThrow();
       expect(Number(row.irradiation_kwh_m2)).toBeCloseTo(irradiationKwhM2 + (600 * INTERVAL_H) / 1000, 9);
 
+      /** The day's irradiation read right after one more late 600 W/m² sample at local `mm` past 12. */
+      const irradiationAfterSampleAt = async (mm: number) => {
+        await ingest([{ signal_id: sig.poa!, ts: utcOf(d1, 12, mm) + 30_000, value: 600 }]);
+        await refresh.flushed();
+        const day = { period: 'day', date: d1 };
+        return (await get<PlantKpisAnswer>(`/api/plants/${tree.plantId}/kpis`, admin.token, day))
+          .irradiation_kwh_m2;
+      };
       // Read through: a day still marked dirty is recomputed by the next read.
-      await ingest([{ signal_id: sig.poa!, ts: utcOf(d1, 12, 15) + 30_000, value: 600 }]);
-      await refresh.flushed();
-      const k = await get<PlantKpisAnswer>(`/api/plants/${tree.plantId}/kpis`, admin.token, {
-        period: 'day',
-        date: d1,
-      });
-      expect(k.irradiation_kwh_m2).toBeCloseTo(irradiationKwhM2 + (2 * 600 * INTERVAL_H) / 1000, 9);
-
+      expect(await irradiationAfterSampleAt(15)).toBeCloseTo(
+        irradiationKwhM2 + (2 * 600 * INTERVAL_H) / 1000,
+        9,
+      );
       // A day a read recomputed is marked again by its next late sample: the read cleared the mark, so the
       // job must not take the day for marked still.
-      await ingest([{ signal_id: sig.poa!, ts: utcOf(d1, 12, 20) + 30_000, value: 600 }]);
-      await refresh.flushed();
-      const again = await get<PlantKpisAnswer>(`/api/plants/${tree.plantId}/kpis`, admin.token, {
-        period: 'day',
-        date: d1,
-      });
-      expect(again.irradiation_kwh_m2).toBeCloseTo(irradiationKwhM2 + (3 * 600 * INTERVAL_H) / 1000, 9);
+      expect(await irradiationAfterSampleAt(20)).toBeCloseTo(
+        irradiationKwhM2 + (3 * 600 * INTERVAL_H) / 1000,
+        9,
+      );
     } finally {
       await refresh.stop();
     }
