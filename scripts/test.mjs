@@ -9,7 +9,9 @@ import { buildAll, ensureInstalled, root, runOutcome, runStatus } from './lib.mj
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MQTT_URL = process.env.TEST_MQTT_URL || 'mqtt://127.0.0.1:1883';
-const only = process.argv.slice(2); // e.g. `npm test -- server e2e`
+// e.g. `npm test -- server e2e`: a suite's exact name runs that suite alone, any other word every suite whose
+// name starts with it (`edge` is the edge suite, `server` both server suites).
+const only = process.argv.slice(2);
 
 ensureInstalled();
 
@@ -83,10 +85,15 @@ const suites = [
   },
 ];
 
+/** Whether the word `o` of the command line chooses the suite `name` (see `only`). */
+function chosen(name, o) {
+  return suites.some((s) => s.name === o) ? name === o : name.startsWith(o);
+}
+
 const reportDir = mkdtempSync(path.join(tmpdir(), 'solar-test-report-'));
 const results = [];
 for (const suite of suites) {
-  if (only.length && !only.some((o) => suite.name.startsWith(o))) continue;
+  if (only.length && !only.some((o) => chosen(suite.name, o))) continue;
   const reason = suite.skip ? await suite.skip() : null;
   if (reason && process.env.REQUIRE_ALL_SUITES) {
     console.log(`\n■ FAILED ${suite.name}: ${reason} (REQUIRE_ALL_SUITES is set)`);
@@ -98,6 +105,7 @@ for (const suite of suites) {
     results.push({ name: suite.name, skippedSuite: reason });
     continue;
   }
+  const started = Date.now();
   suite.before?.();
   console.log(`\n■ ${suite.name}`);
   const report = path.join(reportDir, `${suite.name}.json`);
@@ -116,7 +124,7 @@ for (const suite of suites) {
     ],
     { env: { ...process.env, ...suite.env } },
   );
-  results.push({ name: suite.name, ...runOutcome(report, status) });
+  results.push({ name: suite.name, seconds: (Date.now() - started) / 1000, ...runOutcome(report, status) });
 }
 rmSync(reportDir, { recursive: true, force: true });
 
@@ -127,7 +135,9 @@ for (const r of results) {
     console.log(`${r.name.padEnd(16)} SKIPPED (${r.skippedSuite})`);
     continue;
   }
-  console.log(`${r.name.padEnd(16)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  // The wall time, build included: CI has a time limit, and this is where its minutes go.
+  const time = r.seconds === undefined ? '' : `  (${(r.seconds / 60).toFixed(1)} min)`;
+  console.log(`${r.name.padEnd(16)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${time}`);
   for (const f of r.failures) console.log(`  ✗ ${f}`);
   for (const k of Object.keys(total)) total[k] += r[k];
 }
