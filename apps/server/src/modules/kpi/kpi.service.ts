@@ -138,10 +138,26 @@ export class KpiService {
     to: string,
     flags?: FlagRow[],
   ): Promise<Map<string, DayFigures>> {
+    const { rows, refreshed } = await this.refreshDirtyAndStale(plant, signals, from, to, flags);
+    const current = refreshed ? await repo.readKpiDays(this.ctx.db, plant.id, from, to) : rows;
+    return new Map(current.map((r) => [r.date, figuresOfRow(r)]));
+  }
+
+  /**
+   * Recomputes and stores the dirty and stale finished days in [from, to); answers the stored rows as they
+   * were read before that, and whether any day was recomputed (the rows are then out of date).
+   */
+  private async refreshDirtyAndStale(
+    plant: repo.KpiPlant,
+    signals: repo.PlantSignals,
+    from: string,
+    to: string,
+    flags?: FlagRow[],
+  ): Promise<{ rows: repo.KpiDailyRow[]; refreshed: boolean }> {
     const { db } = this.ctx;
     const paramsKey = paramsKeyOf(plant, plantConfig(plant, signals, this.co2()), signals);
     const dirty = await repo.readDirtyDays(db, [plant.id], from, to);
-    let rows = await repo.readKpiDays(db, plant.id, from, to);
+    const rows = await repo.readKpiDays(db, plant.id, from, to);
     const dirtyDates = new Set(dirty.map((d) => d.date));
     const flagged = flagChangesOf(
       flags ?? (await readFlagsOfReasons(db, plant.id, from, to, KPI_FLAG_REASONS)),
@@ -156,11 +172,9 @@ export class KpiService {
           !dirtyDates.has(r.date),
       )
       .map((r) => ({ plantId: plant.id, date: r.date, markedAt: r.computed_at }));
-    if (dirty.length || stale.length) {
-      await this.refreshDays(plant, signals, [...dirty, ...stale]);
-      rows = await repo.readKpiDays(db, plant.id, from, to);
-    }
-    return new Map(rows.map((r) => [r.date, figuresOfRow(r)]));
+    const refreshed = dirty.length > 0 || stale.length > 0;
+    if (refreshed) await this.refreshDays(plant, signals, [...dirty, ...stale]);
+    return { rows, refreshed };
   }
 
   /**
@@ -175,7 +189,9 @@ export class KpiService {
     to: string,
   ): Promise<void> {
     const today = localDate(this.ctx.now(), plant.timeZone);
-    await this.finishedDays(plant, signals, from, to < today ? to : today);
+    // Not finishedDays: its caller reads the days under the stamp it reads next, so reading them here too
+    // would read five years of rows twice.
+    await this.refreshDirtyAndStale(plant, signals, from, to < today ? to : today);
   }
 
   /**
